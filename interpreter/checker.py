@@ -1,0 +1,231 @@
+"""Static checks of effect programs against the primitive table.
+
+The checker runs once, when a rule file loads. It resolves every name, checks
+every call's arity and argument types, checks card ids and tags named in
+string literals against the loaded cards, and keeps choices and chance out of
+places that must be pure (``requires``, setup counts). Findings carry the
+character offset inside the effect text; the compiler turns that into a file
+position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import primitives as P
+from . import syntax as s
+from .diagnostics import ERROR, WARNING, did_you_mean
+
+
+@dataclass(frozen=True)
+class Finding:
+    pos: int
+    code: str
+    message: str
+    severity: str = ERROR
+
+
+@dataclass
+class CheckEnv:
+    """What an effect may refer to: the cards, tags and rules in scope."""
+
+    card_ids: frozenset | None  # None: unknown universe, literals are not checked
+    tags: frozenset | None
+    rules: dict | None  # rule or parameter name -> type; None: not known yet
+    mentioned_cards: set = field(default_factory=set)  # card ids named by literals
+
+
+class Checker:
+    """Checks one program or expression in one context."""
+
+    def __init__(self, env: CheckEnv, context: str, names: dict[str, str], *, pure: bool = False):
+        self.env = env
+        self.context = context
+        self.pure = pure
+        self.scopes: list[dict[str, str]] = [dict(names)]
+        self.findings: list[Finding] = []
+
+    # -- entry points ---------------------------------------------------------
+    def program(self, program: s.Program) -> list[Finding]:
+        self._block(program.body)
+        return self.findings
+
+    def expression(self, expr, expect: str | None = None) -> str | None:
+        found = self._expr(expr)
+        if expect and found and not P.accepts(expect, found):
+            self._error(expr.pos, "type-mismatch", f"this should be {expect}, not {found}")
+        return found
+
+    # -- helpers --------------------------------------------------------------
+    def _error(self, pos: int, code: str, message: str, severity: str = ERROR) -> None:
+        self.findings.append(Finding(pos, code, message, severity))
+
+    def _lookup(self, name: str) -> str | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def _visible_names(self) -> set[str]:
+        names = set()
+        for scope in self.scopes:
+            names.update(scope)
+        return names
+
+    def _bind(self, pos: int, name: str, type_: str | None) -> None:
+        if self._lookup(name) is not None or name in P.PRIMITIVES:
+            self._error(pos, "redefined-name",
+                        f"'{name}' is already defined here: pick another name")
+        self.scopes[-1][name] = type_ or "?"
+
+    # -- statements -----------------------------------------------------------
+    def _block(self, body) -> None:
+        self.scopes.append({})
+        for stmt in body:
+            self._stmt(stmt)
+        self.scopes.pop()
+
+    def _stmt(self, stmt) -> None:
+        if isinstance(stmt, s.Let):
+            self._bind(stmt.name_pos, stmt.name, self._expr(stmt.value))
+        elif isinstance(stmt, s.If):
+            self.expression(stmt.condition, P.BOOL)
+            self._block(stmt.then)
+            self._block(stmt.otherwise)
+        elif isinstance(stmt, s.For):
+            iterable = self._expr(stmt.iterable)
+            element = {P.PLAYERS: P.PLAYER, P.PLAYER: P.PLAYER, P.CARDS: P.CARD,
+                       P.ZONE: P.CARD, P.CARD: P.CARD}.get(iterable or "")
+            if iterable and not element:
+                self._error(stmt.iterable.pos, "type-mismatch",
+                            f"`for` needs players or cards to walk through, not {iterable}")
+            self.scopes.append({})
+            self._bind(stmt.name_pos, stmt.name, element)
+            for inner in stmt.body:
+                self._stmt(inner)
+            self.scopes.pop()
+        elif isinstance(stmt, s.CallStmt):
+            returns = self._call(stmt.call)
+            prim = P.PRIMITIVES.get(stmt.call.name)
+            if prim is not None and returns is not None and prim.kind in (P.QUERY, P.CHANCE):
+                self._error(stmt.call.pos, "unused-value",
+                            f"{stmt.call.name}() gives a value that is thrown away here: "
+                            "use it in `let` or as an argument", WARNING)
+
+    # -- expressions ----------------------------------------------------------
+    def _expr(self, expr) -> str | None:
+        if isinstance(expr, s.IntLit):
+            return P.INT
+        if isinstance(expr, s.BoolLit):
+            return P.BOOL
+        if isinstance(expr, s.StrLit):
+            return P.STR
+        if isinstance(expr, s.Name):
+            found = self._lookup(expr.id)
+            if found is None:
+                self._error(expr.pos, "unknown-name",
+                            f"unknown name '{expr.id}'{did_you_mean(expr.id, self._visible_names())}")
+            return None if found == "?" else found
+        if isinstance(expr, s.RuleRef):
+            if self.env.rules is None:  # a library checked on its own: editions set rules
+                return None
+            if expr.name not in self.env.rules:
+                self._error(expr.name_pos, "unknown-rule",
+                            f"no rule or parameter is called '{expr.name}'"
+                            f"{did_you_mean(expr.name, self.env.rules)}")
+                return None
+            return self.env.rules[expr.name]
+        if isinstance(expr, s.Call):
+            return self._call(expr)
+        if isinstance(expr, s.BinOp):
+            for side in (expr.left, expr.right):
+                self.expression(side, P.INT)
+            return P.INT
+        if isinstance(expr, s.Compare):
+            return self._compare(expr)
+        if isinstance(expr, s.BoolOp):
+            for operand in expr.operands:
+                self.expression(operand, P.BOOL)
+            return P.BOOL
+        if isinstance(expr, s.Not):
+            self.expression(expr.operand, P.BOOL)
+            return P.BOOL
+        raise TypeError(f"unexpected node {expr!r}")  # pragma: no cover
+
+    def _compare(self, expr: s.Compare) -> str:
+        left, right = self._expr(expr.left), self._expr(expr.right)
+        if expr.op in ("<", ">", "<=", ">="):
+            for side, found in ((expr.left, left), (expr.right, right)):
+                if found and found != P.INT:
+                    self._error(side.pos, "type-mismatch", f"`{expr.op}` compares numbers, not {found}")
+        elif left and right and not (P.accepts(left, right) or P.accepts(right, left)):
+            self._error(expr.pos, "type-mismatch", f"cannot compare {left} with {right}")
+        return P.BOOL
+
+    def _call(self, call: s.Call) -> str | None:
+        prim = P.PRIMITIVES.get(call.name)
+        if prim is None:
+            self._error(call.pos, "unknown-primitive",
+                        f"no primitive is called '{call.name}'{did_you_mean(call.name, P.PRIMITIVES)}")
+            for arg in call.args:
+                self._expr(arg)
+            return None
+        if self.context not in prim.contexts:
+            where = " or ".join(sorted(prim.contexts))
+            self._error(call.pos, "not-allowed-here",
+                        f"{call.name}() cannot be used in a {self.context} effect (only in {where})")
+        if self.pure and prim.kind != P.QUERY:
+            self._error(call.pos, "not-allowed-here",
+                        f"{call.name}() is {'an' if prim.kind == P.ACTION else 'a'} {prim.kind}; "
+                        "only queries may be used here")
+        self._arguments(call, prim)
+        return prim.returns
+
+    def _arguments(self, call: s.Call, prim: P.Primitive) -> None:
+        params = prim.params
+        if len(call.args) > len(params):
+            extra = call.args[len(params)]
+            self._error(extra.pos, "arity",
+                        f"{call.name}() takes at most {len(params)} argument"
+                        f"{'s' if len(params) != 1 else ''}: {prim.signature()}")
+        given: dict[str, object] = {}
+        for param, arg in zip(params, call.args):
+            given[param.name] = arg
+        by_name = {p.name: p for p in params}
+        for kw in call.kwargs:
+            if kw.name not in by_name:
+                self._error(kw.pos, "arity", f"{call.name}() has no argument '{kw.name}'"
+                            f"{did_you_mean(kw.name, by_name)}: {prim.signature()}")
+                self._expr(kw.value)
+                continue
+            if kw.name in given:
+                self._error(kw.pos, "arity", f"'{kw.name}' is given twice")
+            given[kw.name] = kw.value
+        for param in params:
+            if param.name in given:
+                self._argument(call, param, given[param.name])
+            elif param.required:
+                self._error(call.pos, "arity",
+                            f"{call.name}() needs its '{param.name}' argument: {prim.signature()}")
+
+    def _argument(self, call: s.Call, param: P.Param, arg) -> None:
+        if isinstance(arg, s.StrLit) and param.type in (P.CARD_ID, P.TAG, P.STR):
+            self._literal(arg, param.type)
+            return
+        found = self._expr(arg)
+        if found and not P.accepts(param.type, found):
+            self._error(arg.pos, "type-mismatch",
+                        f"'{param.name}' of {call.name}() should be {P.type_name(param.type)}, "
+                        f"not {found}")
+
+    def _literal(self, arg: s.StrLit, wanted: str) -> None:
+        if wanted == P.CARD_ID:
+            self.env.mentioned_cards.add(arg.value)
+            known, what, code = self.env.card_ids, "card", "unknown-card"
+        elif wanted == P.TAG:
+            known, what, code = self.env.tags, "tag", "unknown-tag"
+        else:
+            return
+        if known is not None and arg.value not in known:
+            self._error(arg.pos, code, f"no loaded {what} is called '{arg.value}'"
+                        f"{did_you_mean(arg.value, known)}")

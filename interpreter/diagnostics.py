@@ -1,0 +1,123 @@
+"""Findings about rule files: what is wrong, where, and how to fix it.
+
+Every check in the package reports through :class:`Diagnostic`. A diagnostic
+names a file, a 1-based line and column, a severity and a stable code from
+:data:`CODES`; the code table is the contract that the broken-file corpus and
+the documentation are tested against.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Iterable
+
+ERROR = "error"
+WARNING = "warning"
+
+#: Every diagnostic code the validator can emit, with a one-line meaning.
+CODES: dict[str, str] = {
+    # reading the file
+    "io-error": "the file could not be read",
+    "file-too-large": "the file is larger than a rule file may be",
+    "encoding": "the file is not valid UTF-8",
+    "yaml-syntax": "the file is not well-formed YAML",
+    "yaml-tag": "a YAML tag that would build a program object, or one the loader does not know",
+    "yaml-too-deep": "the YAML nests deeper than a rule file may",
+    "yaml-too-large": "the YAML expands (through aliases) to more nodes than a rule file may",
+    "duplicate-key": "a mapping names the same key twice",
+    "empty-file": "the file holds no YAML document",
+    "multiple-documents": "the file holds more than one YAML document",
+    # the document envelope
+    "not-a-mapping": "the top of a rule file must be a mapping",
+    "format-missing": "the file does not say which format version it is written in",
+    "format-unsupported": "the file needs a newer format than this version of kittens reads",
+    "unknown-kind": "the `kind` is not a document kind kittens knows",
+    # JSON Schema
+    "unknown-key": "a key the schema does not allow here",
+    "missing-key": "a required key is absent",
+    "wrong-type": "a value has the wrong type",
+    "bad-value": "a value is out of range or not one of the allowed values",
+    # the effect language
+    "effect-syntax": "an effect or expression does not parse",
+    "effect-too-complex": "an effect is longer or nests deeper than allowed",
+    "unknown-primitive": "an effect calls a primitive that does not exist",
+    "arity": "a primitive is called with the wrong number or names of arguments",
+    "type-mismatch": "an argument or operand has the wrong type",
+    "unknown-name": "an effect uses a name that is not defined",
+    "redefined-name": "a `let` or `for` reuses a name that is already defined",
+    "unknown-rule": "`rules.NAME` names no rule or parameter",
+    "not-allowed-here": "a primitive used where it may not be (a choice in a pure expression, cancel outside a reaction)",
+    "unused-value": "a query is used as a statement and its value is thrown away",
+    # cross-file and cross-record checks
+    "duplicate-id": "two records share one id",
+    "unknown-card": "a card id that no loaded card library defines",
+    "unknown-tag": "a tag that no loaded card carries",
+    "unknown-combo": "an edition enables a combo that no loaded combo file defines",
+    "unknown-file": "an included file does not exist",
+    "wrong-kind": "an included file is not of the kind expected there",
+    "include-cycle": "files include each other in a loop",
+    "bad-player-range": "player ranges are empty, overlap, or leave allowed player counts uncovered",
+    "deal-impossible": "setup cannot be carried out at an allowed player count",
+    "too-few-kittens": "after setup the pile holds too few lethal cards for the game to end",
+    "unplayable-card": "a card in the deck can never be played or used",
+    "schema-modeline": "the `$schema` modeline names a schema for another kind of file",
+}
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    """One finding. Positions are 1-based; ``line == 0`` means the whole file."""
+
+    path: str
+    line: int
+    column: int
+    severity: str
+    code: str
+    message: str
+    source_line: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if self.code not in CODES:  # a programming error, caught by the test suite
+            raise ValueError(f"unregistered diagnostic code {self.code!r}")
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+    def render(self) -> str:
+        """The compiler-style text form, with the source line and a caret."""
+        head = f"{self.path}:{self.line}:{self.column}: {self.severity}: {self.message} [{self.code}]"
+        if not self.source_line or self.line == 0:
+            return head
+        text = self.source_line.rstrip("\n")
+        column = self.column
+        if len(text) > 120:  # show a window of a very long line around the caret
+            start = max(0, column - 60)
+            text, column = text[start:start + 120], column - start
+        # keep the caret under the right character even when the line has tabs
+        pad = "".join("\t" if ch == "\t" else " " for ch in text[: max(column - 1, 0)])
+        return f"{head}\n    {text}\n    {pad}^"
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data.pop("source_line")
+        return data
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    """A ``; did you mean 'x'?`` suffix when a near name exists, else ``''``."""
+    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def render_json(diagnostics: list[Diagnostic], files: list[str]) -> str:
+    """The ``--format json`` document: findings plus counts, stable key order."""
+    doc = {
+        "files": files,
+        "errors": sum(d.is_error for d in diagnostics),
+        "warnings": sum(not d.is_error for d in diagnostics),
+        "diagnostics": [d.to_json() for d in diagnostics],
+    }
+    return json.dumps(doc, indent=2)

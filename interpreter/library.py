@@ -1,0 +1,154 @@
+"""Card and combo libraries: compiled records with parsed, checked effects."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from . import primitives as P
+from .checker import CheckEnv
+from .loader import Document
+from .model import Card, Combo, Origin
+from .workspace import Workspace, base_names
+
+
+@dataclass
+class Library:
+    """A loaded ``cards`` or ``combos`` file."""
+
+    path: str
+    kind: str
+    doc: Document
+    cards: dict = field(default_factory=dict)  # id -> (Card, json path)
+    combos: dict = field(default_factory=dict)  # id -> (Combo, json path)
+    uses: list = field(default_factory=list)  # of Library
+    trees: dict = field(default_factory=dict)  # json path -> parsed effect (or None)
+
+    def visible_cards(self) -> dict:
+        """Own cards plus those of used libraries, transitively: id -> (Card, Library, path)."""
+        seen, out, stack = set(), {}, [self]
+        while stack:
+            lib = stack.pop()
+            if lib.path in seen:
+                continue
+            seen.add(lib.path)
+            for card_id, (card, path) in lib.cards.items():
+                out.setdefault(card_id, (card, lib, path))
+            stack.extend(lib.uses)
+        return out
+
+
+def resolve(base_doc: Document, relative: str) -> str:
+    return os.path.normpath(os.path.join(os.path.dirname(base_doc.path), relative))
+
+
+def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
+                 from_path: tuple = ()) -> Library | None:
+    """Load and check a library once; report include problems at ``from_doc``/``from_path``."""
+    key = os.path.normpath(path)
+    if key in ws.loading:
+        if from_doc is not None:
+            ws.report(from_doc.diagnostic(from_path, "include-cycle",
+                                          f"'{from_doc._value(from_path)}' includes this file back: "
+                                          "remove one of the two references"))
+        return None
+    if key in ws.libraries:
+        return ws.libraries[key]
+    if not os.path.isfile(key):
+        if from_doc is not None:
+            ws.report(from_doc.diagnostic(from_path, "unknown-file",
+                                          f"no file '{from_doc._value(from_path)}' (looked for {key})"))
+        return None
+    doc, kind = ws.load(key)
+    if doc is None or kind is None:
+        return None
+    if kind not in ("cards", "combos"):
+        if from_doc is not None:
+            ws.report(from_doc.diagnostic(from_path, "wrong-kind",
+                                          f"'{from_doc._value(from_path)}' is a {kind} file; only "
+                                          "cards and combos files can be included here"))
+        return None
+    lib = Library(key, kind, doc)
+    ws.libraries[key] = lib
+    ws.loading.append(key)
+    try:
+        for index, relative in enumerate(doc.data.get("uses", [])):
+            used = load_library(ws, resolve(doc, relative), from_doc=doc, from_path=("uses", index))
+            if used is not None:
+                if used.kind != "cards":
+                    ws.report(doc.diagnostic(("uses", index), "wrong-kind",
+                                             f"'{relative}' is a {used.kind} file; `uses` takes cards files"))
+                else:
+                    lib.uses.append(used)
+    finally:
+        ws.loading.pop()
+    _compile_records(ws, lib)
+    visible = lib.visible_cards()
+    own_only = lib.kind == "combos" and not lib.uses
+    env = CheckEnv(card_ids=None if own_only else frozenset(visible),
+                   tags=None if own_only else frozenset(t for c, _l, _p in visible.values() for t in c.tags),
+                   rules=None)
+    check_effects(ws, lib, env)
+    return lib
+
+
+def _compile_records(ws: Workspace, lib: Library) -> None:
+    doc = lib.doc
+    section = "cards" if lib.kind == "cards" else "combos"
+    for index, raw in enumerate(doc.data[section]):
+        path = (section, index)
+        record_id = raw["id"]
+        if record_id in (lib.cards if section == "cards" else lib.combos):
+            first = (lib.cards if section == "cards" else lib.combos)[record_id][0].origin
+            ws.report(doc.diagnostic(path + ("id",), "duplicate-id",
+                                     f"'{record_id}' is already defined at {first}: ids must be unique"))
+            continue
+        trees = _parse_record(ws, lib, path, raw)
+        origin = Origin(doc.path, doc.mark(path).line)
+        common = dict(id=record_id, title=raw["title"], text=raw["text"],
+                      nopeable=raw.get("nopeable", True), requires=trees.get("requires"),
+                      choose=tuple((name, trees.get(("choose", name))) for name in raw.get("choose", {})),
+                      origin=origin)
+        if section == "cards":
+            lib.cards[record_id] = (Card(tags=frozenset(raw.get("tags", ())), when=raw["when"],
+                                         effect=trees.get("effect"), on_draw=trees.get("on_draw"),
+                                         **common), path)
+        else:
+            lib.combos[record_id] = (Combo(size=raw["cards"], match=raw["match"], tag=raw.get("tag"),
+                                           effect=trees.get("effect"), **common), path)
+
+
+def _parse_record(ws: Workspace, lib: Library, path: tuple, raw: dict) -> dict:
+    trees = {}
+    for field_name in ("requires", "effect", "on_draw"):
+        if field_name in raw:
+            tree = ws.parse(lib.doc, path + (field_name,), expression=field_name == "requires")
+            trees[field_name] = lib.trees[path + (field_name,)] = tree
+    for name in raw.get("choose", {}):
+        tree = ws.parse(lib.doc, path + ("choose", name), expression=True)
+        trees[("choose", name)] = lib.trees[path + ("choose", name)] = tree
+    return trees
+
+
+def check_effects(ws: Workspace, lib: Library, env: CheckEnv) -> None:
+    """Type-check every effect of the library against the cards and rules of ``env``."""
+    doc = lib.doc
+    records = [(c, p, P.CARD) for c, p in lib.cards.values()] + \
+              [(c, p, P.CARDS) for c, p in lib.combos.values()]
+    for record, path, this_type in records:
+        names = base_names() | {"this": this_type}
+        if record.requires is not None:
+            ws.check(doc, path + ("requires",), record.requires, env, P.PLAY, names,
+                     pure=True, expect=P.BOOL)
+        for name, tree in record.choose:
+            found = ws.check(doc, path + ("choose", name), tree, env, P.PLAY, names)
+            if name in names:
+                ws.report(doc.diagnostic(path + ("choose", name), "redefined-name",
+                                         f"'{name}' is already defined: pick another name", key=True))
+            names[name] = found or "?"
+        context = P.REACTION if getattr(record, "when", None) == "reaction" else P.PLAY
+        if record.effect is not None:
+            ws.check(doc, path + ("effect",), record.effect, env, context, names)
+        if getattr(record, "on_draw", None) is not None:
+            ws.check(doc, path + ("on_draw",), record.on_draw, env, P.DRAWN,
+                     base_names() | {"this": P.CARD})

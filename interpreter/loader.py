@@ -1,0 +1,370 @@
+"""Safe, bounded YAML loading that remembers where every value came from.
+
+Rule files are untrusted. This loader never constructs anything but plain
+data (mappings, lists, strings, numbers, booleans, null), refuses tags that
+would build program objects, and bounds the file size, the nesting depth and
+the number of nodes (so an alias bomb cannot expand). It builds the data from
+PyYAML's event stream with an explicit stack, so deep input cannot exhaust
+Python's recursion limit.
+
+Positions are kept beside the data, keyed by the JSON path of each value
+(a tuple of keys and list indexes), so later stages that only see plain data
+can still point at the exact line and column of a mistake.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import yaml
+from yaml.constructor import SafeConstructor
+from yaml.resolver import Resolver
+
+from .diagnostics import ERROR, Diagnostic
+
+try:  # libyaml is much faster; fall back to the pure-Python parser when absent
+    from yaml import CSafeLoader as _EventLoader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _EventLoader
+
+MAX_FILE_BYTES = 2 * 1024 * 1024
+MAX_DEPTH = 48
+MAX_NODES = 200_000
+
+_CORE = "tag:yaml.org,2002:"
+_ALLOWED_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq")} | {"!"}
+
+Path = tuple  # a JSON path: keys (str) and list indexes (int)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A 1-based position in a source file."""
+
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class ScalarSpan:
+    """Where a string scalar sits in the source, to map offsets inside it."""
+
+    style: str | None  # None (plain), "'", '"', "|" or ">"
+    start: Mark
+    end: Mark
+
+
+@dataclass
+class Document:
+    """A loaded YAML file: its data and the position of every value in it."""
+
+    path: str
+    text: str
+    data: object = None
+    marks: dict = field(default_factory=dict)  # Path -> Mark of the value
+    key_marks: dict = field(default_factory=dict)  # Path -> Mark of the mapping key
+    scalars: dict = field(default_factory=dict)  # Path -> ScalarSpan (strings only)
+    _lines: list | None = field(default=None, repr=False)
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return self._lines
+
+    def source_line(self, line: int) -> str:
+        return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+
+    def mark(self, path: Path, key: bool = False) -> Mark:
+        """The mark of ``path`` (its key if ``key``), or of its nearest known parent."""
+        path = tuple(path)
+        if key and path in self.key_marks:
+            return self.key_marks[path]
+        while path:
+            if path in self.marks:
+                return self.marks[path]
+            path = path[:-1]
+        return self.marks.get((), Mark(1, 1))
+
+    def _index(self, mark: Mark) -> int:
+        if not hasattr(self, "_starts"):
+            starts, total = [0], 0
+            for line in self.text.splitlines(keepends=True):
+                total += len(line)
+                starts.append(total)
+            self._starts = starts
+        line = min(max(mark.line, 1), len(self._starts)) - 1
+        return self._starts[line] + mark.column - 1
+
+    def offset_mark(self, path: Path, offset: int) -> Mark:
+        """The file position of character ``offset`` inside the string at ``path``.
+
+        YAML folds and indents strings, so the value's characters are matched to the
+        source in order: every non-blank character of a value appears in the source
+        in the same order (escapes aside), which gives exact positions for effects.
+        """
+        path = tuple(path)
+        span = self.scalars.get(path)
+        value = self._value(path)
+        if span is None or not isinstance(value, str):
+            return self.mark(path)
+        begin, end = self._index(span.start), self._index(span.end)
+        if span.style in ("|", ">"):  # content starts on the line after the indicator
+            newline = self.text.find("\n", begin)
+            begin = end if newline < 0 else newline + 1
+        past_end = offset >= len(value)
+        offset = min(max(offset, 0), max(len(value) - 1, 0))
+        cursor, found = begin, begin
+        for char in value[: offset + 1]:
+            if char.isspace():
+                continue
+            at = self.text.find(char, cursor, end)
+            if at >= 0:
+                found, cursor = at, at + 1
+        if value[offset:offset + 1].isspace() or not value:
+            found = cursor
+        elif past_end:
+            found += 1
+        line = self.text.count("\n", 0, found) + 1
+        column = found - (self.text.rfind("\n", 0, found) + 1) + 1
+        return Mark(line, column)
+
+    def _value(self, path: Path):
+        node = self.data
+        for key in path:
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return node
+
+    def diagnostic(self, path: Path, code: str, message: str, *, key: bool = False,
+                   severity: str = ERROR, at: Mark | None = None) -> Diagnostic:
+        """A diagnostic pointing at ``path`` (or at an explicit mark)."""
+        mark = at or self.mark(path, key)
+        return Diagnostic(self.path, mark.line, mark.column, severity, code, message,
+                          self.source_line(mark.line))
+
+
+class _Budget(Exception):
+    """Raised inside the builder to stop at the first hard limit."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        self.diagnostic = diagnostic
+
+
+def read_text(path: str) -> tuple[str | None, list[Diagnostic]]:
+    """Read a rule file as UTF-8 text, refusing huge or undecodable files."""
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_FILE_BYTES:
+            return None, [Diagnostic(path, 0, 0, ERROR, "file-too-large",
+                                     f"file is {size:,} bytes; rule files may be at most "
+                                     f"{MAX_FILE_BYTES:,} bytes: split it into several files")]
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        return None, [Diagnostic(path, 0, 0, ERROR, "io-error", f"cannot read file: {exc.strerror}")]
+    try:
+        return raw.decode("utf-8-sig"), []
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, [Diagnostic(path, line, column, ERROR, "encoding",
+                                 f"byte 0x{raw[exc.start]:02x} is not valid UTF-8: "
+                                 "save the file as UTF-8")]
+
+
+def load_file(path: str) -> tuple[Document | None, list[Diagnostic]]:
+    """Load one YAML rule file. Returns ``(None, errors)`` when it cannot be read."""
+    text, problems = read_text(path)
+    if text is None:
+        return None, problems
+    return load_text(text, path)
+
+
+def load_text(text: str, path: str = "<string>") -> tuple[Document | None, list[Diagnostic]]:
+    """Load YAML text into a :class:`Document` with positions, within the limits."""
+    doc = Document(path=path, text=text)
+    builder = _Builder(doc)
+    try:
+        for event in yaml.parse(text, Loader=_EventLoader):
+            builder.feed(event)
+    except _Budget as stop:
+        return None, [stop.diagnostic]
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+        problem = exc.problem or exc.context or "malformed YAML"
+        return None, [Diagnostic(path, line, col, ERROR, "yaml-syntax",
+                                 f"YAML syntax: {problem}", doc.source_line(line))]
+    except yaml.reader.ReaderError as exc:  # a control character: the error has an index only
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        return None, [Diagnostic(path, line, column, ERROR, "yaml-syntax",
+                                 f"YAML syntax: the control character U+{exc.character:04X} is not "
+                                 "allowed in YAML: delete it", doc.source_line(line))]
+    except yaml.YAMLError as exc:
+        return None, [Diagnostic(path, 0, 0, ERROR, "yaml-syntax", f"YAML syntax: {exc}")]
+    if builder.documents == 0:
+        return None, [Diagnostic(path, 0, 0, ERROR, "empty-file",
+                                 "the file holds no YAML document: start it with `format: 1`")]
+    doc.data = builder.result
+    return doc, []
+
+
+class _Builder:
+    """Turns a YAML event stream into plain data plus marks, iteratively."""
+
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.stack: list[list] = []  # frames: [container, path, pending key or None]
+        self.anchors: dict[str, tuple[object, int]] = {}  # anchor -> (value, node count)
+        self.nodes = 0
+        self.documents = 0
+        self.result: object = None
+        self.constructor = SafeConstructor()
+        self.resolver = Resolver()
+
+    # -- helpers -------------------------------------------------------------
+    def _mark(self, event) -> Mark:
+        return Mark(event.start_mark.line + 1, event.start_mark.column + 1)
+
+    def _fail(self, event, code: str, message: str):
+        mark = self._mark(event)
+        raise _Budget(Diagnostic(self.doc.path, mark.line, mark.column, ERROR, code, message,
+                                 self.doc.source_line(mark.line)))
+
+    def _count(self, event, amount: int = 1) -> None:
+        self.nodes += amount
+        if self.nodes > MAX_NODES:
+            self._fail(event, "yaml-too-large",
+                       f"the document expands to more than {MAX_NODES:,} values "
+                       "(aliases count each time they are used): simplify it")
+
+    def _check_tag(self, event) -> None:
+        tag = getattr(event, "tag", None)
+        if tag is None or tag in _ALLOWED_TAGS:
+            return
+        implicit = getattr(event, "implicit", True)
+        if implicit is True or (isinstance(implicit, tuple) and any(implicit)):
+            return
+        self._fail(event, "yaml-tag",
+                   f"the tag '{tag}' is not allowed in rule files: remove it and write plain data")
+
+    def _next_path(self) -> Path | None:
+        """The path of the value about to be added, or None when it is a key."""
+        if not self.stack:
+            return ()
+        container, path, key = self.stack[-1][:3]
+        if isinstance(container, list):
+            return path + (len(container),)
+        return None if key is None else path + (key,)
+
+    # -- event handling ------------------------------------------------------
+    def feed(self, event) -> None:
+        if isinstance(event, yaml.DocumentStartEvent):
+            self.documents += 1
+            if self.documents > 1:
+                self._fail(event, "multiple-documents",
+                           "a rule file holds exactly one YAML document: remove the second `---`")
+        elif isinstance(event, yaml.ScalarEvent):
+            self._scalar(event)
+        elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            self._start(event)
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            self._end()
+        elif isinstance(event, yaml.AliasEvent):
+            self._alias(event)
+
+    def _scalar(self, event) -> None:
+        self._check_tag(event)
+        self._count(event)
+        path = self._next_path()
+        if path is None:  # a mapping key: keep its source text, JSON keys are strings
+            self._set_key(event, event.value)
+            return
+        value = self._construct(event)
+        start = self._mark(event)
+        self.doc.marks[path] = start
+        if isinstance(value, str):
+            end = Mark(event.end_mark.line + 1, event.end_mark.column + 1)
+            self.doc.scalars[path] = ScalarSpan(event.style, start, end)
+        if event.anchor:
+            self.anchors[event.anchor] = (value, 1)
+        self._add(event, value)
+
+    def _construct(self, event):
+        if event.tag and event.tag != "!" and not (event.implicit and event.implicit[0]):
+            tag = event.tag
+        else:
+            tag = self.resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
+        node = yaml.ScalarNode(tag, event.value)
+        try:
+            if tag == _CORE + "null":
+                return None
+            if tag == _CORE + "bool":
+                return self.constructor.construct_yaml_bool(node)
+            if tag == _CORE + "int":
+                return self.constructor.construct_yaml_int(node)
+            if tag == _CORE + "float":
+                return self.constructor.construct_yaml_float(node)
+        except (ValueError, yaml.YAMLError):
+            self._fail(event, "yaml-syntax", f"'{event.value}' is not a valid value for tag {tag}")
+        return event.value  # strings, and timestamps kept as the text the author wrote
+
+    def _start(self, event) -> None:
+        self._check_tag(event)
+        self._count(event)
+        if len(self.stack) >= MAX_DEPTH:
+            self._fail(event, "yaml-too-deep",
+                       f"the YAML nests more than {MAX_DEPTH} levels deep: flatten it")
+        path = self._next_path()
+        if path is None:
+            self._fail(event, "yaml-syntax",
+                       "a mapping key must be a plain value, not a list or mapping")
+        self.doc.marks[path] = self._mark(event)
+        container = {} if isinstance(event, yaml.MappingStartEvent) else []
+        self.stack.append([container, path, None, event.anchor, self.nodes])
+
+    def _end(self) -> None:
+        container, path, _key, anchor, nodes_before = self.stack.pop()
+        if anchor:
+            self.anchors[anchor] = (container, self.nodes - nodes_before)
+        self._place(container)
+
+    def _alias(self, event) -> None:
+        if event.anchor not in self.anchors:
+            self._fail(event, "yaml-syntax", f"alias *{event.anchor} refers to no finished anchor")
+        value, size = self.anchors[event.anchor]
+        # Count the alias as if it were expanded, but share the value: no copy is made.
+        self._count(event, size)
+        path = self._next_path()
+        if path is None:
+            self._fail(event, "yaml-syntax", "an alias cannot be used as a mapping key")
+        self.doc.marks[path] = self._mark(event)
+        self._add(event, value)
+
+    def _set_key(self, event, key: str) -> None:
+        container, path, _key = self.stack[-1][:3]
+        if key in container:
+            self._fail(event, "duplicate-key",
+                       f"the key '{key}' appears twice in this mapping: keep one")
+        self.stack[-1][2] = key
+        self.doc.key_marks[path + (key,)] = self._mark(event)
+
+    def _add(self, event, value) -> None:
+        self._place(value)
+
+    def _place(self, value) -> None:
+        if not self.stack:
+            self.result = value
+            return
+        frame = self.stack[-1]
+        container = frame[0]
+        if isinstance(container, list):
+            container.append(value)
+        else:
+            container[frame[2]] = value
+            frame[2] = None

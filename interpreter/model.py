@@ -1,0 +1,114 @@
+"""The compiled form of the rules: what the game engine runs.
+
+Everything here is immutable and fully checked: effects are syntax trees, not
+text, counts are resolved, and every record remembers the file and line it
+came from. The engine never parses or re-validates anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import syntax as s
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a record was defined."""
+
+    path: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    title: str
+    tags: frozenset
+    text: str
+    when: str  # own_turn | any_time | reaction | never
+    nopeable: bool
+    requires: object | None  # an expression, or None
+    choose: tuple  # of (name, expression)
+    effect: s.Program | None
+    on_draw: s.Program | None
+    origin: Origin
+
+    @property
+    def lethal(self) -> bool:
+        """Whether drawing this card can eliminate the drawer."""
+        return self.on_draw is not None and calls_primitive(self.on_draw, "eliminate")
+
+
+@dataclass(frozen=True)
+class Combo:
+    id: str
+    title: str
+    text: str
+    size: int
+    match: str  # same_title | different_titles
+    tag: str | None
+    nopeable: bool
+    requires: object | None
+    choose: tuple
+    effect: s.Program
+    origin: Origin
+
+    def may_include(self, card: Card) -> bool:
+        return self.tag is None or self.tag in card.tags
+
+
+@dataclass(frozen=True)
+class SetupStep:
+    """One setup step; ``count`` is an int, a checked expression or (lo, hi, n) ranges."""
+
+    kind: str  # set_aside | deal | put_back | shuffle | remove
+    cards: tuple = ()
+    count: object = None
+    or_fewer: bool = False
+    zone: str | None = None
+    origin: Origin | None = None
+
+
+@dataclass(frozen=True)
+class Edition:
+    id: str
+    name: str
+    players: tuple  # (min, max)
+    cards: dict  # id -> Card, every card the edition's libraries define
+    deck: dict  # id -> tuple of (lo, hi, count) ranges
+    combos: tuple  # of Combo
+    setup: tuple  # of SetupStep
+    rules: dict  # engine rules, defaults filled in
+    params: dict
+    turn_draw: s.Program
+    win: str
+    origin: Origin
+    variant: str | None = None
+    variants: dict = field(default_factory=dict)  # name -> Edition
+
+    def deck_for(self, players: int) -> dict:
+        """Card id -> copies in the box for a game of ``players``."""
+        counts = {}
+        for card_id, ranges in self.deck.items():
+            for lo, hi, count in ranges:
+                if lo <= players <= hi and count:
+                    counts[card_id] = count
+        return counts
+
+
+def calls_primitive(node, name: str) -> bool:
+    """Whether a syntax tree calls the primitive ``name`` anywhere."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, s.Call) and item.name == name:
+            return True
+        if isinstance(item, tuple):
+            stack.extend(item)
+        elif isinstance(item, s.Node):
+            stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "pos")
+    return False

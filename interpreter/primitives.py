@@ -1,0 +1,207 @@
+"""The table of effect primitives: the only things an effect can do.
+
+Each primitive declares its parameters (name, type, default), what it returns
+(``None`` for actions, which are statements), what kind of step it is (an
+action, a pure query, a player's choice, or chance) and where it may appear.
+The checker reads this table to check every call when a rule file loads, and
+``docs/effects.md`` is generated from it (a test keeps the two in step).
+
+Types are plain strings. ``card`` may stand where ``cards`` is wanted,
+``zone`` (its contents) where ``cards`` is wanted, and ``player`` where
+``players`` is wanted. ``card_id``, ``tag`` and ``str`` accept string literals;
+card ids and tags are checked against the loaded cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# value types
+INT, BOOL, STR = "int", "bool", "str"
+PLAYER, PLAYERS = "player", "players"
+CARD, CARDS, ZONE = "card", "cards", "zone"
+CARD_ID, TAG = "card_id", "tag"
+TYPES = (INT, BOOL, STR, PLAYER, PLAYERS, CARD, CARDS, ZONE, CARD_ID, TAG)
+
+#: a value of the key type may be used where any type of the value set is wanted
+SUBTYPES = {
+    CARD: {CARD, CARDS},
+    ZONE: {ZONE, CARDS},
+    PLAYER: {PLAYER, PLAYERS},
+}
+
+# kinds of step
+ACTION, QUERY, CHOICE, CHANCE = "action", "query", "choice", "chance"
+
+# contexts an effect runs in
+PLAY = "play"  # a card's or combo's effect, and its `choose` and `requires`
+REACTION = "reaction"  # the effect of a card played in answer to another
+DRAWN = "drawn"  # a card's `on_draw` effect
+TURN = "turn"  # the edition's end-of-turn step
+SETUP = "setup"  # counts in an edition's setup steps
+EFFECT_CONTEXTS = frozenset({PLAY, REACTION, DRAWN, TURN})
+
+
+def accepts(wanted: str | tuple, actual: str) -> bool:
+    """Whether a value of type ``actual`` may be passed where ``wanted`` is declared."""
+    wanted_set = set(wanted) if isinstance(wanted, tuple) else {wanted}
+    return bool(SUBTYPES.get(actual, {actual}) & wanted_set)
+
+
+def type_name(wanted: str | tuple) -> str:
+    return " or ".join(wanted) if isinstance(wanted, tuple) else wanted
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str | tuple
+    default: str | None = None  # how the default reads in docs; None = required
+
+    @property
+    def required(self) -> bool:
+        return self.default is None
+
+
+@dataclass(frozen=True)
+class Primitive:
+    name: str
+    params: tuple
+    returns: str | None
+    kind: str
+    summary: str
+    example: str
+    contexts: frozenset = EFFECT_CONTEXTS
+
+    def signature(self) -> str:
+        parts = [p.name if p.required else f"{p.name}={p.default}" for p in self.params]
+        tail = f" -> {self.returns}" if self.returns else ""
+        return f"{self.name}({', '.join(parts)}){tail}"
+
+
+PRIMITIVES: dict[str, Primitive] = {}
+
+
+def _define(name, params, returns, kind, summary, example, contexts=EFFECT_CONTEXTS):
+    PRIMITIVES[name] = Primitive(name, tuple(Param(*p) for p in params), returns, kind,
+                                 summary, example, frozenset(contexts))
+
+
+# -- players ------------------------------------------------------------------
+_define("players", [], PLAYERS, QUERY,
+        "Every player still in the game, in turn order starting with the acting player.",
+        "for p in players() { show(top(draw_pile, 1), p) }")
+_define("others", [("of", PLAYER, "me")], PLAYERS, QUERY,
+        "Every player still in the game except `of`.",
+        "let victim = choose_player(others())")
+_define("with_cards", [("among", PLAYERS)], PLAYERS, QUERY,
+        "The players of `among` who hold at least one card.",
+        "let victim = choose_player(with_cards(others()))")
+_define("next_player", [("after", PLAYER, "me")], PLAYER, QUERY,
+        "The player whose turn comes after `after` in the current direction of play.",
+        "attack(next_player(), 2)")
+_define("owed", [("player", PLAYER, "me")], INT, QUERY,
+        "How many turns `player` still owes, counting the one being played.",
+        "end_turn(owed())")
+
+# -- cards and zones ----------------------------------------------------------
+_define("hand", [("player", PLAYER)], ZONE, QUERY,
+        "The hand of `player`.",
+        "move(hand(me), discard_pile)")
+_define("top", [("cards", CARDS), ("n", INT, "1")], CARDS, QUERY,
+        "The first `n` cards of a zone or card list (fewer if there are fewer).",
+        "show(top(draw_pile, 3), me)")
+_define("bottom", [("cards", CARDS), ("n", INT, "1")], CARDS, QUERY,
+        "The last `n` cards of a zone or card list.",
+        "move(bottom(draw_pile), hand(me))")
+_define("find", [("cards", CARDS), ("card", CARD_ID)], CARDS, QUERY,
+        "The cards of `cards` whose id is `card`.",
+        'move(top(find(hand(me), "defuse")), discard_pile)')
+_define("tagged", [("cards", CARDS), ("tag", TAG)], CARDS, QUERY,
+        "The cards of `cards` that carry the tag `tag`.",
+        'reveal(tagged(hand(me), "kitten"))')
+_define("count", [("of", (CARDS, PLAYERS))], INT, QUERY,
+        "How many cards or players there are in `of`.",
+        "if count(hand(me)) == 0 { end_turn() }")
+_define("has", [("player", PLAYER), ("card", CARD_ID)], BOOL, QUERY,
+        "Whether `player` holds at least one card with the id `card`.",
+        'if has(me, "defuse") { end_turn() }')
+_define("min", [("a", INT), ("b", INT)], INT, QUERY,
+        "The smaller of two numbers.",
+        "show(top(draw_pile, min(3, count(draw_pile))), me)", EFFECT_CONTEXTS | {SETUP})
+_define("max", [("a", INT), ("b", INT)], INT, QUERY,
+        "The larger of two numbers.",
+        "end_turn(max(1, owed() - 1))", EFFECT_CONTEXTS | {SETUP})
+
+# -- chance and choices -------------------------------------------------------
+_define("random_card", [("cards", CARDS)], CARD, CHANCE,
+        "One card of `cards` picked uniformly at random; nobody chooses it.",
+        "move(random_card(hand(next_player())), hand(me))")
+_define("choose_player", [("among", PLAYERS), ("by", PLAYER, "me")], PLAYER, CHOICE,
+        "`by` picks one player of `among`. A card cannot be played when there is none to pick.",
+        "let victim = choose_player(with_cards(others()))")
+_define("choose_card", [("among", CARDS), ("by", PLAYER, "me")], CARD, CHOICE,
+        "`by` picks one card of `among`, seeing the cards' faces if they may see them.",
+        "move(choose_card(discard_pile), hand(me))")
+_define("choose_title", [("by", PLAYER, "me")], CARD_ID, CHOICE,
+        "`by` names one card title of the edition.",
+        "let wanted = choose_title()")
+_define("choose_position", [("zone", ZONE), ("by", PLAYER, "me")], INT, CHOICE,
+        "`by` picks a place in `zone`: 0 is the top, `count(zone)` the bottom.",
+        "move(top(find(hand(me), \"exploding_kitten\")), draw_pile, at=choose_position(draw_pile))")
+_define("ask", [("question", STR), ("by", PLAYER, "me")], BOOL, CHOICE,
+        "`by` answers a yes-or-no question.",
+        'if ask("Put the card back on top?") { move(bottom(draw_pile), draw_pile) }')
+
+# -- actions ------------------------------------------------------------------
+_define("move", [("cards", CARDS), ("to", ZONE), ("at", INT, "0")], None, ACTION,
+        "Move cards into a zone, at position `at` counted from the top. Whoever owns the "
+        "destination hand learns the cards; a public zone shows them to everyone.",
+        "move(hand(me), discard_pile)")
+_define("shuffle", [("zone", ZONE)], None, ACTION,
+        "Shuffle a zone uniformly at random; what anyone knew of its order is forgotten.",
+        "shuffle(draw_pile)")
+_define("show", [("cards", CARDS), ("to", PLAYERS)], None, ACTION,
+        "Let the players `to` see the faces of the cards, privately.",
+        "show(top(draw_pile, 3), me)")
+_define("reveal", [("cards", CARDS)], None, ACTION,
+        "Show the cards' faces to every player.",
+        "reveal(top(draw_pile, 3))")
+_define("draw", [("player", PLAYER, "me"), ("from_bottom", BOOL, "false")], None, ACTION,
+        "`player` takes the top (or bottom) card of the draw pile into their hand, and that "
+        "card's `on_draw` effect runs.",
+        "draw(me, from_bottom=true)")
+_define("end_turn", [("turns", INT, "1")], None, ACTION,
+        "End `turns` of the acting player's owed turns (the current one first); play no "
+        "more cards this turn.",
+        "end_turn()")
+_define("attack", [("victim", PLAYER), ("turns", INT)], None, ACTION,
+        "End all of the acting player's turns; `victim` owes `turns` more, plus the turns "
+        "the attacker still owed when they were themselves under attack (if the edition's "
+        "`attacks_stack` rule is on). Play continues from `victim`.",
+        "attack(choose_player(others()), 2)")
+_define("eliminate", [("player", PLAYER)], None, ACTION,
+        "Take `player` out of the game; their owed turns are dropped.",
+        "eliminate(me)")
+_define("cancel", [], None, ACTION,
+        "Cancel the card or combo this card was played in answer to. Answering a cancel "
+        "with another cancel restores the action, and so on.",
+        "cancel()", contexts=[REACTION])
+
+#: names an effect can use without defining them, by context, with their types
+BUILTIN_NAMES = {
+    "me": PLAYER,
+    "draw_pile": ZONE,
+    "discard_pile": ZONE,
+    "removed": ZONE,
+}
+
+#: engine rules an edition may set, with their types, defaults and meanings
+ENGINE_RULES = {
+    "attacks_stack": (BOOL, True,
+                      "An attacked player who attacks passes on their remaining turns plus "
+                      "the new ones; off, the victim owes only the new ones."),
+    "may_nope_own_action": (BOOL, False,
+                            "Whether a player may answer their own card or combo (a Nope on "
+                            "a Nope aimed at it is always allowed)."),
+}

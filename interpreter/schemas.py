@@ -1,0 +1,133 @@
+"""JSON Schema validation of rule documents, reported at YAML positions.
+
+The schemas in ``schema/`` are the formal definition of each document kind.
+This module validates a loaded :class:`~loader.Document` against the schema of
+its kind and turns each jsonschema error into a :class:`Diagnostic` with a
+code, a message in YAML terms (mapping, list, text) and the position of the
+offending key or value.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+
+from .diagnostics import Diagnostic, did_you_mean
+from .loader import Document
+
+from .. import SCHEMA_DIR
+KINDS = ("cards", "combos", "edition")
+FORMAT_VERSION = 1
+
+_YAML_TYPES = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
+               "number": "a number", "boolean": "true or false", "null": "empty"}
+
+
+def schema_path(kind: str) -> Path:
+    return SCHEMA_DIR / f"{kind}.schema.json"
+
+
+@lru_cache(maxsize=None)
+def validator(kind: str) -> Draft202012Validator:
+    schema = json.loads(schema_path(kind).read_text(encoding="utf-8"))
+    return Draft202012Validator(schema)
+
+
+def validate(doc: Document, kind: str) -> list[Diagnostic]:
+    """Every schema violation of ``doc``, one diagnostic each, in file order."""
+    found = []
+    for error in validator(kind).iter_errors(doc.data):
+        found.extend(_to_diagnostics(doc, error))
+    unique = {(d.line, d.column, d.code, d.message): d for d in found}
+    return sorted(unique.values())
+
+
+def _yaml_type(value) -> str:
+    if isinstance(value, bool):
+        return _YAML_TYPES["boolean"]
+    if isinstance(value, int):
+        return _YAML_TYPES["integer"]
+    if isinstance(value, float):
+        return _YAML_TYPES["number"]
+    if value is None:
+        return "empty"
+    return _YAML_TYPES.get({dict: "object", list: "array", str: "string"}.get(type(value), ""), "a value")
+
+
+def _wanted(types) -> str:
+    types = [types] if isinstance(types, str) else list(types)
+    return " or ".join(_YAML_TYPES.get(t, t) for t in types)
+
+
+def _to_diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
+    path = tuple(error.absolute_path)
+    rule = error.validator
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if rule == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = set(schema.get("properties", {}))
+        out = []
+        for key in error.instance:
+            if key in allowed or not schema.get("properties"):
+                continue
+            listed = ", ".join(sorted(allowed))
+            out.append(doc.diagnostic(path + (key,), "unknown-key",
+                                      f"unknown key '{key}'{did_you_mean(key, allowed)} "
+                                      f"(allowed here: {listed})", key=True))
+        return out or [doc.diagnostic(path, "unknown-key", error.message)]
+    if rule == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        where = f" in this {path[-2] if len(path) > 1 and isinstance(path[-1], int) else 'mapping'}"
+        return [doc.diagnostic(path, "missing-key", f"missing required key '{missing}'{where}: add it")]
+    if rule == "type":
+        return [doc.diagnostic(path, "wrong-type", f"should be {_wanted(error.validator_value)}, "
+                                                   f"not {_yaml_type(error.instance)}")]
+    if rule in ("enum", "const"):
+        options = error.validator_value if rule == "enum" else [error.validator_value]
+        text = ", ".join(repr(o) for o in options)
+        hint = did_you_mean(str(error.instance), [str(o) for o in options])
+        return [doc.diagnostic(path, "bad-value", f"{error.instance!r} is not allowed here{hint} "
+                                                  f"(expected {text})")]
+    if rule == "propertyNames":
+        key = error.instance
+        return [doc.diagnostic(path + (key,), "bad-value",
+                               f"the key {key!r} is not a valid name: use lower_case_with_underscores "
+                               "(or a player count such as \"4\" or \"2-3\" in deck counts)", key=True)]
+    if rule == "maxProperties" and isinstance(error.instance, dict):
+        keys = ", ".join(repr(k) for k in error.instance)
+        return [doc.diagnostic(path, "bad-value",
+                               f"a setup step has exactly one key; this one has {keys}: split it into "
+                               "separate steps")]
+    if rule == "minProperties":
+        return [doc.diagnostic(path, "bad-value", "this mapping must not be empty")]
+    if rule == "oneOf":
+        branches = error.validator_value
+        types = [b.get("type") for b in branches if isinstance(b, dict) and "type" in b]
+        if types and not any(_fits_type(error.instance, t) for t in types):
+            return [doc.diagnostic(path, "wrong-type", f"should be {_wanted(types)}, "
+                                                       f"not {_yaml_type(error.instance)}")]
+        inner = best_match(error.context) if error.context else None
+        return _to_diagnostics(doc, inner) if inner is not None else [
+            doc.diagnostic(path, "bad-value", error.message)]
+    messages = {
+        "minimum": f"{error.instance!r} is too small (the least allowed is {error.validator_value})",
+        "maximum": f"{error.instance!r} is too large (the most allowed is {error.validator_value})",
+        "minLength": "must not be empty",
+        "maxLength": f"is too long (at most {error.validator_value} characters)",
+        "pattern": f"{error.instance!r} is not a valid id: use lower_case_with_underscores",
+        "minItems": f"needs at least {error.validator_value} item(s)",
+        "uniqueItems": "lists the same item twice: remove the repeat",
+    }
+    return [doc.diagnostic(path, "bad-value", messages.get(rule, error.message))]
+
+
+def _fits_type(value, json_type: str) -> bool:
+    return {
+        "integer": isinstance(value, int) and not isinstance(value, bool),
+        "string": isinstance(value, str),
+        "object": isinstance(value, dict),
+        "array": isinstance(value, list),
+        "boolean": isinstance(value, bool),
+    }.get(json_type, False)

@@ -1,0 +1,126 @@
+"""Setup steps: their counts, and a dry run that proves setup can be done.
+
+The dry run plays an edition's setup on card counts alone, for one player
+count, and says what goes wrong: a deal larger than the pile, a put-back of
+copies that were never set aside, too few lethal cards left in the pile for
+the game to end. It is how `kittens validate` checks decks without playing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from . import syntax as s
+from .model import Edition, SetupStep
+
+
+class EvalError(Exception):
+    pass
+
+
+def evaluate(expr, names: dict, rules: dict):
+    """Evaluate a pure, checked expression (numbers, names, rules, min/max, logic)."""
+    if isinstance(expr, (s.IntLit, s.BoolLit)):
+        return expr.value
+    if isinstance(expr, s.Name):
+        return names[expr.id]
+    if isinstance(expr, s.RuleRef):
+        return rules[expr.name]
+    if isinstance(expr, s.BinOp):
+        left, right = evaluate(expr.left, names, rules), evaluate(expr.right, names, rules)
+        return left + right if expr.op == "+" else left - right
+    if isinstance(expr, s.Compare):
+        left, right = evaluate(expr.left, names, rules), evaluate(expr.right, names, rules)
+        return {"==": left == right, "!=": left != right, "<": left < right, ">": left > right,
+                "<=": left <= right, ">=": left >= right}[expr.op]
+    if isinstance(expr, s.BoolOp):
+        values = (evaluate(o, names, rules) for o in expr.operands)
+        return all(values) if expr.op == "and" else any(values)
+    if isinstance(expr, s.Not):
+        return not evaluate(expr.operand, names, rules)
+    if isinstance(expr, s.Call) and expr.name in ("min", "max"):
+        values = [evaluate(a, names, rules) for a in expr.args]
+        return min(values) if expr.name == "min" else max(values)
+    raise EvalError(f"cannot evaluate {type(expr).__name__} here")
+
+
+def step_count(step: SetupStep, players: int, rules: dict) -> int:
+    if isinstance(step.count, int):
+        return step.count
+    if isinstance(step.count, tuple):  # (lo, hi, count) ranges by player count
+        return next((n for lo, hi, n in step.count if lo <= players <= hi), 0)
+    return evaluate(step.count, {"players": players}, rules)
+
+
+@dataclass
+class Problem:
+    step: int | None  # index of the failing step; None for the result as a whole
+    code: str
+    message: str
+
+
+def dry_run(edition: Edition, players: int) -> tuple[list[Problem], Counter]:
+    """Play the setup on counts; return the problems and the draw pile's final counts."""
+    rules = {**edition.rules, **edition.params}
+    pile = Counter(edition.deck_for(players))
+    aside: Counter = Counter()
+    lethal = {card_id for card_id, card in edition.cards.items() if card.lethal}
+    problems: list[Problem] = []
+    for index, step in enumerate(edition.setup):
+        count = step_count(step, players, rules) if step.count is not None else 0
+        if count < 0:
+            problems.append(Problem(index, "deal-impossible",
+                                    f"with {players} players the count is {count}, below zero"))
+            break
+        if step.kind == "set_aside":
+            for card_id in step.cards:
+                aside[card_id] += pile.pop(card_id, 0)
+        elif step.kind == "deal" and step.cards:
+            card_id, wanted = step.cards[0], count * players
+            if aside[card_id] < wanted:
+                problems.append(Problem(index, "deal-impossible",
+                                        f"with {players} players this deals {wanted} '{card_id}' "
+                                        f"but only {aside[card_id]} are set aside"))
+                break
+            aside[card_id] -= wanted
+        elif step.kind == "deal":
+            wanted = count * players
+            if sum(pile.values()) < wanted:
+                problems.append(Problem(index, "deal-impossible",
+                                        f"with {players} players this deals {wanted} cards but the "
+                                        f"draw pile holds only {sum(pile.values())}"))
+                break
+            _take_unknown(pile, wanted, lethal)
+        elif step.kind == "put_back":
+            card_id = step.cards[0]
+            if aside[card_id] < count and not step.or_fewer:
+                problems.append(Problem(index, "deal-impossible",
+                                        f"with {players} players this puts back {count} '{card_id}' "
+                                        f"but only {aside[card_id]} are set aside (add `or_fewer: true` "
+                                        "if fewer is fine)"))
+                break
+            moved = min(count, aside[card_id])
+            aside[card_id] -= moved
+            pile[card_id] += moved
+        elif step.kind == "remove":
+            aside.clear()
+    else:
+        needed = players - 1
+        in_pile = sum(pile[c] for c in lethal)
+        if edition.win == "last_standing" and in_pile < needed:
+            problems.append(Problem(None, "too-few-kittens",
+                                    f"with {players} players the draw pile ends setup with {in_pile} "
+                                    f"lethal card(s); {needed} are needed so that all but one player "
+                                    "can be eliminated"))
+    return problems, pile
+
+
+def _take_unknown(pile: Counter, amount: int, lethal: set) -> None:
+    """Remove ``amount`` random cards, assuming the worst: lethal cards go first."""
+    for card_id in sorted(pile, key=lambda c: (c not in lethal, c)):
+        taken = min(amount, pile[card_id])
+        pile[card_id] -= taken
+        amount -= taken
+        if amount == 0:
+            break

@@ -1,0 +1,92 @@
+"""`kittens validate` as a library call: paths in, diagnostics out."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from .diagnostics import Diagnostic
+from .edition import compile_edition
+from .library import load_library
+from .model import Edition
+from .workspace import Workspace
+
+RULE_FILE_SUFFIXES = (".yaml", ".yml")
+
+
+class UsageError(Exception):
+    """A path that names nothing to validate (exit status 2 at the CLI)."""
+
+
+@dataclass
+class Report:
+    files: list[str]
+    diagnostics: list[Diagnostic]
+
+    @property
+    def errors(self) -> int:
+        return sum(d.is_error for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        return len(self.diagnostics) - self.errors
+
+
+def expand(paths: list[str]) -> list[str]:
+    """Files named directly, plus every ``*.yaml``/``*.yml`` below named folders, sorted."""
+    files: list[str] = []
+    for path in paths:
+        if os.path.isdir(path):
+            found = []
+            for root, dirs, names in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                found += [os.path.join(root, n) for n in names if n.endswith(RULE_FILE_SUFFIXES)]
+            files += sorted(found)
+        elif os.path.exists(path):
+            files.append(path)
+        else:
+            raise UsageError(f"no such file or folder: {path}")
+    return list(dict.fromkeys(os.path.normpath(f) for f in files))
+
+
+def validate_paths(paths: list[str]) -> Report:
+    """Check every rule file under ``paths``; never raises for bad file content."""
+    files = expand(paths)
+    ws = Workspace()
+    for path in files:
+        check_file(ws, path)
+    return Report(files, ws.diagnostics)
+
+
+def check_file(ws: Workspace, path: str) -> None:
+    doc, kind = ws.load(path)
+    if kind == "edition":
+        compile_edition(ws, path)
+    elif kind in ("cards", "combos"):
+        load_library(ws, path)
+
+
+def load_edition(path: str, variant: str | None = None) -> Edition:
+    """Compile an edition for play, or raise :class:`RuleError` with its diagnostics."""
+    ws = Workspace()
+    edition = compile_edition(ws, path)
+    errors = [d for d in ws.diagnostics if d.is_error]
+    if edition is None or errors:
+        if not errors:  # e.g. the file is a card library, not an edition
+            doc, kind = ws.load(path)
+            raise RuleError([], f"{path} is not an edition (its kind is {kind or 'unknown'})")
+        raise RuleError(errors)
+    if variant is not None:
+        if variant not in edition.variants:
+            raise RuleError([], f"{path} has no variant '{variant}' "
+                                f"(it has: {', '.join(edition.variants) or 'none'})")
+        return edition.variants[variant]
+    return edition
+
+
+class RuleError(Exception):
+    """Rule files that cannot be compiled; ``diagnostics`` says why."""
+
+    def __init__(self, diagnostics: list[Diagnostic], message: str | None = None):
+        self.diagnostics = diagnostics
+        super().__init__(message or "\n".join(d.render() for d in diagnostics))

@@ -1,0 +1,149 @@
+"""Loading rule files once each, and the checks every file gets.
+
+A :class:`Workspace` is one validation or compilation run. It loads each file
+at most once (editions share libraries), checks the document envelope
+(`format`, `kind`) and the JSON Schema, collects every diagnostic without
+duplicates, and offers the effect helpers that the library and edition
+compilers share: parse effect text, check it, and report at file positions.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from . import checker, parser
+from . import primitives as P
+from .diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
+from .loader import Document, load_file
+from .schemas import FORMAT_VERSION, KINDS, validate
+
+_MODELINE = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
+
+
+class Workspace:
+    """One run over a set of rule files: loaded documents and their findings."""
+
+    def __init__(self) -> None:
+        self._docs: dict[str, tuple[Document | None, str | None]] = {}
+        self._found: dict[tuple, Diagnostic] = {}
+        self.libraries: dict = {}  # resolved path -> Library (see library.py)
+        self.loading: list[str] = []  # the include chain, to catch cycles
+
+    # -- diagnostics ----------------------------------------------------------
+    def report(self, diagnostic: Diagnostic) -> None:
+        key = (diagnostic.path, diagnostic.line, diagnostic.column, diagnostic.code, diagnostic.message)
+        self._found.setdefault(key, diagnostic)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return sorted(self._found.values(), key=lambda d: (d.path, d.line, d.column, d.code))
+
+    def has_errors(self, path: str | None = None) -> bool:
+        return any(d.is_error and (path is None or d.path == path) for d in self._found.values())
+
+    # -- documents ------------------------------------------------------------
+    def load(self, path: str) -> tuple[Document | None, str | None]:
+        """Load, envelope-check and schema-check a file once; returns (doc, kind).
+
+        ``doc`` is None when the file could not be loaded; ``kind`` is None when
+        the document is not schema-valid (later checks would only add noise).
+        """
+        key = os.path.normpath(path)
+        if key not in self._docs:
+            self._docs[key] = self._load(key)
+        return self._docs[key]
+
+    def _load(self, path: str) -> tuple[Document | None, str | None]:
+        doc, problems = load_file(path)
+        for problem in problems:
+            self.report(problem)
+        if doc is None:
+            return None, None
+        kind = self._envelope(doc)
+        if kind is None:
+            return doc, None
+        self._modeline(doc, kind)
+        schema_problems = validate(doc, kind)
+        for problem in schema_problems:
+            self.report(problem)
+        return doc, (None if schema_problems else kind)
+
+    def _envelope(self, doc: Document) -> str | None:
+        data = doc.data
+        if not isinstance(data, dict):
+            self.report(doc.diagnostic((), "not-a-mapping",
+                                       "a rule file must be a mapping with `format` and `kind` keys"))
+            return None
+        if "format" not in data:
+            self.report(doc.diagnostic((), "format-missing",
+                                       f"add `format: {FORMAT_VERSION}` to say which format this file uses"))
+            return None
+        version = data["format"]
+        if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION:
+            self.report(doc.diagnostic(("format",), "format-unsupported",
+                                       f"this file needs format {version}, but this kittens reads "
+                                       f"format {FORMAT_VERSION}: upgrade kittens"))
+            return None
+        kind = data.get("kind")
+        if kind not in KINDS:
+            where = ("kind",) if "kind" in data else ()
+            shown = f"'{kind}'" if isinstance(kind, str) else "missing"
+            self.report(doc.diagnostic(where, "unknown-kind",
+                                       f"kind {shown} is not a document kind"
+                                       f"{did_you_mean(str(kind), KINDS)} (known: {', '.join(KINDS)})"))
+            return None
+        return kind
+
+    def _modeline(self, doc: Document, kind: str) -> None:
+        for number, line in enumerate(doc.lines[:5], start=1):
+            match = _MODELINE.search(line)
+            if match:
+                named = os.path.basename(match.group(1))
+                wanted = f"{kind}.schema.json"
+                if named != wanted:
+                    self.report(Diagnostic(doc.path, number, match.start(1) + 1, WARNING,
+                                           "schema-modeline",
+                                           f"the modeline names '{named}' but this is a {kind} file: "
+                                           f"use {wanted}", line))
+                return
+
+    # -- effects --------------------------------------------------------------
+    def parse(self, doc: Document, path: tuple, *, expression: bool = False):
+        """Parse the effect text at ``path``; report and return None on error."""
+        text = doc._value(path)
+        try:
+            if expression:
+                return parser.parse_expression(text)
+            return parser.parse_program(text)
+        except parser.EffectError as exc:
+            self._report_at(doc, path, exc.pos, exc.code, exc.message, ERROR)
+            return None
+        except RecursionError:  # belt and braces: the nesting limit should stop this first
+            self._report_at(doc, path, 0, "effect-too-complex", "the effect nests too deeply", ERROR)
+            return None
+
+    def check(self, doc: Document, path: tuple, tree, env: checker.CheckEnv, context: str,
+              names: dict, *, pure: bool = False, expect: str | None = None) -> str | None:
+        """Check a parsed program or expression; report findings; return an expression's type."""
+        if tree is None:
+            return None
+        run = checker.Checker(env, context, names, pure=pure)
+        found_type = None
+        if isinstance(tree, checker.s.Program):
+            run.program(tree)
+        else:
+            found_type = run.expression(tree, expect)
+        for finding in run.findings:
+            self._report_at(doc, path, finding.pos, finding.code, finding.message, finding.severity)
+        return found_type
+
+    def _report_at(self, doc, path, offset, code, message, severity) -> None:
+        mark = doc.offset_mark(path, offset)
+        self.report(Diagnostic(doc.path, mark.line, mark.column, severity, code, message,
+                               doc.source_line(mark.line)))
+
+
+def base_names() -> dict:
+    """The names every effect can use."""
+    return dict(P.BUILTIN_NAMES)
