@@ -70,7 +70,7 @@ class Primitive:
     returns: str | None
     kind: str
     summary: str
-    example: str
+    group: str
     contexts: frozenset = EFFECT_CONTEXTS
 
     def signature(self) -> str:
@@ -82,111 +82,92 @@ class Primitive:
 PRIMITIVES: dict[str, Primitive] = {}
 
 
-def _define(name, params, returns, kind, summary, example, contexts=EFFECT_CONTEXTS):
-    PRIMITIVES[name] = Primitive(name, tuple(Param(*p) for p in params), returns, kind,
-                                 summary, example, frozenset(contexts))
+def _entry(params, returns, kind, summary, contexts=EFFECT_CONTEXTS):
+    return params, returns, kind, summary, frozenset(contexts)
 
 
-# -- players ------------------------------------------------------------------
-_define("players", [], PLAYERS, QUERY,
-        "Every player still in the game, in turn order starting with the acting player.",
-        "for p in players() { show(top(draw_pile, 1), p) }")
-_define("others", [("of", PLAYER, "me")], PLAYERS, QUERY,
-        "Every player still in the game except `of`.",
-        "let victim = choose_player(others())")
-_define("with_cards", [("among", PLAYERS)], PLAYERS, QUERY,
-        "The players of `among` who hold at least one card.",
-        "let victim = choose_player(with_cards(others()))")
-_define("next_player", [("after", PLAYER, "me")], PLAYER, QUERY,
-        "The player whose turn comes after `after` in the current direction of play.",
-        "attack(next_player(), 2)")
-_define("owed", [("player", PLAYER, "me")], INT, QUERY,
-        "How many turns `player` still owes, counting the one being played.",
-        "end_turn(owed())")
+def _group(title: str, **entries) -> None:
+    """Add a group of primitives; the keyword names are the primitive names.
 
-# -- cards and zones ----------------------------------------------------------
-_define("hand", [("player", PLAYER)], ZONE, QUERY,
-        "The hand of `player`.",
-        "move(hand(me), discard_pile)")
-_define("top", [("cards", CARDS), ("n", INT, "1")], CARDS, QUERY,
-        "The first `n` cards of a zone or card list (fewer if there are fewer).",
-        "show(top(draw_pile, 3), me)")
-_define("bottom", [("cards", CARDS), ("n", INT, "1")], CARDS, QUERY,
-        "The last `n` cards of a zone or card list.",
-        "move(bottom(draw_pile), hand(me))")
-_define("find", [("cards", CARDS), ("card", CARD_ID)], CARDS, QUERY,
-        "The cards of `cards` whose id is `card`.",
-        'move(top(find(hand(me), "defuse")), discard_pile)')
-_define("tagged", [("cards", CARDS), ("tag", TAG)], CARDS, QUERY,
-        "The cards of `cards` that carry the tag `tag`.",
-        'reveal(tagged(hand(me), "kitten"))')
-_define("count", [("of", (CARDS, PLAYERS))], INT, QUERY,
-        "How many cards or players there are in `of`.",
-        "if count(hand(me)) == 0 { end_turn() }")
-_define("has", [("player", PLAYER), ("card", CARD_ID)], BOOL, QUERY,
-        "Whether `player` holds at least one card with the id `card`.",
-        'if has(me, "defuse") { end_turn() }')
-_define("min", [("a", INT), ("b", INT)], INT, QUERY,
-        "The smaller of two numbers.",
-        "show(top(draw_pile, min(3, count(draw_pile))), me)", EFFECT_CONTEXTS | {SETUP})
-_define("max", [("a", INT), ("b", INT)], INT, QUERY,
-        "The larger of two numbers.",
-        "end_turn(max(1, owed() - 1))", EFFECT_CONTEXTS | {SETUP})
+    Names are written as Python identifiers, never as strings, so engine code
+    holds no string that could be mistaken for a card id (a Shuffle card and
+    the shuffle primitive share a word, not a special case).
+    """
+    for name, (params, returns, kind, summary, contexts) in entries.items():
+        PRIMITIVES[name] = Primitive(name, tuple(Param(*p) for p in params), returns, kind,
+                                     summary, title, contexts)
 
-# -- chance and choices -------------------------------------------------------
-_define("random_card", [("cards", CARDS)], CARD, CHANCE,
-        "One card of `cards` picked uniformly at random; nobody chooses it.",
-        "move(random_card(hand(next_player())), hand(me))")
-_define("choose_player", [("among", PLAYERS), ("by", PLAYER, "me")], PLAYER, CHOICE,
-        "`by` picks one player of `among`. A card cannot be played when there is none to pick.",
-        "let victim = choose_player(with_cards(others()))")
-_define("choose_card", [("among", CARDS), ("by", PLAYER, "me")], CARD, CHOICE,
-        "`by` picks one card of `among`, seeing the cards' faces if they may see them.",
-        "move(choose_card(discard_pile), hand(me))")
-_define("choose_title", [("by", PLAYER, "me")], CARD_ID, CHOICE,
-        "`by` names one card title of the edition.",
-        "let wanted = choose_title()")
-_define("choose_position", [("zone", ZONE), ("by", PLAYER, "me")], INT, CHOICE,
-        "`by` picks a place in `zone`: 0 is the top, `count(zone)` the bottom.",
-        "move(top(find(hand(me), \"exploding_kitten\")), draw_pile, at=choose_position(draw_pile))")
-_define("ask", [("question", STR), ("by", PLAYER, "me")], BOOL, CHOICE,
-        "`by` answers a yes-or-no question.",
-        'if ask("Put the card back on top?") { move(bottom(draw_pile), draw_pile) }')
 
-# -- actions ------------------------------------------------------------------
-_define("move", [("cards", CARDS), ("to", ZONE), ("at", INT, "0")], None, ACTION,
-        "Move cards into a zone, at position `at` counted from the top. Whoever owns the "
-        "destination hand learns the cards; a public zone shows them to everyone.",
-        "move(hand(me), discard_pile)")
-_define("shuffle", [("zone", ZONE)], None, ACTION,
-        "Shuffle a zone uniformly at random; what anyone knew of its order is forgotten.",
-        "shuffle(draw_pile)")
-_define("show", [("cards", CARDS), ("to", PLAYERS)], None, ACTION,
-        "Let the players `to` see the faces of the cards, privately.",
-        "show(top(draw_pile, 3), me)")
-_define("reveal", [("cards", CARDS)], None, ACTION,
-        "Show the cards' faces to every player.",
-        "reveal(top(draw_pile, 3))")
-_define("draw", [("player", PLAYER, "me"), ("from_bottom", BOOL, "false")], None, ACTION,
-        "`player` takes the top (or bottom) card of the draw pile into their hand, and that "
-        "card's `on_draw` effect runs.",
-        "draw(me, from_bottom=true)")
-_define("end_turn", [("turns", INT, "1")], None, ACTION,
-        "End `turns` of the acting player's owed turns (the current one first); play no "
-        "more cards this turn.",
-        "end_turn()")
-_define("attack", [("victim", PLAYER), ("turns", INT)], None, ACTION,
-        "End all of the acting player's turns; `victim` owes `turns` more, plus the turns "
-        "the attacker still owed when they were themselves under attack (if the edition's "
-        "`attacks_stack` rule is on). Play continues from `victim`.",
-        "attack(choose_player(others()), 2)")
-_define("eliminate", [("player", PLAYER)], None, ACTION,
-        "Take `player` out of the game; their owed turns are dropped.",
-        "eliminate(me)")
-_define("cancel", [], None, ACTION,
-        "Cancel the card or combo this card was played in answer to. Answering a cancel "
-        "with another cancel restores the action, and so on.",
-        "cancel()", contexts=[REACTION])
+_group(
+    "Players",
+    players=_entry([], PLAYERS, QUERY,
+                'Every player still in the game, in turn order starting with the acting player.'),
+    others=_entry([("of", PLAYER, "me")], PLAYERS, QUERY,
+                'Every player still in the game except `of`.'),
+    with_cards=_entry([("among", PLAYERS)], PLAYERS, QUERY,
+                'The players of `among` who hold at least one card.'),
+    next_player=_entry([("after", PLAYER, "me")], PLAYER, QUERY,
+                'The player whose turn comes after `after` in the current direction of play.'),
+    owed=_entry([("player", PLAYER, "me")], INT, QUERY,
+                'How many turns `player` still owes, counting the one being played.'),
+)
+_group(
+    "Cards and zones",
+    hand=_entry([("player", PLAYER)], ZONE, QUERY,
+                'The hand of `player`.'),
+    top=_entry([("cards", CARDS), ("n", INT, "1")], CARDS, QUERY,
+                'The first `n` cards of a zone or card list (fewer if there are fewer).'),
+    bottom=_entry([("cards", CARDS), ("n", INT, "1")], CARDS, QUERY,
+                'The last `n` cards of a zone or card list.'),
+    find=_entry([("cards", CARDS), ("card", CARD_ID)], CARDS, QUERY,
+                'The cards of `cards` whose id is `card`.'),
+    tagged=_entry([("cards", CARDS), ("tag", TAG)], CARDS, QUERY,
+                'The cards of `cards` that carry the tag `tag`.'),
+    count=_entry([("of", (CARDS, PLAYERS))], INT, QUERY,
+                'How many cards or players there are in `of`.'),
+    has=_entry([("player", PLAYER), ("card", CARD_ID)], BOOL, QUERY,
+                'Whether `player` holds at least one card with the id `card`.'),
+    min=_entry([("a", INT), ("b", INT)], INT, QUERY,
+                'The smaller of two numbers.', contexts=EFFECT_CONTEXTS | {SETUP}),
+    max=_entry([("a", INT), ("b", INT)], INT, QUERY,
+                'The larger of two numbers.', contexts=EFFECT_CONTEXTS | {SETUP}),
+)
+_group(
+    "Chance and choices",
+    random_card=_entry([("cards", CARDS)], CARD, CHANCE,
+                'One card of `cards` picked uniformly at random; nobody chooses it.'),
+    choose_player=_entry([("among", PLAYERS), ("by", PLAYER, "me")], PLAYER, CHOICE,
+                '`by` picks one player of `among`. A card cannot be played when there is none to pick.'),
+    choose_card=_entry([("among", CARDS), ("by", PLAYER, "me")], CARD, CHOICE,
+                "`by` picks one card of `among`, seeing the cards' faces if they may see them."),
+    choose_title=_entry([("by", PLAYER, "me")], CARD_ID, CHOICE,
+                '`by` names one card title of the edition.'),
+    choose_position=_entry([("zone", ZONE), ("by", PLAYER, "me")], INT, CHOICE,
+                '`by` picks a place in `zone`: 0 is the top, `count(zone)` the bottom.'),
+    ask=_entry([("question", STR), ("by", PLAYER, "me")], BOOL, CHOICE,
+                '`by` answers a yes-or-no question.'),
+)
+_group(
+    "Actions",
+    move=_entry([("cards", CARDS), ("to", ZONE), ("at", INT, "0")], None, ACTION,
+                'Move cards into a zone, at position `at` counted from the top. Whoever owns the destination hand learns the cards; a public zone shows them to everyone.'),
+    shuffle=_entry([("zone", ZONE)], None, ACTION,
+                'Shuffle a zone uniformly at random; what anyone knew of its order is forgotten.'),
+    show=_entry([("cards", CARDS), ("to", PLAYERS)], None, ACTION,
+                'Let the players `to` see the faces of the cards, privately.'),
+    reveal=_entry([("cards", CARDS)], None, ACTION,
+                "Show the cards' faces to every player."),
+    draw=_entry([("player", PLAYER, "me"), ("from_bottom", BOOL, "false")], None, ACTION,
+                "`player` takes the top (or bottom) card of the draw pile into their hand, and that card's `on_draw` effect runs."),
+    end_turn=_entry([("turns", INT, "1")], None, ACTION,
+                "End `turns` of the acting player's owed turns (the current one first); play no more cards this turn."),
+    attack=_entry([("victim", PLAYER), ("turns", INT)], None, ACTION,
+                "End all of the acting player's turns; `victim` owes `turns` more, plus the turns the attacker still owed when they were themselves under attack (if the edition's `attacks_stack` rule is on). Play continues from `victim`."),
+    eliminate=_entry([("player", PLAYER)], None, ACTION,
+                'Take `player` out of the game; their owed turns are dropped.'),
+    cancel=_entry([], None, ACTION,
+                'Cancel the card or combo this card was played in answer to. Answering a cancel with another cancel restores the action, and so on.', contexts=[REACTION]),
+)
 
 #: names an effect can use without defining them, by context, with their types
 BUILTIN_NAMES = {

@@ -1,0 +1,69 @@
+"""Time rule-file validation and edition loading, and print the figures.
+
+    python benchmarks/validate_bench.py [--runs N]
+
+Prints the wall time of `kittens validate editions/ rulebook/` as a whole
+process (interpreter start and imports included), and the time to compile the
+Original Edition in process, cold (first load: grammar and schemas built) and
+warm (later loads). Target: the whole-process validation under 500 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def whole_process(runs: int) -> list[float]:
+    kittens = shutil.which("kittens")
+    command = [kittens] if kittens else [sys.executable, "-m", "kittens"]
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        done = subprocess.run(command + ["validate", "editions/", "rulebook/"], cwd=ROOT,
+                              capture_output=True, text=True)
+        times.append((time.perf_counter() - start) * 1000)
+        if done.returncode != 0:
+            sys.exit(f"validation failed:\n{done.stdout}{done.stderr}")
+    return times
+
+
+def in_process(runs: int) -> tuple[float, list[float]]:
+    start = time.perf_counter()
+    from kittens.interpreter.validate import load_edition
+
+    path = str(ROOT / "editions" / "original.yaml")
+    load_edition(path)
+    cold = (time.perf_counter() - start) * 1000
+    warm = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        load_edition(path)
+        warm.append((time.perf_counter() - start) * 1000)
+    return cold, warm
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10)
+    args = parser.parse_args()
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    times = whole_process(args.runs)
+    print(f"kittens validate editions/ rulebook/ (whole process, {args.runs} runs): "
+          f"median {statistics.median(times):.0f} ms, best {min(times):.0f} ms, "
+          f"worst {max(times):.0f} ms (target < 500 ms)")
+    cold, warm = in_process(args.runs * 5)
+    print(f"load editions/original.yaml in process: cold {cold:.1f} ms (imports, grammar, "
+          f"schemas), warm median {statistics.median(warm):.1f} ms over {len(warm)} loads")
+
+
+if __name__ == "__main__":
+    main()

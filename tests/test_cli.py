@@ -1,0 +1,83 @@
+"""The command line: exit statuses, text and JSON output, no tracebacks."""
+
+import json
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from kittens.cli import app
+
+from conftest import ROOT
+
+runner = CliRunner()
+EDITIONS, RULEBOOK = str(ROOT / "editions"), str(ROOT / "rulebook")
+
+BROKEN_CARD = """\
+format: 1
+kind: cards
+cards:
+  - id: skip
+    title: Skip
+    text: End your turn.
+    when: own_turn
+    effect: end_trun()
+"""
+
+
+def test_clean_files_exit_zero_with_a_summary():
+    result = runner.invoke(app, ["validate", EDITIONS, RULEBOOK])
+    assert result.exit_code == 0, result.output
+    assert "checked 3 files: 0 errors, 0 warnings" in result.output
+
+
+def test_errors_exit_one_with_position_caret_and_hint(write):
+    path = write("skip.yaml", BROKEN_CARD)
+    result = runner.invoke(app, ["validate", path])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0] == (f"{path}:8:13: error: no primitive is called 'end_trun'; "
+                        "did you mean 'end_turn'? [unknown-primitive]")
+    assert lines[1] == "        effect: end_trun()"
+    assert lines[2] == "    " + " " * 12 + "^"
+
+
+def test_json_format_gives_the_same_findings(write):
+    path = write("skip.yaml", BROKEN_CARD)
+    result = runner.invoke(app, ["validate", "--format", "json", path])
+    assert result.exit_code == 1
+    doc = json.loads(result.output)
+    assert doc["errors"] == 1 and doc["warnings"] == 0 and doc["files"] == [path]
+    assert doc["diagnostics"] == [{"path": path, "line": 8, "column": 13, "severity": "error",
+                                   "code": "unknown-primitive",
+                                   "message": "no primitive is called 'end_trun'; did you mean 'end_turn'?"}]
+
+
+def test_warnings_alone_exit_zero(write):
+    write("lib.yaml", BROKEN_CARD.replace("end_trun()", "end_turn()"))
+    path = write("w.yaml", BROKEN_CARD.replace("end_trun()", "count(hand(me))"))
+    result = runner.invoke(app, ["validate", path])
+    assert result.exit_code == 0
+    assert "warning:" in result.output and "[unused-value]" in result.output
+
+
+def test_usage_problems_exit_two():
+    assert runner.invoke(app, ["validate"]).exit_code == 2
+    missing = runner.invoke(app, ["validate", "no/such/file.yaml"])
+    assert missing.exit_code == 2
+    assert "no such file or folder: no/such/file.yaml" in missing.output
+    assert runner.invoke(app, ["validate", "--format", "xml", EDITIONS]).exit_code == 2
+
+
+def test_version():
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.startswith("kittens ")
+
+
+def test_console_script_runs_as_a_process():
+    done = subprocess.run([sys.executable, "-m", "kittens", "validate", EDITIONS, RULEBOOK],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    missing = subprocess.run([sys.executable, "-m", "kittens", "validate", "nope.yaml"],
+                             capture_output=True, text=True)
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr

@@ -1,0 +1,85 @@
+"""Every shipped rule file is valid, and the installed package carries them."""
+
+import json
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+import kittens
+from kittens.interpreter.validate import load_edition, validate_paths
+
+from conftest import ROOT
+
+SHIPPED = sorted((ROOT / "rulebook").glob("*.yaml")) + sorted((ROOT / "editions").glob("*.yaml"))
+SCHEMAS = sorted((ROOT / "schema").glob("*.schema.json"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
+def test_shipped_file_validates_clean(path):
+    report = validate_paths([str(path)])
+    assert report.diagnostics == [], "\n".join(d.render() for d in report.diagnostics)
+
+
+def test_shipped_folders_validate_clean_together():
+    report = validate_paths([str(ROOT / "editions"), str(ROOT / "rulebook")])
+    assert len(report.files) == len(SHIPPED)
+    assert report.diagnostics == []
+
+
+def test_installed_package_ships_rule_files_and_schemas():
+    # kittens may be imported from site-packages: its data must be there too
+    assert (kittens.EDITIONS_DIR / "original.yaml").is_file()
+    assert (kittens.RULEBOOK_DIR / "original.yaml").is_file()
+    for kind in ("cards", "combos", "edition"):
+        assert (kittens.SCHEMA_DIR / f"{kind}.schema.json").is_file()
+    assert (Path(kittens.interpreter.__file__).parent / "effects.lark").is_file()
+    edition = load_edition(str(kittens.EDITIONS_DIR / "original.yaml"))
+    assert edition.id == "original"
+
+
+@pytest.mark.parametrize("path", SCHEMAS, ids=lambda p: p.name)
+def test_schema_is_valid_draft_2020_12(path):
+    schema = json.loads(path.read_text())
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    Draft202012Validator.check_schema(schema)
+
+
+def _object_schemas(node, where="#"):
+    if isinstance(node, dict):
+        if "properties" in node:
+            yield where, node
+        for key, value in node.items():
+            yield from _object_schemas(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _object_schemas(value, f"{where}/{index}")
+
+
+@pytest.mark.parametrize("path", SCHEMAS, ids=lambda p: p.name)
+def test_schema_is_closed_and_described(path):
+    schema = json.loads(path.read_text())
+    objects = list(_object_schemas(schema))
+    assert objects
+    for where, node in objects:
+        assert node.get("additionalProperties") is False, f"{where} is open to unknown keys"
+        for name, prop in node["properties"].items():
+            assert prop.get("description"), f"{where}/properties/{name} has no description"
+
+
+def test_original_edition_contents():
+    edition = load_edition(str(ROOT / "editions" / "original.yaml"))
+    deck = edition.deck_for(4)
+    assert sum(deck.values()) == 56
+    assert deck["exploding_kitten"] == 4 and deck["defuse"] == 6
+    cats = [c for c in deck if "cat" in edition.cards[c].tags]
+    assert len(cats) == 5 and all(deck[c] == 4 for c in cats)
+    assert edition.players == (2, 5)
+    assert {c.id for c in edition.combos} == {"two_of_a_kind", "three_of_a_kind", "five_different"}
+    assert [c for c in edition.cards.values() if c.lethal] == [edition.cards["exploding_kitten"]]
+    assert set(edition.variants) == {"older_printing", "beginner"}
+    assert edition.variants["older_printing"].rules["attacks_stack"] is False
+    assert {c.id for c in edition.variants["beginner"].combos} == {"cat_pair", "cat_triple"}
+    # every effect was compiled once, at load
+    assert edition.cards["attack"].effect is not None
+    assert edition.cards["exploding_kitten"].on_draw is not None
