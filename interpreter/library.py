@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from . import primitives as P
 from .checker import CheckEnv
+from .diagnostics import did_you_mean
 from .loader import Document
 from .model import Card, Combo, Origin
 from .workspace import Workspace, base_names
@@ -136,6 +137,11 @@ def check_effects(ws: Workspace, lib: Library, env: CheckEnv) -> None:
     records = [(c, p, P.CARD) for c, p in lib.cards.values()] + \
               [(c, p, P.CARDS) for c, p in lib.combos.values()]
     for record, path, this_type in records:
+        tag = getattr(record, "tag", None)
+        if tag is not None and env.tags is not None and tag not in env.tags:
+            ws.report(doc.diagnostic(path + ("tag",), "unknown-tag",
+                                     f"no loaded card carries the tag '{tag}'"
+                                     f"{did_you_mean(tag, env.tags)}"))
         names = base_names() | {"this": this_type}
         if record.requires is not None:
             ws.check(doc, path + ("requires",), record.requires, env, P.PLAY, names,

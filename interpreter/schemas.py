@@ -79,7 +79,8 @@ def _to_diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
         return out or [doc.diagnostic(path, "unknown-key", error.message)]
     if rule == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
-        where = f" in this {path[-2] if len(path) > 1 and isinstance(path[-1], int) else 'mapping'}"
+        record = error.instance.get("id") if isinstance(error.instance, dict) else None
+        where = f" in '{record}'" if isinstance(record, str) else ""
         return [doc.diagnostic(path, "missing-key", f"missing required key '{missing}'{where}: add it")]
     if rule == "type":
         return [doc.diagnostic(path, "wrong-type", f"should be {_wanted(error.validator_value)}, "
