@@ -68,7 +68,8 @@ CODES: dict[str, str] = {
 
 @dataclass(frozen=True, order=True)
 class Diagnostic:
-    """One finding. Positions are 1-based; ``line == 0`` means the whole file."""
+    """One finding. Positions are 1-based; a finding about the whole file (too large,
+    unreadable, empty) points at 1:1 and carries no source line."""
 
     path: str
     line: int
@@ -89,7 +90,7 @@ class Diagnostic:
     def render(self) -> str:
         """The compiler-style text form, with the source line and a caret."""
         head = f"{self.path}:{self.line}:{self.column}: {self.severity}: {self.message} [{self.code}]"
-        if not self.source_line or self.line == 0:
+        if not self.source_line:
             return head
         text = self.source_line.rstrip("\n")
         column = self.column

@@ -159,13 +159,13 @@ def read_text(path: str) -> tuple[str | None, list[Diagnostic]]:
     try:
         size = os.path.getsize(path)
         if size > MAX_FILE_BYTES:
-            return None, [Diagnostic(path, 0, 0, ERROR, "file-too-large",
+            return None, [Diagnostic(path, 1, 1, ERROR, "file-too-large",
                                      f"file is {size:,} bytes; rule files may be at most "
                                      f"{MAX_FILE_BYTES:,} bytes: split it into several files")]
         with open(path, "rb") as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        return None, [Diagnostic(path, 0, 0, ERROR, "io-error", f"cannot read file: {exc.strerror}")]
+        return None, [Diagnostic(path, 1, 1, ERROR, "io-error", f"cannot read file: {exc.strerror}")]
     try:
         return raw.decode("utf-8-sig"), []
     except UnicodeDecodeError as exc:
@@ -206,9 +206,9 @@ def load_text(text: str, path: str = "<string>") -> tuple[Document | None, list[
                                  f"YAML syntax: the control character U+{exc.character:04X} is not "
                                  "allowed in YAML: delete it", doc.source_line(line))]
     except yaml.YAMLError as exc:
-        return None, [Diagnostic(path, 0, 0, ERROR, "yaml-syntax", f"YAML syntax: {exc}")]
+        return None, [Diagnostic(path, 1, 1, ERROR, "yaml-syntax", f"YAML syntax: {exc}")]
     if builder.documents == 0:
-        return None, [Diagnostic(path, 0, 0, ERROR, "empty-file",
+        return None, [Diagnostic(path, 1, 1, ERROR, "empty-file",
                                  "the file holds no YAML document: start it with `format: 1`")]
     doc.data = builder.result
     return doc, []

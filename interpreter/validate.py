@@ -46,6 +46,8 @@ def expand(paths: list[str]) -> list[str]:
             files.append(path)
         else:
             raise UsageError(f"no such file or folder: {path}")
+    if not files:
+        raise UsageError(f"no rule files (*.yaml, *.yml) in {', '.join(paths)}")
     return list(dict.fromkeys(os.path.normpath(f) for f in files))
 
 

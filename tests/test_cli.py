@@ -69,6 +69,12 @@ def test_usage_problems_exit_two():
     assert runner.invoke(app, ["validate", "--format", "xml", EDITIONS]).exit_code == 2
 
 
+def test_a_folder_without_rule_files_is_a_usage_error(tmp_path):
+    result = runner.invoke(app, ["validate", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "no rule files" in result.output
+
+
 def test_version():
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0 and result.output.startswith("kittens ")
