@@ -137,9 +137,9 @@ class Checker:
             return self.env.rules[expr.name]
         if isinstance(expr, s.Call):
             return self._call(expr)
-        if isinstance(expr, s.BinOp):
-            for side in (expr.left, expr.right):
-                self.expression(side, P.INT)
+        if isinstance(expr, s.Sum):
+            for term in (expr.first, *expr.terms):
+                self.expression(term, P.INT)
             return P.INT
         if isinstance(expr, s.Compare):
             return self._compare(expr)

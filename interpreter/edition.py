@@ -52,24 +52,26 @@ def compile_edition(ws: Workspace, path: str) -> Edition | None:
 
 
 def _gather(ws: Workspace, libraries: list[Library]) -> tuple[dict, dict]:
-    """Every card and combo of the included libraries, reporting ids defined twice."""
-    cards, combos, where = {}, {}, {}
+    """Every card and combo of the included libraries, reporting ids defined twice.
+
+    A library reached twice (included, and used by another include) is the same
+    object, so its cards are not duplicates of themselves.
+    """
+    cards, combos, owner = {}, {}, {}
     for lib in libraries:
-        for card_id, (card, other_lib, path) in lib.visible_cards().items():
-            first = where.get(("card", card_id))
-            if first is not None and first[0] is not other_lib:
-                other_lib.doc and ws.report(other_lib.doc.diagnostic(
+        for card_id, (card, card_lib, path) in lib.visible_cards().items():
+            if card_id in owner and owner[card_id] is not card_lib:
+                ws.report(card_lib.doc.diagnostic(
                     path + ("id",), "duplicate-id",
                     f"card '{card_id}' is also defined at {cards[card_id].origin}: "
                     "an id may be defined only once"))
                 continue
-            where[("card", card_id)] = (other_lib,)
-            cards[card_id] = card
+            owner[card_id], cards[card_id] = card_lib, card
         for combo_id, (combo, path) in lib.combos.items():
             if combo_id in combos and combos[combo_id] is not combo:
                 ws.report(lib.doc.diagnostic(path + ("id",), "duplicate-id",
                                              f"combo '{combo_id}' is also defined at "
-                                             f"{combos[combo_id].origin}"))
+                                             f"{combos[combo_id].origin}: an id may be defined only once"))
                 continue
             combos[combo_id] = combo
     return cards, combos

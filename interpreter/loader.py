@@ -310,8 +310,9 @@ class _Builder:
                 return self.constructor.construct_yaml_int(node)
             if tag == _CORE + "float":
                 return self.constructor.construct_yaml_float(node)
-        except (ValueError, yaml.YAMLError):
-            self._fail(event, "yaml-syntax", f"'{event.value}' is not a valid value for tag {tag}")
+        except Exception:  # PyYAML's scalar constructors raise assorted errors on odd text
+            self._fail(event, "yaml-syntax",
+                       f"'{event.value}' is not a valid {tag.rsplit(':', 1)[-1]}: quote it if it is text")
         return event.value  # strings, and timestamps kept as the text the author wrote
 
     def _start(self, event) -> None:

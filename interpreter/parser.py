@@ -10,13 +10,14 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import syntax as s
 
 MAX_EFFECT_CHARS = 8000
-MAX_NESTING = 24
+MAX_NESTING = 24  # brackets
+MAX_TREE_DEPTH = 100  # any nesting: brackets, blocks, else-if ladders, `not not ...`
 
 _GRAMMAR = Path(__file__).with_name("effects.lark")
 
@@ -63,6 +64,7 @@ def _parse(text: str, start: str):
         tree = _parser().parse(text, start=start)
     except UnexpectedInput as exc:
         raise _friendly(exc, text) from None
+    _check_depth(tree)  # the tree walkers after this point recurse
     return _ToSyntax().transform(tree)
 
 
@@ -81,6 +83,17 @@ def _check_size(text: str) -> None:
                                   "to name intermediate values")
         elif char in ")}":
             depth -= 1
+
+
+def _check_depth(tree: Tree) -> None:
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            raise EffectError(_pos(node.meta), "effect-too-complex",
+                              f"the effect nests more than {MAX_TREE_DEPTH} levels deep (blocks, "
+                              "else-if chains, `not`): split it with `let`")
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
 
 
 def _friendly(exc: UnexpectedInput, text: str) -> EffectError:
@@ -171,11 +184,7 @@ class _ToSyntax(Transformer):
         return s.Compare(op.start_pos, str(op), left, right)
 
     def sum(self, meta, items):
-        node = items[0]
-        for index in range(1, len(items), 2):
-            op = items[index]
-            node = s.BinOp(op.start_pos, str(op), node, items[index + 1])
-        return node
+        return s.Sum(_pos(meta), items[0], tuple(str(op) for op in items[1::2]), tuple(items[2::2]))
 
     def int_lit(self, meta, items):
         return s.IntLit(items[0].start_pos, int(items[0]))

@@ -27,9 +27,12 @@ def evaluate(expr, names: dict, rules: dict):
         return names[expr.id]
     if isinstance(expr, s.RuleRef):
         return rules[expr.name]
-    if isinstance(expr, s.BinOp):
-        left, right = evaluate(expr.left, names, rules), evaluate(expr.right, names, rules)
-        return left + right if expr.op == "+" else left - right
+    if isinstance(expr, s.Sum):
+        total = evaluate(expr.first, names, rules)
+        for op, term in zip(expr.ops, expr.terms):
+            value = evaluate(term, names, rules)
+            total = total + value if op == "+" else total - value
+        return total
     if isinstance(expr, s.Compare):
         left, right = evaluate(expr.left, names, rules), evaluate(expr.right, names, rules)
         return {"==": left == right, "!=": left != right, "<": left < right, ">": left > right,

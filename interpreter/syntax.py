@@ -62,10 +62,12 @@ class Call(Node):
 
 
 @dataclass(frozen=True)
-class BinOp(Node):
-    op: str  # "+" or "-"
-    left: "Expr"
-    right: "Expr"
+class Sum(Node):
+    """``first op term op term ...``, kept flat so long sums do not nest."""
+
+    first: "Expr"
+    ops: tuple  # of "+" / "-"
+    terms: tuple  # of Expr, one per op
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,7 @@ class Not(Node):
     operand: "Expr"
 
 
-Expr = IntLit | StrLit | BoolLit | Name | RuleRef | Call | BinOp | Compare | BoolOp | Not
+Expr = IntLit | StrLit | BoolLit | Name | RuleRef | Call | Sum | Compare | BoolOp | Not
 
 
 # -- statements ---------------------------------------------------------------

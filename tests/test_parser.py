@@ -19,7 +19,7 @@ def test_program_statements_and_positions():
 
 
 @pytest.mark.parametrize("text, tree", [
-    ("1 + 2 - 3", s.BinOp(6, "-", s.BinOp(2, "+", s.IntLit(0, 1), s.IntLit(4, 2)), s.IntLit(8, 3))),
+    ("1 + 2 - 3", s.Sum(0, s.IntLit(0, 1), ("+", "-"), (s.IntLit(4, 2), s.IntLit(8, 3)))),
     ("not a", s.Not(0, s.Name(4, "a"))),
     ("a or b and c", s.BoolOp(0, "or", (s.Name(0, "a"), s.BoolOp(5, "and", (s.Name(5, "b"), s.Name(11, "c")))))),
     ("rules.hand_size", s.RuleRef(0, "hand_size", 6)),
@@ -66,6 +66,21 @@ def test_size_and_nesting_limits():
     with pytest.raises(EffectError) as caught:
         parse_program(deep)
     assert caught.value.code == "effect-too-complex" and caught.value.pos == deep.index("(") + 2 * 24  # the 25th '('
+
+
+@pytest.mark.parametrize("text", [
+    "if " + "not " * 200 + "true { end_turn() }",
+    "if true { end_turn() }" + " else if true { end_turn() }" * 200,
+])
+def test_deep_nesting_without_brackets_is_refused_not_crashed(text):
+    with pytest.raises(EffectError) as caught:
+        parse_program(text)
+    assert caught.value.code == "effect-too-complex"
+
+
+def test_long_flat_sums_parse_without_nesting():
+    tree = parse_expression(" + ".join(["1"] * 1500))
+    assert isinstance(tree, s.Sum) and len(tree.terms) == 1499
 
 
 def test_empty_program_is_allowed():
