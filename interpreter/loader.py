@@ -14,6 +14,7 @@ can still point at the exact line and column of a mistake.
 
 from __future__ import annotations
 
+import bisect
 import os
 from dataclasses import dataclass, field
 
@@ -66,6 +67,7 @@ class Document:
     key_marks: dict = field(default_factory=dict)  # Path -> Mark of the mapping key
     scalars: dict = field(default_factory=dict)  # Path -> ScalarSpan (strings only)
     _lines: list | None = field(default=None, repr=False)
+    _starts: list | None = field(default=None, repr=False)  # offset of each line's start
 
     @property
     def lines(self) -> list[str]:
@@ -88,7 +90,7 @@ class Document:
         return self.marks.get((), Mark(1, 1))
 
     def _index(self, mark: Mark) -> int:
-        if not hasattr(self, "_starts"):
+        if self._starts is None:
             starts, total = [0], 0
             for line in self.text.splitlines(keepends=True):
                 total += len(line)
@@ -111,8 +113,7 @@ class Document:
             return self.mark(path)
         begin, end = self._index(span.start), self._index(span.end)
         if span.style in ("|", ">"):  # content starts on the line after the indicator
-            newline = self.text.find("\n", begin)
-            begin = end if newline < 0 else newline + 1
+            begin = self._starts[min(span.start.line, len(self._starts) - 1)]
         past_end = offset >= len(value)
         offset = min(max(offset, 0), max(len(value) - 1, 0))
         cursor, found = begin, begin
@@ -126,9 +127,9 @@ class Document:
             found = cursor
         elif past_end:
             found += 1
-        line = self.text.count("\n", 0, found) + 1
-        column = found - (self.text.rfind("\n", 0, found) + 1) + 1
-        return Mark(line, column)
+        self._index(Mark(1, 1))  # make sure the line starts are known
+        line = bisect.bisect_right(self._starts, found)
+        return Mark(line, found - self._starts[line - 1] + 1)
 
     def _value(self, path: Path):
         node = self.data
@@ -293,7 +294,7 @@ class _Builder:
             self.doc.scalars[path] = ScalarSpan(event.style, start, end)
         if event.anchor:
             self.anchors[event.anchor] = (value, 1)
-        self._add(event, value)
+        self._place(value)
 
     def _construct(self, event):
         if event.tag and event.tag != "!" and not (event.implicit and event.implicit[0]):
@@ -345,7 +346,7 @@ class _Builder:
         if path is None:
             self._fail(event, "yaml-syntax", "an alias cannot be used as a mapping key")
         self.doc.marks[path] = self._mark(event)
-        self._add(event, value)
+        self._place(value)
 
     def _set_key(self, event, key: str) -> None:
         container, path, _key = self.stack[-1][:3]
@@ -354,9 +355,6 @@ class _Builder:
                        f"the key '{key}' appears twice in this mapping: keep one")
         self.stack[-1][2] = key
         self.doc.key_marks[path + (key,)] = self._mark(event)
-
-    def _add(self, event, value) -> None:
-        self._place(value)
 
     def _place(self, value) -> None:
         if not self.stack:
