@@ -122,7 +122,10 @@ class Checker:
             return P.STR
         if isinstance(expr, s.Name):
             found = self._lookup(expr.id)
-            if found is None:
+            if found is None and expr.id in P.PRIMITIVES:
+                self._error(expr.pos, "unknown-name",
+                            f"'{expr.id}' is a primitive, not a value: call it, {expr.id}(...)")
+            elif found is None:
                 self._error(expr.pos, "unknown-name",
                             f"unknown name '{expr.id}'{did_you_mean(expr.id, self._visible_names())}")
             return None if found == "?" else found
@@ -136,7 +139,12 @@ class Checker:
                 return None
             return self.env.rules[expr.name]
         if isinstance(expr, s.Call):
-            return self._call(expr)
+            found = self._call(expr)
+            prim = P.PRIMITIVES.get(expr.name)
+            if prim is not None and prim.returns is None:
+                self._error(expr.pos, "type-mismatch",
+                            f"{expr.name}() is an action and gives no value: call it as a statement")
+            return found
         if isinstance(expr, s.Sum):
             for term in (expr.first, *expr.terms):
                 self.expression(term, P.INT)

@@ -57,8 +57,12 @@ def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
         return ws.libraries[key]
     if not os.path.isfile(key):
         if from_doc is not None:
+            folder = os.path.dirname(key)
+            nearby = [n for n in os.listdir(folder) if n.endswith((".yaml", ".yml"))] \
+                if os.path.isdir(folder) else []
             ws.report(from_doc.diagnostic(from_path, "unknown-file",
-                                          f"no file '{from_doc._value(from_path)}' (looked for {key})"))
+                                          f"no file '{from_doc._value(from_path)}' (looked for {key})"
+                                          f"{did_you_mean(os.path.basename(key), nearby)}"))
         return None
     doc, kind = ws.load(key)
     if doc is None or kind is None:
@@ -66,7 +70,7 @@ def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
     if kind not in ("cards", "combos"):
         if from_doc is not None:
             ws.report(from_doc.diagnostic(from_path, "wrong-kind",
-                                          f"'{from_doc._value(from_path)}' is a {kind} file; only "
+                                          f"'{from_doc._value(from_path)}' is an {kind} file; only "
                                           "cards and combos files can be included here"))
         return None
     lib = Library(key, kind, doc)
@@ -84,6 +88,7 @@ def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
     finally:
         ws.loading.pop()
     _compile_records(ws, lib)
+    _check_shadowing(ws, lib)
     visible = lib.visible_cards()
     own_only = lib.kind == "combos" and not lib.uses
     env = CheckEnv(card_ids=None if own_only else frozenset(visible),
@@ -91,6 +96,18 @@ def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
                    rules=None)
     check_effects(ws, lib, env)
     return lib
+
+
+def _check_shadowing(ws: Workspace, lib: Library) -> None:
+    """A card may not redefine a card of a library it uses."""
+    inherited = {}
+    for used in lib.uses:
+        inherited.update(used.visible_cards())
+    for card_id, (card, path) in lib.cards.items():
+        if card_id in inherited:
+            ws.report(lib.doc.diagnostic(path + ("id",), "duplicate-id",
+                                         f"card '{card_id}' is already defined at "
+                                         f"{inherited[card_id][0].origin}: pick a new id"))
 
 
 def _compile_records(ws: Workspace, lib: Library) -> None:
@@ -148,7 +165,7 @@ def check_effects(ws: Workspace, lib: Library, env: CheckEnv) -> None:
                      pure=True, expect=P.BOOL)
         for name, tree in record.choose:
             found = ws.check(doc, path + ("choose", name), tree, env, P.PLAY, names)
-            if name in names:
+            if name in names or name in P.PRIMITIVES:
                 ws.report(doc.diagnostic(path + ("choose", name), "redefined-name",
                                          f"'{name}' is already defined: pick another name", key=True))
             names[name] = found or "?"

@@ -116,15 +116,18 @@ class Document:
             begin = self._starts[min(span.start.line, len(self._starts) - 1)]
         past_end = offset >= len(value)
         offset = min(max(offset, 0), max(len(value) - 1, 0))
-        cursor, found = begin, begin
+        source = _decoded(self.text, begin, end, span.style == '"')
+        cursor, found = 0, begin
         for char in value[: offset + 1]:
             if char.isspace():
                 continue
-            at = self.text.find(char, cursor, end)
-            if at >= 0:
-                found, cursor = at, at + 1
+            while cursor < len(source) and source[cursor][1] != char:
+                cursor += 1
+            if cursor < len(source):
+                found = source[cursor][0]
+                cursor += 1
         if value[offset:offset + 1].isspace() or not value:
-            found = cursor
+            found = source[cursor][0] if cursor < len(source) else end
         elif past_end:
             found += 1
         self._index(Mark(1, 1))  # make sure the line starts are known
@@ -171,7 +174,9 @@ def read_text(path: str) -> tuple[str | None, list[Diagnostic]]:
         return raw.decode("utf-8-sig"), []
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        line_start = raw.rfind(b"\n", 0, exc.start) + 1
+        # columns count characters, as everywhere else, not bytes
+        column = len(raw[line_start:exc.start].decode("utf-8", errors="replace")) + 1
         return None, [Diagnostic(path, line, column, ERROR, "encoding",
                                  f"byte 0x{raw[exc.start]:02x} is not valid UTF-8: "
                                  "save the file as UTF-8")]
@@ -195,11 +200,10 @@ def load_text(text: str, path: str = "<string>") -> tuple[Document | None, list[
     except _Budget as stop:
         return None, [stop.diagnostic]
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        problem = exc.problem or exc.context or "malformed YAML"
+        mark, message = _explain(exc, text)
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         return None, [Diagnostic(path, line, col, ERROR, "yaml-syntax",
-                                 f"YAML syntax: {problem}", doc.source_line(line))]
+                                 f"YAML syntax: {message}", doc.source_line(line))]
     except yaml.reader.ReaderError as exc:  # a control character: the error has an index only
         line = text.count("\n", 0, exc.position) + 1
         column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
@@ -213,6 +217,56 @@ def load_text(text: str, path: str = "<string>") -> tuple[Document | None, list[
                                  "the file holds no YAML document: start it with `format: 1`")]
     doc.data = builder.result
     return doc, []
+
+
+_ESCAPE_LENGTH = {"x": 4, "u": 6, "U": 10}
+
+
+def _decoded(text: str, begin: int, end: int, escapes: bool) -> list[tuple[int, str]]:
+    """(source index, character) pairs of a scalar's source, escapes decoded.
+
+    Only the identity of non-blank characters matters to the matcher, so an
+    escape stands for one character of unknown value placed at its backslash,
+    except the few whose value is plain (``\\"`` and ``\\\\``).
+    """
+    out, index = [], begin
+    while index < end:
+        char = text[index]
+        if escapes and char == "\\" and index + 1 < end:
+            code = text[index + 1]
+            if code in "\r\n":  # an escaped line break stands for nothing
+                index += 2
+                continue
+            out.append((index, code if code in '"\\/ ' else " "))
+            index += _ESCAPE_LENGTH.get(code, 2)
+            continue
+        out.append((index, char))
+        index += 1
+    return out
+
+
+def _explain(exc: yaml.MarkedYAMLError, text: str):
+    """Where a YAML syntax error really is, and what to do about it."""
+    problem, context = exc.problem or "malformed YAML", exc.context or ""
+    mark = exc.problem_mark or exc.context_mark
+    if "end of stream" in problem and exc.context_mark is not None:
+        # an unclosed quote or bracket: the place to fix is where it opened
+        what = context.replace("while scanning ", "").replace("while parsing ", "")
+        return exc.context_mark, f"{what} starts here but the file ends before it is closed"
+    if "alias" in context or "anchor" in context:
+        return exc.context_mark or mark, ("a value starting with '*' or '&' is read as a YAML alias "
+                                          "or anchor: put the text in quotes")
+    char = ""
+    if mark is not None:
+        lines = text.splitlines()
+        if mark.line < len(lines) and mark.column < len(lines[mark.line]):
+            char = lines[mark.line][mark.column]
+    if "cannot start any token" in problem:
+        if char == "\t":
+            return mark, "a tab cannot indent YAML: use spaces"
+        if char in "`@%":
+            return mark, f"'{char}' cannot start a YAML value: put the text in quotes"
+    return mark, problem + (f" ({context})" if context else "")
 
 
 class _Builder:

@@ -100,9 +100,9 @@ def _friendly(exc: UnexpectedInput, text: str) -> EffectError:
     if isinstance(exc, UnexpectedCharacters):
         char = text[exc.pos_in_stream]
         hint = ""
-        if char == "'":
-            hint = ': strings use double quotes, "like this"'
-        elif char.isupper():
+        hint = {"'": ': strings use double quotes, "like this"', "&": ": write `and`",
+                "|": ": write `or`", "!": ": write `not`, or `!=` to compare"}.get(char, "")
+        if char.isupper():
             hint = ": names are lower_case_with_underscores"
         return EffectError(exc.pos_in_stream, "effect-syntax", f"unexpected character {char!r}{hint}")
     if isinstance(exc, UnexpectedEOF):
@@ -114,8 +114,9 @@ def _friendly(exc: UnexpectedInput, text: str) -> EffectError:
         if token.type == "$END":
             return EffectError(len(text.rstrip()), "effect-syntax",
                                f"the effect ends too early; expected {_expected(exc.expected)}")
+        hint = " (to compare, write ==)" if token.value == "=" else ""
         return EffectError(pos, "effect-syntax",
-                           f"unexpected {token.value!r}; expected {_expected(exc.expected)}")
+                           f"unexpected {token.value!r}{hint}; expected {_expected(exc.expected)}")
     return EffectError(0, "effect-syntax", "the effect does not parse")  # pragma: no cover
 
 

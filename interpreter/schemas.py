@@ -66,6 +66,12 @@ def _to_diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
     path = tuple(error.absolute_path)
     rule = error.validator
     schema = error.schema if isinstance(error.schema, dict) else {}
+    if "propertyNames" in error.absolute_schema_path:  # a key, checked as if it were a value
+        key = error.instance
+        return [doc.diagnostic(path + (key,), "bad-value",
+                               f"the key {key!r} is not a valid name here: use lower_case_with_underscores "
+                               "(or a player count such as \"4\" or range such as \"2-3\" in counts)",
+                               key=True)]
     if rule == "additionalProperties" and isinstance(error.instance, dict):
         allowed = set(schema.get("properties", {}))
         out = []
@@ -74,7 +80,7 @@ def _to_diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
                 continue
             listed = ", ".join(sorted(allowed))
             out.append(doc.diagnostic(path + (key,), "unknown-key",
-                                      f"unknown key '{key}'{did_you_mean(key, allowed)} "
+                                      f"unknown key '{key}'{did_you_mean(key, allowed)}{_key_hint(key)} "
                                       f"(allowed here: {listed})", key=True))
         return out or [doc.diagnostic(path, "unknown-key", error.message)]
     if rule == "required":
@@ -83,19 +89,13 @@ def _to_diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
         where = f" in '{record}'" if isinstance(record, str) else ""
         return [doc.diagnostic(path, "missing-key", f"missing required key '{missing}'{where}: add it")]
     if rule == "type":
-        return [doc.diagnostic(path, "wrong-type", f"should be {_wanted(error.validator_value)}, "
-                                                   f"not {_yaml_type(error.instance)}")]
+        return [_wrong_type(doc, path, error.validator_value, error.instance)]
     if rule in ("enum", "const"):
         options = error.validator_value if rule == "enum" else [error.validator_value]
         text = ", ".join(repr(o) for o in options)
         hint = did_you_mean(str(error.instance), [str(o) for o in options])
         return [doc.diagnostic(path, "bad-value", f"{error.instance!r} is not allowed here{hint} "
                                                   f"(expected {text})")]
-    if rule == "propertyNames":
-        key = error.instance
-        return [doc.diagnostic(path + (key,), "bad-value",
-                               f"the key {key!r} is not a valid name: use lower_case_with_underscores "
-                               "(or a player count such as \"4\" or \"2-3\" in deck counts)", key=True)]
     if rule == "maxProperties" and isinstance(error.instance, dict):
         keys = ", ".join(repr(k) for k in error.instance)
         return [doc.diagnostic(path, "bad-value",
@@ -104,14 +104,14 @@ def _to_diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
     if rule == "minProperties":
         return [doc.diagnostic(path, "bad-value", "this mapping must not be empty")]
     if rule == "oneOf":
-        branches = error.validator_value
-        types = [b.get("type") for b in branches if isinstance(b, dict) and "type" in b]
-        if types and not any(_fits_type(error.instance, t) for t in types):
-            return [doc.diagnostic(path, "wrong-type", f"should be {_wanted(types)}, "
-                                                       f"not {_yaml_type(error.instance)}")]
-        inner = best_match(error.context) if error.context else None
-        return _to_diagnostics(doc, inner) if inner is not None else [
-            doc.diagnostic(path, "bad-value", error.message)]
+        return _one_of(doc, path, error)
+    if rule == "uniqueItems" and isinstance(error.instance, list):
+        seen = []
+        for index, item in enumerate(error.instance):
+            if item in seen:
+                return [doc.diagnostic(path + (index,), "bad-value",
+                                       f"{item!r} is listed twice: remove the repeat")]
+            seen.append(item)
     messages = {
         "minimum": f"{error.instance!r} is too small (the least allowed is {error.validator_value})",
         "maximum": f"{error.instance!r} is too large (the most allowed is {error.validator_value})",
@@ -122,6 +122,40 @@ def _to_diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
         "uniqueItems": "lists the same item twice: remove the repeat",
     }
     return [doc.diagnostic(path, "bad-value", messages.get(rule, error.message))]
+
+
+def _one_of(doc: Document, path: tuple, error: ValidationError) -> list[Diagnostic]:
+    """Report a failed oneOf through the branch whose type fits the value."""
+    branches = error.validator_value
+    types = [b.get("type") for b in branches if isinstance(b, dict) and "type" in b]
+    if types and not any(_fits_type(error.instance, t) for t in types):
+        return [_wrong_type(doc, path, types, error.instance)]
+    for index, branch in enumerate(branches):
+        if isinstance(branch, dict) and _fits_type(error.instance, branch.get("type", "")):
+            inner = [e for e in error.context if e.schema_path and e.schema_path[0] == index]
+            if inner:
+                return [d for e in inner for d in _to_diagnostics(doc, e)]
+    inner = best_match(error.context) if error.context else None
+    return _to_diagnostics(doc, inner) if inner is not None else [
+        doc.diagnostic(path, "bad-value", error.message)]
+
+
+def _wrong_type(doc: Document, path: tuple, wanted, value) -> Diagnostic:
+    hint = ""
+    if isinstance(value, bool) and "string" in wanted:
+        hint = ": quote it, YAML reads yes/no/on/off/true/false as true or false"
+    elif value is None:  # `key:` with nothing after it; the key is the useful place to point
+        return doc.diagnostic(path, "wrong-type", f"has no value; it should be {_wanted(wanted)}",
+                              key=path in doc.key_marks)
+    return doc.diagnostic(path, "wrong-type", f"should be {_wanted(wanted)}, not {_yaml_type(value)}{hint}")
+
+
+def _key_hint(key: str) -> str:
+    if key == "<<":
+        return ": YAML merge keys are not supported, write the keys out"
+    if any(c in key for c in "()"):
+        return ": an expression with a comma inside `{...}` must be quoted"
+    return ""
 
 
 def _fits_type(value, json_type: str) -> bool:
