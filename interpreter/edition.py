@@ -37,6 +37,11 @@ def compile_edition(ws: Workspace, path: str) -> Edition | None:
     cards, combos = _gather(ws, libraries)
     param_types = {name: (P.BOOL if isinstance(v, bool) else P.INT)
                    for name, v in data.get("params", {}).items()}
+    for name in param_types:
+        if name in P.ENGINE_RULES:
+            ws.report(doc.diagnostic(("params", name), "redefined-name",
+                                     f"'{name}' is an engine rule: set it under `rules:`, not `params:`",
+                                     key=True))
     env = CheckEnv(card_ids=frozenset(cards), tags=frozenset(t for c in cards.values() for t in c.tags),
                    rules={name: spec[0] for name, spec in P.ENGINE_RULES.items()} | param_types)
     for lib in libraries:
@@ -196,7 +201,6 @@ class _ViewCompiler:
         return tuple(steps), setup_path
 
     def _known_card(self, card_id: str, path: tuple) -> None:
-        self.env.mentioned_cards.add(card_id)
         if card_id not in self.cards:
             self.ws.report(self.doc.diagnostic(path, "unknown-card",
                                                f"no included library defines the card '{card_id}'"
