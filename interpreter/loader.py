@@ -204,9 +204,12 @@ def load_text(text: str, path: str = "<string>") -> tuple[Document | None, list[
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         return None, [Diagnostic(path, line, col, ERROR, "yaml-syntax",
                                  f"YAML syntax: {message}", doc.source_line(line))]
-    except yaml.reader.ReaderError as exc:  # a control character: the error has an index only
-        line = text.count("\n", 0, exc.position) + 1
-        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+    except yaml.reader.ReaderError as exc:  # a control character: the error has an offset only
+        # libyaml reports a byte offset into the UTF-8 text; count characters instead
+        index = len(text.encode("utf-8")[:exc.position].decode("utf-8", errors="ignore")) \
+            if _EventLoader is not yaml.SafeLoader else exc.position
+        line = text.count("\n", 0, index) + 1
+        column = index - (text.rfind("\n", 0, index) + 1) + 1
         return None, [Diagnostic(path, line, column, ERROR, "yaml-syntax",
                                  f"YAML syntax: the control character U+{exc.character:04X} is not "
                                  "allowed in YAML: delete it", doc.source_line(line))]
