@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Iterable
 
 ERROR = "error"
@@ -57,7 +58,7 @@ CODES: dict[str, str] = {
     "unknown-combo": "an edition enables a combo that no loaded combo file defines",
     "unknown-file": "an included file does not exist",
     "wrong-kind": "an included file is not of the kind expected there",
-    "include-cycle": "files include each other in a loop",
+    "include-cycle": "files include each other in a loop, or includes nest too deep",
     "bad-player-range": "player ranges are empty, overlap, or leave allowed player counts uncovered",
     "deal-impossible": "setup cannot be carried out at an allowed player count",
     "too-few-kittens": "after setup the pile holds too few lethal cards for the game to end",
@@ -109,8 +110,33 @@ class Diagnostic:
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """A ``; did you mean 'x'?`` suffix when a near name exists, else ``''``."""
-    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    names = frozenset(candidates)
+    if len(names) > _SMALL:  # narrow a large set first: difflib alone is quadratic overall
+        index = _deletion_index(names)
+        near = set(index.get(word, ()))
+        for variant in _deletions(word):
+            near.update(index.get(variant, ()))
+        names = frozenset(near)
+    close = difflib.get_close_matches(word, sorted(names), n=1, cutoff=0.6)
     return f"; did you mean '{close[0]}'?" if close else ""
+
+
+_SMALL = 200
+
+
+def _deletions(word: str) -> set[str]:
+    return {word[:i] + word[i + 1:] for i in range(len(word))}
+
+
+@lru_cache(maxsize=32)
+def _deletion_index(names: frozenset) -> dict[str, set[str]]:
+    """Each name and its one-letter deletions -> names: finds every name within
+    one edit (and most within two) of a word in time linear in the word."""
+    index: dict[str, set[str]] = {}
+    for name in names:
+        for key in _deletions(name) | {name}:
+            index.setdefault(key, set()).add(name)
+    return index
 
 
 def render_json(diagnostics: list[Diagnostic], files: list[str]) -> str:

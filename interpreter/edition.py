@@ -9,6 +9,8 @@ the game to end, and every card in the deck can be used somehow.
 
 from __future__ import annotations
 
+import os
+
 from . import primitives as P
 from .checker import CheckEnv
 from .diagnostics import WARNING, did_you_mean
@@ -26,7 +28,7 @@ def compile_edition(ws: Workspace, path: str) -> Edition | None:
         return None
     data = doc.data
     libraries = []
-    ws.loading.append(doc.path)
+    ws.loading.append(os.path.realpath(doc.path))
     try:
         for index, relative in enumerate(data["include"]):
             lib = load_library(ws, resolve(doc, relative), from_doc=doc, from_path=("include", index))

@@ -12,6 +12,8 @@ from .loader import Document
 from .model import Card, Combo, Origin
 from .workspace import Workspace, base_names
 
+MAX_INCLUDE_DEPTH = 32
+
 
 @dataclass
 class Library:
@@ -46,7 +48,13 @@ def resolve(base_doc: Document, relative: str) -> str:
 def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
                  from_path: tuple = ()) -> Library | None:
     """Load and check a library once; report include problems at ``from_doc``/``from_path``."""
-    key = os.path.normpath(path)
+    key = os.path.realpath(path)
+    shown = os.path.normpath(path)
+    if from_doc is not None and len(ws.loading) >= MAX_INCLUDE_DEPTH:
+        ws.report(from_doc.diagnostic(from_path, "include-cycle",
+                                      f"includes nest more than {MAX_INCLUDE_DEPTH} files deep: "
+                                      "include the libraries from the edition directly"))
+        return None
     if key in ws.loading:
         if from_doc is not None:
             ws.report(from_doc.diagnostic(from_path, "include-cycle",
@@ -55,16 +63,22 @@ def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
         return None
     if key in ws.libraries:
         return ws.libraries[key]
+    if not shown.endswith((".yaml", ".yml")):
+        if from_doc is not None:  # never read other files (secrets) through an include
+            ws.report(from_doc.diagnostic(from_path, "unknown-file",
+                                          f"'{from_doc._value(from_path)}' is not a rule file: "
+                                          "only .yaml and .yml files can be included"))
+        return None
     if not os.path.isfile(key):
         if from_doc is not None:
-            folder = os.path.dirname(key)
+            folder = os.path.dirname(shown)
             nearby = [n for n in os.listdir(folder) if n.endswith((".yaml", ".yml"))] \
                 if os.path.isdir(folder) else []
             ws.report(from_doc.diagnostic(from_path, "unknown-file",
-                                          f"no file '{from_doc._value(from_path)}' (looked for {key})"
-                                          f"{did_you_mean(os.path.basename(key), nearby)}"))
+                                          f"no file '{from_doc._value(from_path)}' (looked for {shown})"
+                                          f"{did_you_mean(os.path.basename(shown), nearby)}"))
         return None
-    doc, kind = ws.load(key)
+    doc, kind = ws.load(shown)
     if doc is None or kind is None:
         return None
     if kind not in ("cards", "combos"):
@@ -73,7 +87,7 @@ def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
                                           f"'{from_doc._value(from_path)}' is an {kind} file; only "
                                           "cards and combos files can be included here"))
         return None
-    lib = Library(key, kind, doc)
+    lib = Library(shown, kind, doc)
     ws.libraries[key] = lib
     ws.loading.append(key)
     try:

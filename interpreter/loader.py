@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import bisect
 import os
+import re
+import stat
 from dataclasses import dataclass, field
 
 import yaml
@@ -37,6 +39,20 @@ _CORE = "tag:yaml.org,2002:"
 _ALLOWED_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq")} | {"!"}
 
 Path = tuple  # a JSON path: keys (str) and list indexes (int)
+
+# What YAML counts as a line break; positions everywhere count lines the same way.
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def line_starts(text: str) -> list[int]:
+    """The offset at which each line of ``text`` starts (YAML's line breaks)."""
+    return [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+
+
+def position(starts: list[int], index: int) -> Mark:
+    """The 1-based line and column of character ``index``, given the line starts."""
+    line = bisect.bisect_right(starts, index)
+    return Mark(line, index - starts[line - 1] + 1)
 
 
 @dataclass(frozen=True)
@@ -68,12 +84,19 @@ class Document:
     scalars: dict = field(default_factory=dict)  # Path -> ScalarSpan (strings only)
     _lines: list | None = field(default=None, repr=False)
     _starts: list | None = field(default=None, repr=False)  # offset of each line's start
+    _cursors: dict = field(default_factory=dict, repr=False)  # Path -> _ScalarCursor
 
     @property
     def lines(self) -> list[str]:
         if self._lines is None:
-            self._lines = self.text.splitlines()
+            self._lines = _LINE_BREAK.split(self.text)
         return self._lines
+
+    @property
+    def starts(self) -> list[int]:
+        if self._starts is None:
+            self._starts = line_starts(self.text)
+        return self._starts
 
     def source_line(self, line: int) -> str:
         return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
@@ -90,49 +113,30 @@ class Document:
         return self.marks.get((), Mark(1, 1))
 
     def _index(self, mark: Mark) -> int:
-        if self._starts is None:
-            starts, total = [0], 0
-            for line in self.text.splitlines(keepends=True):
-                total += len(line)
-                starts.append(total)
-            self._starts = starts
-        line = min(max(mark.line, 1), len(self._starts)) - 1
-        return self._starts[line] + mark.column - 1
+        line = min(max(mark.line, 1), len(self.starts)) - 1
+        return self.starts[line] + mark.column - 1
 
     def offset_mark(self, path: Path, offset: int) -> Mark:
         """The file position of character ``offset`` inside the string at ``path``.
 
         YAML folds and indents strings, so the value's characters are matched to the
         source in order: every non-blank character of a value appears in the source
-        in the same order (escapes aside), which gives exact positions for effects.
+        in the same order (escapes decoded), which gives exact positions for effects.
+        The match resumes where the last one for the same string stopped, so many
+        findings in one long effect cost one pass, not one pass each.
         """
         path = tuple(path)
         span = self.scalars.get(path)
         value = self._value(path)
         if span is None or not isinstance(value, str):
             return self.mark(path)
-        begin, end = self._index(span.start), self._index(span.end)
-        if span.style in ("|", ">"):  # content starts on the line after the indicator
-            begin = self._starts[min(span.start.line, len(self._starts) - 1)]
-        past_end = offset >= len(value)
-        offset = min(max(offset, 0), max(len(value) - 1, 0))
-        source = _decoded(self.text, begin, end, span.style == '"')
-        cursor, found = 0, begin
-        for char in value[: offset + 1]:
-            if char.isspace():
-                continue
-            while cursor < len(source) and source[cursor][1] != char:
-                cursor += 1
-            if cursor < len(source):
-                found = source[cursor][0]
-                cursor += 1
-        if value[offset:offset + 1].isspace() or not value:
-            found = source[cursor][0] if cursor < len(source) else end
-        elif past_end:
-            found += 1
-        self._index(Mark(1, 1))  # make sure the line starts are known
-        line = bisect.bisect_right(self._starts, found)
-        return Mark(line, found - self._starts[line - 1] + 1)
+        cursor = self._cursors.get(path)
+        if cursor is None or offset < cursor.value_pos:
+            begin, end = self._index(span.start), self._index(span.end)
+            if span.style in ("|", ">"):  # content starts on the line after the indicator
+                begin = self.starts[min(span.start.line, len(self.starts) - 1)]
+            cursor = self._cursors[path] = _ScalarCursor(self.text, value, begin, end, span.style == '"')
+        return position(self.starts, cursor.source_index(offset))
 
     def _value(self, path: Path):
         node = self.data
@@ -159,25 +163,30 @@ class _Budget(Exception):
 
 
 def read_text(path: str) -> tuple[str | None, list[Diagnostic]]:
-    """Read a rule file as UTF-8 text, refusing huge or undecodable files."""
+    """Read a rule file as UTF-8 text, refusing huge, special or undecodable files."""
     try:
-        size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):  # a pipe or device would block or never end
+            return None, [Diagnostic(path, 1, 1, ERROR, "io-error",
+                                     "not a regular file: rule files must be plain files")]
+        if info.st_size > MAX_FILE_BYTES:
             return None, [Diagnostic(path, 1, 1, ERROR, "file-too-large",
-                                     f"file is {size:,} bytes; rule files may be at most "
+                                     f"file is {info.st_size:,} bytes; rule files may be at most "
                                      f"{MAX_FILE_BYTES:,} bytes: split it into several files")]
         with open(path, "rb") as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        return None, [Diagnostic(path, 1, 1, ERROR, "io-error", f"cannot read file: {exc.strerror}")]
+        return None, [Diagnostic(path, 1, 1, ERROR, "io-error",
+                                 f"cannot read file: {exc.strerror or exc}")]
+    if raw.startswith(b"\xef\xbb\xbf"):  # a byte-order mark is not part of the text
+        raw = raw[3:]
     try:
-        return raw.decode("utf-8-sig"), []
+        return raw.decode("utf-8"), []
     except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        line_start = raw.rfind(b"\n", 0, exc.start) + 1
-        # columns count characters, as everywhere else, not bytes
-        column = len(raw[line_start:exc.start].decode("utf-8", errors="replace")) + 1
-        return None, [Diagnostic(path, line, column, ERROR, "encoding",
+        # positions count characters and YAML's line breaks, as everywhere else
+        before = raw[:exc.start].decode("utf-8", errors="replace")
+        mark = position(line_starts(before), len(before))
+        return None, [Diagnostic(path, mark.line, mark.column, ERROR, "encoding",
                                  f"byte 0x{raw[exc.start]:02x} is not valid UTF-8: "
                                  "save the file as UTF-8")]
 
@@ -208,8 +217,8 @@ def load_text(text: str, path: str = "<string>") -> tuple[Document | None, list[
         # libyaml reports a byte offset into the UTF-8 text; count characters instead
         index = len(text.encode("utf-8")[:exc.position].decode("utf-8", errors="ignore")) \
             if _EventLoader is not yaml.SafeLoader else exc.position
-        line = text.count("\n", 0, index) + 1
-        column = index - (text.rfind("\n", 0, index) + 1) + 1
+        at = position(line_starts(text), index)
+        line, column = at.line, at.column
         return None, [Diagnostic(path, line, column, ERROR, "yaml-syntax",
                                  f"YAML syntax: the control character U+{exc.character:04X} is not "
                                  "allowed in YAML: delete it", doc.source_line(line))]
@@ -225,27 +234,54 @@ def load_text(text: str, path: str = "<string>") -> tuple[Document | None, list[
 _ESCAPE_LENGTH = {"x": 4, "u": 6, "U": 10}
 
 
-def _decoded(text: str, begin: int, end: int, escapes: bool) -> list[tuple[int, str]]:
-    """(source index, character) pairs of a scalar's source, escapes decoded.
+class _ScalarCursor:
+    """Walks a string value and its source text side by side, forward only."""
 
-    Only the identity of non-blank characters matters to the matcher, so an
-    escape stands for one character of unknown value placed at its backslash,
-    except the few whose value is plain (``\\"`` and ``\\\\``).
-    """
-    out, index = [], begin
-    while index < end:
-        char = text[index]
-        if escapes and char == "\\" and index + 1 < end:
-            code = text[index + 1]
-            if code in "\r\n":  # an escaped line break stands for nothing
-                index += 2
+    def __init__(self, text: str, value: str, begin: int, end: int, escapes: bool):
+        self.text, self.value, self.end, self.escapes = text, value, end, escapes
+        self.value_pos = 0  # next value character to match
+        self.source_pos = begin  # next source character to look at
+        self.found = begin  # source index of the last matched character
+
+    def _next_source(self) -> tuple[int, str] | None:
+        """The next (index, decoded character) of the source, or None at its end."""
+        text, index = self.text, self.source_pos
+        while index < self.end:
+            char = text[index]
+            if self.escapes and char == "\\" and index + 1 < self.end:
+                code = text[index + 1]
+                if code in "\r\n":  # an escaped line break stands for nothing
+                    index += 2
+                    continue
+                self.source_pos = index + _ESCAPE_LENGTH.get(code, 2)
+                # an escape stands for one character; only a few have a plain value
+                return index, code if code in '"\\/' else " "
+            self.source_pos = index + 1
+            return index, char
+        self.source_pos = self.end
+        return None
+
+    def source_index(self, offset: int) -> int:
+        value = self.value
+        if not value:
+            return self.source_pos
+        past_end = offset >= len(value)
+        offset = min(max(offset, 0), len(value) - 1)
+        while self.value_pos <= offset:
+            char = value[self.value_pos]
+            self.value_pos += 1
+            if char.isspace():
                 continue
-            out.append((index, code if code in '"\\/ ' else " "))
-            index += _ESCAPE_LENGTH.get(code, 2)
-            continue
-        out.append((index, char))
-        index += 1
-    return out
+            saved = self.source_pos
+            while (pair := self._next_source()) is not None and pair[1] != char:
+                pass
+            if pair is None:  # not in the source (an escape): stay where we were
+                self.source_pos = saved
+            else:
+                self.found = pair[0]
+        if value[offset].isspace():
+            return min(self.source_pos, self.end)
+        return self.found + 1 if past_end else self.found
 
 
 def _explain(exc: yaml.MarkedYAMLError, text: str):
@@ -261,7 +297,7 @@ def _explain(exc: yaml.MarkedYAMLError, text: str):
                                           "or anchor: put the text in quotes")
     char = ""
     if mark is not None:
-        lines = text.splitlines()
+        lines = _LINE_BREAK.split(text)
         if mark.line < len(lines) and mark.column < len(lines[mark.line]):
             char = lines[mark.line][mark.column]
     if "cannot start any token" in problem:
@@ -303,13 +339,20 @@ class _Builder:
 
     def _check_tag(self, event) -> None:
         tag = getattr(event, "tag", None)
-        if tag is None or tag in _ALLOWED_TAGS:
+        if tag is None or tag == "!":
             return
         implicit = getattr(event, "implicit", True)
         if implicit is True or (isinstance(implicit, tuple) and any(implicit)):
             return
-        self._fail(event, "yaml-tag",
-                   f"the tag '{tag}' is not allowed in rule files: remove it and write plain data")
+        if tag not in _ALLOWED_TAGS:
+            self._fail(event, "yaml-tag",
+                       f"the tag '{tag}' is not allowed in rule files: remove it and write plain data")
+        fits = {yaml.MappingStartEvent: {_CORE + "map"}, yaml.SequenceStartEvent: {_CORE + "seq"}}
+        allowed = fits.get(type(event), _ALLOWED_TAGS - {_CORE + "map", _CORE + "seq"})
+        if tag not in allowed:
+            what = {yaml.MappingStartEvent: "a mapping", yaml.SequenceStartEvent: "a list"}.get(
+                type(event), "a plain value")
+            self._fail(event, "yaml-tag", f"the tag '{tag}' does not fit {what}: remove it")
 
     def _next_path(self) -> Path | None:
         """The path of the value about to be added, or None when it is a key."""

@@ -69,6 +69,8 @@ def dry_run(edition: Edition, players: int) -> tuple[list[Problem], Counter]:
     pile = Counter(edition.deck_for(players))
     aside: Counter = Counter()
     lethal = {card_id for card_id, card in edition.cards.items() if card.lethal}
+    # when a deal takes cards nobody chose, assume the worst: lethal cards go first
+    worst_first = sorted(edition.cards, key=lambda c: (c not in lethal, c))
     problems: list[Problem] = []
     for index, step in enumerate(edition.setup):
         count = step_count(step, players, rules) if step.count is not None else 0
@@ -94,7 +96,7 @@ def dry_run(edition: Edition, players: int) -> tuple[list[Problem], Counter]:
                                         f"with {players} players this deals {wanted} cards but the "
                                         f"draw pile holds only {sum(pile.values())}"))
                 break
-            _take_unknown(pile, wanted, lethal)
+            _take_unknown(pile, wanted, worst_first)
         elif step.kind == "put_back":
             card_id = step.cards[0]
             if aside[card_id] < count and not step.or_fewer:
@@ -119,11 +121,11 @@ def dry_run(edition: Edition, players: int) -> tuple[list[Problem], Counter]:
     return problems, pile
 
 
-def _take_unknown(pile: Counter, amount: int, lethal: set) -> None:
-    """Remove ``amount`` random cards, assuming the worst: lethal cards go first."""
-    for card_id in sorted(pile, key=lambda c: (c not in lethal, c)):
+def _take_unknown(pile: Counter, amount: int, order: list) -> None:
+    """Remove ``amount`` cards that a random deal takes, in ``order``."""
+    for card_id in order:
+        if amount == 0:
+            break
         taken = min(amount, pile[card_id])
         pile[card_id] -= taken
         amount -= taken
-        if amount == 0:
-            break

@@ -20,6 +20,10 @@ from .schemas import FORMAT_VERSION, KINDS, validate
 
 _MODELINE = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
 
+#: effect text one file may hold; parsing is the costly step of validation, and
+#: this keeps a hostile file to about a second (the Original holds about 2 KB)
+MAX_EFFECT_TEXT_PER_FILE = 96 * 1024
+
 
 class Workspace:
     """One run over a set of rule files: loaded documents and their findings."""
@@ -29,6 +33,7 @@ class Workspace:
         self._found: dict[tuple, Diagnostic] = {}
         self.libraries: dict = {}  # resolved path -> Library (see library.py)
         self.loading: list[str] = []  # the include chain, to catch cycles
+        self._effect_text: dict[str, int] = {}  # file -> effect characters parsed so far
 
     # -- diagnostics ----------------------------------------------------------
     def report(self, diagnostic: Diagnostic) -> None:
@@ -49,9 +54,9 @@ class Workspace:
         ``doc`` is None when the file could not be loaded; ``kind`` is None when
         the document is not schema-valid (later checks would only add noise).
         """
-        key = os.path.normpath(path)
+        key = os.path.realpath(path)  # one file is one file, however a path reaches it
         if key not in self._docs:
-            self._docs[key] = self._load(key)
+            self._docs[key] = self._load(os.path.normpath(path))
         return self._docs[key]
 
     def _load(self, path: str) -> tuple[Document | None, str | None]:
@@ -112,6 +117,16 @@ class Workspace:
     def parse(self, doc: Document, path: tuple, *, expression: bool = False):
         """Parse the effect text at ``path``; report and return None on error."""
         text = doc._value(path)
+        used = self._effect_text.get(doc.path, 0)
+        if used > MAX_EFFECT_TEXT_PER_FILE:
+            return None  # already reported for this file
+        self._effect_text[doc.path] = used + len(text)
+        if used + len(text) > MAX_EFFECT_TEXT_PER_FILE:
+            self._report_at(doc, path, 0, "effect-too-complex",
+                            f"this file holds more than {MAX_EFFECT_TEXT_PER_FILE // 1024} KB of effect "
+                            "text; the rest of its effects are not checked: split it into several files",
+                            ERROR)
+            return None
         try:
             if expression:
                 return parser.parse_expression(text)
