@@ -48,35 +48,14 @@ def resolve(base_doc: Document, relative: str) -> str:
 def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
                  from_path: tuple = ()) -> Library | None:
     """Load and check a library once; report include problems at ``from_doc``/``from_path``."""
-    key = os.path.realpath(path)
-    shown = os.path.normpath(path)
-    if from_doc is not None and len(ws.loading) >= MAX_INCLUDE_DEPTH:
-        ws.report(from_doc.diagnostic(from_path, "include-cycle",
-                                      f"includes nest more than {MAX_INCLUDE_DEPTH} files deep: "
-                                      "include the libraries from the edition directly"))
-        return None
-    if key in ws.loading:
-        if from_doc is not None:
-            ws.report(from_doc.diagnostic(from_path, "include-cycle",
-                                          f"'{from_doc._value(from_path)}' includes this file back: "
-                                          "remove one of the two references"))
-        return None
-    if key in ws.libraries:
+    key, shown = os.path.realpath(path), os.path.normpath(path)
+    if key in ws.libraries and key not in ws.loading:
         return ws.libraries[key]
-    if not shown.endswith((".yaml", ".yml")):
-        if from_doc is not None:  # never read other files (secrets) through an include
-            ws.report(from_doc.diagnostic(from_path, "unknown-file",
-                                          f"'{from_doc._value(from_path)}' is not a rule file: "
-                                          "only .yaml and .yml files can be included"))
-        return None
-    if not os.path.isfile(key):
+    problem = _include_problem(ws, key, shown, from_doc, from_path)
+    if problem:
         if from_doc is not None:
-            folder = os.path.dirname(shown)
-            nearby = [n for n in os.listdir(folder) if n.endswith((".yaml", ".yml"))] \
-                if os.path.isdir(folder) else []
-            ws.report(from_doc.diagnostic(from_path, "unknown-file",
-                                          f"no file '{from_doc._value(from_path)}' (looked for {shown})"
-                                          f"{did_you_mean(os.path.basename(shown), nearby)}"))
+            code, message = problem
+            ws.report(from_doc.diagnostic(from_path, code, message))
         return None
     doc, kind = ws.load(shown)
     if doc is None or kind is None:
@@ -84,32 +63,55 @@ def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
     if kind not in ("cards", "combos"):
         if from_doc is not None:
             ws.report(from_doc.diagnostic(from_path, "wrong-kind",
-                                          f"'{from_doc._value(from_path)}' is an {kind} file; only "
+                                          f"'{from_doc.value_at(from_path)}' is an {kind} file; only "
                                           "cards and combos files can be included here"))
         return None
-    lib = Library(shown, kind, doc)
-    ws.libraries[key] = lib
+    lib = ws.libraries[key] = Library(shown, kind, doc)
     ws.loading.append(key)
     try:
-        for index, relative in enumerate(doc.data.get("uses", [])):
-            used = load_library(ws, resolve(doc, relative), from_doc=doc, from_path=("uses", index))
-            if used is not None:
-                if used.kind != "cards":
-                    ws.report(doc.diagnostic(("uses", index), "wrong-kind",
-                                             f"'{relative}' is a {used.kind} file; `uses` takes cards files"))
-                else:
-                    lib.uses.append(used)
+        _load_uses(ws, lib)
     finally:
         ws.loading.pop()
     _compile_records(ws, lib)
     _check_shadowing(ws, lib)
     visible = lib.visible_cards()
-    own_only = lib.kind == "combos" and not lib.uses
+    own_only = lib.kind == "combos" and not lib.uses  # nothing says which cards exist
     env = CheckEnv(card_ids=None if own_only else frozenset(visible),
                    tags=None if own_only else frozenset(t for c, _l, _p in visible.values() for t in c.tags),
                    rules=None)
     check_effects(ws, lib, env)
     return lib
+
+
+def _include_problem(ws: Workspace, key: str, shown: str, from_doc, from_path) -> tuple | None:
+    """Why a file cannot be included here, as (code, message), or None."""
+    named = from_doc.value_at(from_path) if from_doc is not None else shown
+    if len(ws.loading) >= MAX_INCLUDE_DEPTH:
+        return "include-cycle", (f"includes nest more than {MAX_INCLUDE_DEPTH} files deep: "
+                                 "include the libraries from the edition directly")
+    if key in ws.loading:
+        return "include-cycle", f"'{named}' includes this file back: remove one of the two references"
+    if not shown.endswith((".yaml", ".yml")):  # never read other files (secrets) through an include
+        return "unknown-file", f"'{named}' is not a rule file: only .yaml and .yml files can be included"
+    if not os.path.isfile(key):
+        folder = os.path.dirname(shown)
+        nearby = [n for n in os.listdir(folder) if n.endswith((".yaml", ".yml"))] \
+            if os.path.isdir(folder) else []
+        return "unknown-file", (f"no file '{named}' (looked for {shown})"
+                                f"{did_you_mean(os.path.basename(shown), nearby)}")
+    return None
+
+
+def _load_uses(ws: Workspace, lib: Library) -> None:
+    for index, relative in enumerate(lib.doc.data.get("uses", [])):
+        used = load_library(ws, resolve(lib.doc, relative), from_doc=lib.doc, from_path=("uses", index))
+        if used is None:
+            continue
+        if used.kind != "cards":
+            ws.report(lib.doc.diagnostic(("uses", index), "wrong-kind",
+                                         f"'{relative}' is a {used.kind} file; `uses` takes cards files"))
+        else:
+            lib.uses.append(used)
 
 
 def _check_shadowing(ws: Workspace, lib: Library) -> None:

@@ -127,7 +127,7 @@ class Document:
         """
         path = tuple(path)
         span = self.scalars.get(path)
-        value = self._value(path)
+        value = self.value_at(path)
         if span is None or not isinstance(value, str):
             return self.mark(path)
         cursor = self._cursors.get(path)
@@ -138,7 +138,8 @@ class Document:
             cursor = self._cursors[path] = _ScalarCursor(self.text, value, begin, end, span.style == '"')
         return position(self.starts, cursor.source_index(offset))
 
-    def _value(self, path: Path):
+    def value_at(self, path: Path):
+        """The value at a JSON path, or None when the path leads nowhere."""
         node = self.data
         for key in path:
             try:

@@ -116,7 +116,7 @@ class Workspace:
     # -- effects --------------------------------------------------------------
     def parse(self, doc: Document, path: tuple, *, expression: bool = False):
         """Parse the effect text at ``path``; report and return None on error."""
-        text = doc._value(path)
+        text = doc.value_at(path)
         used = self._effect_text.get(doc.path, 0)
         if used > MAX_EFFECT_TEXT_PER_FILE:
             return None  # already reported for this file
