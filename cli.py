@@ -17,7 +17,7 @@ from . import __version__
 
 app = typer.Typer(
     name="kittens",
-    help="A rules-as-data engine for Exploding Kittens: check, play and simulate editions written in YAML.",
+    help="A rules-as-data engine for Exploding Kittens: editions, cards and combos written in YAML.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -42,7 +42,7 @@ def main_options(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
 ) -> None:
-    """Check, play and simulate Exploding Kittens editions written as data."""
+    """Exploding Kittens editions, cards and combos written as data."""
 
 
 @app.command()
