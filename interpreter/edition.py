@@ -37,8 +37,7 @@ def compile_edition(ws: Workspace, path: str) -> Edition | None:
     finally:
         ws.loading.pop()
     cards, combos = _gather(ws, libraries)
-    param_types = {name: (P.BOOL if isinstance(v, bool) else P.INT)
-                   for name, v in data.get("params", {}).items()}
+    param_types = _param_types(data.get("params", {}))
     for name in param_types:
         if name in P.ENGINE_RULES:
             ws.report(doc.diagnostic(("params", name), "redefined-name",
@@ -56,6 +55,11 @@ def compile_edition(ws: Workspace, path: str) -> Edition | None:
     if base is None or ws.has_errors(doc.path) or any(v is None for v in variants.values()):
         return None
     return Edition(**{**base.__dict__, "variants": variants})
+
+
+def _param_types(params: dict) -> dict:
+    """Edition parameters as the checker sees them: name -> bool or int."""
+    return {name: (P.BOOL if isinstance(value, bool) else P.INT) for name, value in params.items()}
 
 
 def _gather(ws: Workspace, libraries: list[Library]) -> tuple[dict, dict]:
@@ -122,8 +126,7 @@ class _ViewCompiler:
         if variant:
             rules.update(data["variants"][variant].get("rules", {}))
         env = CheckEnv(self.env.card_ids, self.env.tags,
-                       {**self.env.rules, **{k: (P.BOOL if isinstance(v, bool) else P.INT)
-                                             for k, v in params.items()}},
+                       {**self.env.rules, **_param_types(params)},
                        self.env.mentioned_cards)
         setup, setup_path = self._setup(variant, env)
         if self.ws.has_errors(doc.path):  # the whole-edition checks need sound parts

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 
-from . import checker, parser
+from . import checker, parser, syntax
 from . import primitives as P
 from .diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
 from .loader import Document, load_file
@@ -145,7 +145,7 @@ class Workspace:
             return None
         run = checker.Checker(env, context, names, pure=pure)
         found_type = None
-        if isinstance(tree, checker.s.Program):
+        if isinstance(tree, syntax.Program):
             run.program(tree)
         else:
             found_type = run.expression(tree, expect)
