@@ -7,9 +7,13 @@ an internal error (a bug in kittens; reported without a traceback).
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import sys
+import tempfile
 from enum import Enum
-from typing import Annotated, List
+from typing import Annotated, List, Optional
 
 import typer
 
@@ -77,6 +81,147 @@ def validate(
                    f"{report.errors} error{'s' if report.errors != 1 else ''}, "
                    f"{report.warnings} warning{'s' if report.warnings != 1 else ''}")
     raise typer.Exit(EXIT_ERRORS if report.errors else EXIT_OK)
+
+
+def _load_edition(path: str, variant: str | None, command: str):
+    """Compile an edition for play; rule errors print as diagnostics and exit 1."""
+    from .interpreter.validate import RuleError, load_edition
+
+    if not os.path.isfile(path):
+        typer.echo(f"kittens {command}: no such edition file: {path}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    try:
+        return load_edition(path, variant)
+    except RuleError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(EXIT_ERRORS)
+
+
+def _players_for(edition, players: int | None, command: str) -> int:
+    lo, hi = edition.players
+    if players is None:
+        return min(max(4, lo), hi)
+    if not lo <= players <= hi:
+        typer.echo(f"kittens {command}: {edition.name} is for {lo} to {hi} players, not {players}",
+                   err=True)
+        raise typer.Exit(EXIT_USAGE)
+    return players
+
+
+def _bot_names(bots: str, command: str) -> list[str]:
+    from .interpreter.bots import BOTS
+
+    names = [name.strip() for name in bots.split(",") if name.strip()]
+    for name in names or [""]:
+        if name not in BOTS:
+            typer.echo(f"kittens {command}: unknown bot '{name}'; the bots are: "
+                       f"{', '.join(BOTS)}", err=True)
+            raise typer.Exit(EXIT_USAGE)
+    return names
+
+
+EditionArg = Annotated[str, typer.Argument(help="An edition file, e.g. editions/original.yaml.",
+                                           show_default=False)]
+PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", min=1,
+                                                   help="Number of seats (default: 4, within the edition's range).")]
+VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="Play one of the edition's variants.")]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Seed for all chance; the same seed replays the same game.")]
+
+
+@app.command()
+def run(
+    edition: EditionArg,
+    players: PlayersOpt = None,
+    seed: SeedOpt = 0,
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games; game i uses seed+i.")] = 1,
+    bots: Annotated[str, typer.Option("--bots", "-b", help="Bots by seat, comma-separated, repeated to fill the table: random, heuristic.")] = "random",
+    variant: VariantOpt = None,
+    log: Annotated[Optional[str], typer.Option("--log", help="Write every event of every game to this file, as JSON lines.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
+) -> None:
+    """Play bot-only games and print who won."""
+    from .interpreter.game import Game
+    from .interpreter.simulate import run_games
+
+    compiled = _load_edition(edition, variant, "run")
+    count = _players_for(compiled, players, "run")
+    names = _bot_names(bots, "run")
+    game = Game(compiled, count)
+    if log is None:
+        summary = run_games(game, games=games, seed=seed, bots=names)
+    else:
+        with _atomic_text(log, "run") as stream:
+            summary = run_games(game, games=games, seed=seed, bots=names, log=stream,
+                                header={"edition": edition})
+    seats = [names[seat % len(names)] for seat in range(count)]
+    if as_json:
+        typer.echo(json.dumps(summary.to_dict(count, seats, seed)))
+        return
+    if games <= 20:
+        for game_seed, winner, turns in summary.results:
+            who = "nobody (turn limit)" if winner is None else f"seat {winner} ({seats[winner]})"
+            typer.echo(f"seed {game_seed}: {who} wins after {turns} turns")
+    typer.echo(f"{summary.games} game{'s' if summary.games != 1 else ''} of {compiled.name}, "
+               f"{count} players, bots {', '.join(seats)}")
+    for seat in range(count):
+        wins = summary.wins.get(seat, 0)
+        typer.echo(f"  seat {seat} ({seats[seat]}): {wins} win{'s' if wins != 1 else ''} "
+                   f"({100 * wins / summary.games:.1f}%)")
+    if summary.no_winner:
+        typer.echo(f"  no winner (turn limit): {summary.no_winner}")
+    typer.echo(f"  mean turns per game: {summary.turns / summary.games:.1f}; "
+               f"{summary.games / summary.seconds:.0f} games/s")
+    if log:
+        typer.echo(f"log written to {log}")
+
+
+@app.command()
+def replay(
+    log: Annotated[str, typer.Argument(help="A log written by `kittens run --log`.", show_default=False)],
+) -> None:
+    """Replay a logged game from its seed and decisions, and check every event matches."""
+    from .interpreter.replay import LogError, replay_log
+    from .interpreter.validate import RuleError
+
+    try:
+        results = replay_log(log)
+    except LogError as exc:
+        typer.echo(f"kittens replay: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    except RuleError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(EXIT_ERRORS)
+    failed = 0
+    for number, result in enumerate(results, 1):
+        seed = result.header.get("seed")
+        if result.mismatch is None:
+            who = "no winner" if result.winner is None else f"seat {result.winner} wins"
+            typer.echo(f"game {number} (seed {seed}): verified {result.events} events; {who}")
+        else:
+            failed += 1
+            typer.echo(f"game {number} (seed {seed}): MISMATCH: {result.mismatch}")
+    typer.echo(f"{len(results) - failed} of {len(results)} game(s) replayed identically")
+    raise typer.Exit(EXIT_ERRORS if failed else EXIT_OK)
+
+
+@contextlib.contextmanager
+def _atomic_text(path: str, command: str):
+    """Write a text file whole or not at all: a temporary file renamed at the end."""
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, delete=False,
+                                             prefix=".kittens-", suffix=".tmp")
+    except OSError as exc:
+        typer.echo(f"kittens {command}: cannot write {path}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    try:
+        with handle:
+            yield handle
+        os.replace(handle.name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(handle.name)
+        raise
 
 
 def main() -> None:

@@ -15,6 +15,7 @@ card ids and tags are checked against the loaded cards.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 # value types
 INT, BOOL, STR = "int", "bool", "str"
@@ -168,6 +169,10 @@ _group(
     cancel=_entry([], None, ACTION,
                 'Cancel the card or combo this card was played in answer to. Answering a cancel with another cancel restores the action, and so on.', contexts=[REACTION]),
 )
+
+#: primitive names as attributes (``NAMES.move``), for code that must name a
+#: primitive without writing a string that could be mistaken for a card id
+NAMES = SimpleNamespace(**{name: name for name in PRIMITIVES})
 
 #: names an effect can use without defining them, by context, with their types
 BUILTIN_NAMES = {

@@ -1,0 +1,110 @@
+"""Events: the record of every change in a game, with its secrets marked.
+
+An event is a plain dict, ready for JSON: ``type`` plus fields. Fields that
+not every seat may see are listed under ``secret`` with the seats that may
+(a bit mask while the game runs; a list of seats once written out). An event
+only some seats learn of at all (a seat's own decision) has ``only``.
+
+``for_seat(event, seat)`` gives what one seat observes: the event without the
+fields it may not see, or None. A game log is the full event stream, one JSON
+object per line; a seat's observation stream is that stream passed through
+``for_seat``.
+"""
+
+from __future__ import annotations
+
+import json
+
+
+def seats_of(mask: int) -> list[int]:
+    seats, seat = [], 0
+    while mask:
+        if mask & 1:
+            seats.append(seat)
+        mask >>= 1
+        seat += 1
+    return seats
+
+
+class EventLog:
+    """Collects events when ``record`` is true; costs almost nothing otherwise."""
+
+    __slots__ = ("record", "events", "everyone")
+
+    def __init__(self, record: bool = True, everyone: int = 0) -> None:
+        self.record = record
+        self.everyone = everyone  # the bit mask of all seats
+        self.events: list[dict] = []
+
+    def emit(self, type_: str, *, secret: dict | None = None, only: int | None = None,
+             **fields) -> None:
+        if not self.record:
+            return
+        event = {"type": type_, **fields}
+        if secret:
+            event["secret"] = secret
+        if only is not None:
+            event["only"] = only
+        self.events.append(event)
+
+    def move(self, inst, source, was_at: int | None, to, at: int, card_seers: int,
+             place_seers: int) -> None:
+        event = {"type": "move", "card": inst.id, "from": source.name, "to": to.name, "at": at}
+        if was_at is not None:  # the place a card leaves a pile from is public
+            event["from_at"] = was_at
+        secret = {}
+        if card_seers != self.everyone:
+            secret["card"] = card_seers
+        if place_seers != self.everyone:
+            secret["at"] = place_seers
+        if inst.face_up:
+            event["face_up"] = True
+        if secret:
+            event["secret"] = secret
+        self.events.append(event)
+
+    def show(self, cards: list, seats: int) -> None:
+        self.events.append({"type": "show", "seats": seats_of(seats), "count": len(cards),
+                            "zone": cards[0].zone.name,
+                            "cards": [c.id for c in cards],
+                            "at": [c.zone.cards.index(c) for c in cards],
+                            "secret": {"cards": seats, "at": seats}})
+
+
+def for_seat(event: dict, seat: int) -> dict | None:
+    """What ``seat`` observes of an event (None: it does not learn of it at all)."""
+    bit = 1 << seat
+    only = event.get("only")
+    if only is not None and not only & bit:
+        return None
+    secret = event.get("secret")
+    if secret is None and only is None:
+        return event
+    seen = {k: v for k, v in event.items() if k not in ("secret", "only")}
+    for field, mask in (secret or {}).items():
+        if not mask & bit:
+            seen.pop(field, None)
+    return seen
+
+
+def to_json(event: dict) -> dict:
+    """The event as written to a log: bit masks become lists of seats."""
+    out = dict(event)
+    if "secret" in out:
+        out["secret"] = {k: seats_of(v) for k, v in out["secret"].items()}
+    if "only" in out:
+        out["only"] = seats_of(out["only"])
+    return out
+
+
+def from_json(record: dict) -> dict:
+    out = dict(record)
+    if "secret" in out:
+        out["secret"] = {k: sum(1 << s for s in v) for k, v in out["secret"].items()}
+    if "only" in out:
+        out["only"] = sum(1 << s for s in out["only"])
+    return out
+
+
+def dumps(event: dict) -> str:
+    return json.dumps(to_json(event), separators=(",", ":"), sort_keys=True)

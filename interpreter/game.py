@@ -1,0 +1,439 @@
+"""The game: a compiled edition played as a state machine, OpenSpiel style.
+
+:class:`Game` is the static part: an edition compiled for a player count, its
+effects turned into closures once. :class:`State` is one game in progress:
+
+    state = Game(edition, players=4).new_state(seed=7)
+    while not state.is_terminal():
+        seat = state.current_player()       # a seat, or CHANCE
+        options = state.legal_actions()     # JSON values
+        state.apply_action(options[0])
+
+Everything random comes from the seed, so the same edition, seed and
+decisions replay to the same game. The flow (turns, plays, reaction windows,
+draws) is one generator that yields a Decision or a Chance whenever it waits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import syntax as s
+from .decisions import CHANCE, TERMINAL, Chance, Decision
+from .evaluator import Code, Ctx, compile_expression, compile_program, run
+from .setup import step_count
+from .model import Combo
+from .table import GameOver, PrivateInt, Table
+
+#: when a game has lasted this many turns it is stopped without a winner; a
+#: house rule whose pile can run dry would otherwise loop for ever
+TURN_LIMIT = 5000
+
+DRAW = "draw"
+PASS = "pass"
+PLAYABLE_ON_TURN = ("own_turn", "any_time")
+PLAYABLE_IN_WINDOW = ("reaction", "any_time")
+
+
+class GameError(Exception):
+    """A call the state machine cannot take (an illegal option, a finished game)."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A card or combo with its effects compiled."""
+
+    id: str
+    record: object  # model.Card or model.Combo
+    requires: Code | None
+    feasible: tuple  # pure codes that must give someone/something to choose
+    choose: tuple  # of (name, Code)
+    effect: Code | None
+    on_draw: Code | None = None
+
+
+class Game:
+    """An edition compiled for ``players`` seats; make games with :meth:`new_state`."""
+
+    def __init__(self, edition, players: int) -> None:
+        lo, hi = edition.players
+        if not lo <= players <= hi:
+            raise GameError(f"{edition.name} is for {lo} to {hi} players, not {players}")
+        self.edition = edition
+        self.players = players
+        zones = frozenset(getattr(edition, "zones", {}))
+        self.rules = {**edition.rules, **edition.params}
+        self.cards = {card_id: _compile(card, zones) for card_id, card in edition.cards.items()}
+        self.combos = tuple(_compile(combo, zones) for combo in edition.combos)
+        self.turn_draw = compile_program(edition.turn_draw, zones)
+        self.deck = edition.deck_for(players)
+        self.titles = list(self.deck) or sorted(edition.cards)
+        self.reactive = frozenset(card_id for card_id, card in edition.cards.items()
+                                  if card.when in PLAYABLE_IN_WINDOW)
+
+    def new_state(self, seed: int = 0, *, record: bool = True, explicit_chance: bool = False,
+                  layout=None) -> "State":
+        return State(self, seed, record=record, explicit_chance=explicit_chance, layout=layout)
+
+
+def _compile(record, zones) -> Rule:
+    choose, feasible = [], []
+    for name, tree in record.choose:
+        choose.append((name, compile_expression(tree, zones)))
+        # choose_player(among) / choose_card(among) with a pure `among`: a play is
+        # only legal when there is something to choose
+        if isinstance(tree, s.Call) and tree.name in ("choose_player", "choose_card") and tree.args:
+            among = compile_expression(tree.args[0], zones)
+            if not among.gen:
+                feasible.append(among)
+    return Rule(id=record.id, record=record, requires=compile_expression(record.requires, zones),
+                feasible=tuple(feasible), choose=tuple(choose),
+                effect=compile_program(record.effect, zones),
+                on_draw=compile_program(getattr(record, "on_draw", None), zones))
+
+
+class Play:
+    """A card or combo on its way to taking effect; answers may cancel it."""
+
+    __slots__ = ("seat", "rule", "cards", "cancelled")
+
+    def __init__(self, seat: int, rule: Rule, cards: list) -> None:
+        self.seat, self.rule, self.cards = seat, rule, cards
+        self.cancelled = False
+
+
+class State:
+    """One game in progress. Decisions and chance are answered with apply_action."""
+
+    def __init__(self, game: Game, seed: int, *, record: bool = True,
+                 explicit_chance: bool = False, layout=None) -> None:
+        self.game = game
+        self.seed = seed
+        self.rules = game.rules
+        self.titles = game.titles
+        self.explicit_chance = explicit_chance
+        self.table = Table(game.edition, game.players, seed, record)
+        self.decisions = 0
+        self._pending = None
+        self._layout = layout
+        self._flow = self._run()
+        self._advance(None)
+
+    # -- the step API ---------------------------------------------------------
+    def current_player(self) -> int:
+        pending = self._pending
+        if pending is None:
+            return TERMINAL
+        return CHANCE if type(pending) is Chance else pending.seat
+
+    def is_terminal(self) -> bool:
+        return self._pending is None
+
+    def decision(self):
+        """The pending Decision or Chance (None once the game is over)."""
+        return self._pending
+
+    def legal_actions(self) -> list:
+        pending = self._pending
+        if pending is None:
+            return []
+        if type(pending) is Chance:
+            return pending.outcomes() or []
+        return pending.options
+
+    def sample_chance(self):
+        """An outcome for the pending chance node, drawn from the game's seeded generator."""
+        if type(self._pending) is not Chance:
+            raise GameError("no chance outcome is pending")
+        return self._pending.sample(self.table.rng)
+
+    def apply_action(self, option) -> None:
+        pending = self._pending
+        if pending is None:
+            raise GameError("the game is over")
+        log = self.table.log
+        if type(pending) is Chance:
+            try:
+                pending.check(option)
+            except ValueError as exc:
+                raise GameError(str(exc)) from None
+            value = option
+            if log.record:
+                log.emit("chance", only=0, outcome=option)
+        else:
+            try:
+                value = pending.value_of(option)
+            except ValueError as exc:
+                raise GameError(f"seat {pending.seat}: {exc}") from None
+            self.decisions += 1
+            if log.record:
+                log.emit("decision", only=1 << pending.seat, seat=pending.seat,
+                         kind=pending.kind, option=option)
+        self._advance(value)
+
+    @property
+    def winner(self) -> int | None:
+        return self.table.winner
+
+    @property
+    def events(self) -> list[dict]:
+        return self.table.log.events
+
+    def view(self, seat: int):
+        from .views import View
+        return View(self, seat)
+
+    # -- driving the flow -----------------------------------------------------
+    def _advance(self, value) -> None:
+        flow = self._flow
+        rng = self.table.rng
+        explicit = self.explicit_chance
+        while True:
+            try:
+                request = flow.send(value)
+            except StopIteration:
+                self._pending = None
+                return
+            if type(request) is Chance and not explicit:
+                # a shuffle given no order shuffles with the same generator
+                value = rng.randrange(request.size) if request.kind == "pick" else None
+                continue
+            self._pending = request
+            return
+
+    def _run(self):
+        table = self.table
+        try:
+            if self._layout is None:
+                yield from self._setup()
+            else:
+                self._layout(table)
+            while True:
+                if table.turn >= TURN_LIMIT:
+                    table.finish(None, "turn_limit")
+                table.start_turn(table.current)
+                seat = table.current
+                while not table.turn_ended:
+                    choice = yield self._action_decision(seat)
+                    yield from self._act(seat, choice)
+        except GameOver:
+            return
+
+    # -- setup ----------------------------------------------------------------
+    def _setup(self):
+        table, edition = self.table, self.game.edition
+        for card_id, copies in self.game.deck.items():
+            for _ in range(copies):
+                table.new_card(edition.cards[card_id], table.draw_pile)
+        zones = self._zones_by_name()
+        seats = range(self.game.players)
+        for step in edition.setup:
+            count = step_count(step, self.game.players, self.rules) if step.count is not None else 0
+            if step.kind == "set_aside":
+                wanted = set(step.cards)
+                table.move([c for c in table.draw_pile.cards if c.id in wanted], table.set_aside)
+            elif step.kind == "deal":
+                for _ in range(count):
+                    for seat in seats:
+                        source = table.set_aside if step.cards else table.draw_pile
+                        cards = [c for c in source.cards if not step.cards or c.id == step.cards[0]]
+                        if cards:
+                            hand = table.hands[seat]
+                            table.move(cards[:1], hand, len(hand.cards))
+            elif step.kind == "put_back":
+                cards = [c for c in table.set_aside.cards if c.id == step.cards[0]]
+                table.move(cards[:count], table.draw_pile)
+            elif step.kind == "shuffle":
+                zone = zones[step.zone]
+                order = yield Chance("order", len(zone.cards), {"zone": zone.name})
+                table.shuffle(zone, order)
+            elif step.kind == "remove":
+                source = zones[step.zone]
+                table.move(list(source.cards), table.removed)
+        table.current = 0
+
+    def _zones_by_name(self) -> dict:
+        t = self.table
+        return {"draw_pile": t.draw_pile, "discard_pile": t.discard_pile, "removed": t.removed,
+                "set_aside": t.set_aside, **t.extra}
+
+    # -- your turn ------------------------------------------------------------
+    def _action_decision(self, seat: int) -> Decision:
+        options, values = [DRAW], [None]
+        hand = self.table.hands[seat].cards
+        seen = set()
+        for inst in hand:
+            if inst.id in seen:
+                continue
+            seen.add(inst.id)
+            rule = self.game.cards[inst.id]
+            if rule.record.when in PLAYABLE_ON_TURN and self._legal(rule, seat, inst):
+                options.append("play " + inst.id)
+                values.append((rule, [inst]))
+        for rule in self.game.combos:
+            self._combo_options(rule, seat, hand, options, values)
+        return Decision(seat, "action", options, values, {"owed": self.table.owed[seat]})
+
+    def _combo_options(self, rule: Rule, seat: int, hand: list, options: list, values: list) -> None:
+        combo = rule.record
+        by_title: dict = {}
+        for inst in hand:
+            if combo.may_include(inst.card):
+                by_title.setdefault(inst.id, []).append(inst)
+        if combo.match == "same_title":
+            for card_id, insts in by_title.items():
+                if len(insts) >= combo.size and self._legal(rule, seat, insts[:combo.size]):
+                    options.append(f"combo {combo.id} {card_id}")
+                    values.append((rule, insts[:combo.size]))
+        elif len(by_title) >= combo.size and self._legal(rule, seat, []):
+            options.append(f"combo {combo.id}")
+            values.append((rule, None))  # the titles are picked one by one
+
+    def _legal(self, rule: Rule, seat: int, this) -> bool:
+        if rule.requires is None and not rule.feasible:
+            return True
+        ctx = Ctx(self, seat, this)
+        if rule.requires is not None and not rule.requires.fn(ctx):
+            return False
+        return all(_count(code.fn(ctx)) for code in rule.feasible)
+
+    def _act(self, seat: int, choice):
+        if choice is None:
+            yield from run(self.game.turn_draw, Ctx(self, seat))
+            return
+        rule, cards = choice
+        if cards is None:
+            cards = yield from self._pick_combo_cards(seat, rule)
+        yield from self._play(seat, rule, cards)
+
+    def _pick_combo_cards(self, seat: int, rule: Rule):
+        combo, hand = rule.record, self.table.hands[seat].cards
+        picked: list = []
+        while len(picked) < combo.size:
+            taken = {c.id for c in picked}
+            options, values = [], []
+            for inst in hand:
+                if inst.id not in taken and inst.id not in options and combo.may_include(inst.card):
+                    options.append(inst.id)
+                    values.append(inst)
+            picked.append((yield Decision(seat, "combo_card", options, values,
+                                          {"combo": combo.id, "picked": [c.id for c in picked]})))
+        return picked
+
+    def _play(self, seat: int, rule: Rule, cards: list):
+        table = self.table
+        table.move(cards, table.discard_pile)
+        what = "combo" if isinstance(rule.record, Combo) else "card"
+        table.log.emit("play", seat=seat, **{what: rule.id}, cards=[c.id for c in cards])
+        play = Play(seat, rule, cards)
+        ctx = Ctx(self, seat, cards[0] if what == "card" else cards)
+        ctx.source = rule.id
+        for name, code in rule.choose:
+            value = yield from run(code, ctx)
+            ctx.vars[name] = value
+            table.log.emit("chose", seat=seat, name=name, value=_public(value))
+        if any(value is None for value in ctx.vars.values()):
+            table.log.emit("fizzled", seat=seat, reason="nothing to choose")
+            return
+        if rule.record.nopeable:
+            yield from self._window(play, ctx)
+        if play.cancelled:
+            table.log.emit("cancelled", seat=seat, **{what: rule.id})
+        elif rule.effect is not None:
+            yield from run(rule.effect, ctx)
+
+    # -- reaction windows -----------------------------------------------------
+    def _window(self, play: Play, ctx: Ctx):
+        """Let every other seat answer, without limit; answers resolve by parity.
+
+        Seats are asked in turn order after whoever played last. A seat with no
+        legal answer is passed over; it is never observable, because passing
+        writes nothing public (ruling 6).
+        """
+        table, reactive = self.table, self.game.reactive
+        chain = [play]
+        last = play.seat
+        while True:
+            answer = None
+            order = table.seats_from(last)
+            for seat in order[1:] + order[:1]:
+                top = chain[-1]
+                if top.seat == seat and not self.rules["may_nope_own_action"]:
+                    continue
+                options, values = None, None
+                for inst in table.hands[seat].cards:
+                    if inst.id in reactive:
+                        rule = self.game.cards[inst.id]
+                        if options is None:
+                            options, values = [PASS], [None]
+                        label = "play " + inst.id
+                        if label not in options and self._legal(rule, seat, inst):
+                            options.append(label)
+                            values.append((rule, inst))
+                if options is None or len(options) == 1:
+                    continue
+                info = {"answering": _describe(chain[-1]), "depth": len(chain),
+                        "play": _describe(play), "targets": _targets(ctx)}
+                choice = yield Decision(seat, "answer", options, values, info)
+                if choice is not None:
+                    answer = (seat, *choice)
+                    break
+            if answer is None:
+                break
+            seat, rule, inst = answer
+            table.move([inst], table.discard_pile)
+            table.log.emit("answer", seat=seat, card=rule.id, depth=len(chain))
+            chain.append(Play(seat, rule, [inst]))
+            last = seat
+        for index in range(len(chain) - 1, 0, -1):
+            entry = chain[index]
+            if not entry.cancelled and entry.rule.effect is not None:
+                answer_ctx = Ctx(self, entry.seat, entry.cards[0], target=chain[index - 1])
+                answer_ctx.source = entry.rule.id
+                yield from run(entry.rule.effect, answer_ctx)
+
+    # -- services for primitives ----------------------------------------------
+    def draw(self, seat: int, from_bottom: bool):
+        table = self.table
+        pile = table.draw_pile.cards
+        if not pile:
+            table.log.emit("empty_pile", seat=seat)
+            return
+        inst = pile[-1] if from_bottom else pile[0]
+        hand = table.hands[seat]
+        table.move([inst], hand, len(hand.cards))
+        rule = self.game.cards[inst.id]
+        if rule.on_draw is not None:
+            ctx = Ctx(self, seat, inst)
+            ctx.source = inst.id
+            yield from run(rule.on_draw, ctx)
+
+    def about(self, ctx: Ctx) -> dict:
+        """What a decision inside an effect is about, for the player asked."""
+        return {"source": ctx.source, "actor": ctx.me}
+
+
+def _count(value) -> int:
+    if isinstance(value, list):
+        return len(value)
+    return len(value.cards) if hasattr(value, "cards") else int(value is not None)
+
+
+def _public(value):
+    """A chosen value as everyone may see it: seats and titles; cards only as a count."""
+    if isinstance(value, PrivateInt):
+        return {"secret": True}
+    if isinstance(value, (bool, int, str)) or value is None:
+        return value
+    if isinstance(value, list):
+        return {"count": len(value)}
+    return {"count": 1}
+
+
+def _describe(play: Play) -> dict:
+    return {"seat": play.seat, "id": play.rule.id}
+
+
+def _targets(ctx: Ctx) -> dict:
+    return {name: value for name, value in ctx.vars.items() if isinstance(value, (int, str))}
+

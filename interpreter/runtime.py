@@ -1,0 +1,215 @@
+"""What each effect primitive does: one implementation per entry of primitives.py.
+
+``RUNTIME`` maps a primitive's name to ``(function, is_generator)``. Every
+function takes the running :class:`~.evaluator.Ctx` and then the arguments in
+the order primitives.py declares them (defaults already filled in). Choices
+and chance are generators: they yield a Decision or a Chance and get the
+answer back. A test checks that this table and the declarations match.
+
+Values: a player is a seat number, players a list of seats, a card a
+``CardInst``, cards a list of them, a zone a ``Zone`` (its cards when cards
+are wanted), a card id or tag a string.
+"""
+
+from __future__ import annotations
+
+from .decisions import Chance, Decision
+from .table import PrivateInt, Zone
+
+
+def cards_of(value) -> list:
+    """Cards, a zone or one card (or nothing) as a fresh list of cards."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, Zone):
+        return list(value.cards)
+    if value is None:
+        return []
+    return [value]
+
+
+def seats_of(value) -> list:
+    if isinstance(value, list):
+        return value
+    return [] if value is None else [value]
+
+
+# -- players ------------------------------------------------------------------
+def _players(ctx):
+    return ctx.table.seats_from(ctx.me)
+
+
+def _others(ctx, of):
+    return [seat for seat in ctx.table.seats_from(of) if seat != of]
+
+
+def _with_cards(ctx, among):
+    hands = ctx.table.hands
+    return [seat for seat in seats_of(among) if hands[seat].cards]
+
+
+def _next_player(ctx, after):
+    return ctx.table.next_seat(after)
+
+
+def _owed(ctx, player):
+    return ctx.table.owed[player]
+
+
+# -- cards and zones ----------------------------------------------------------
+def _hand(ctx, player):
+    return ctx.table.hands[player]
+
+
+def _top(ctx, cards, n):
+    return cards_of(cards)[:max(n, 0)]
+
+
+def _bottom(ctx, cards, n):
+    found = cards_of(cards)
+    return found[len(found) - n:] if n > 0 else []
+
+
+def _find(ctx, cards, card):
+    return [inst for inst in cards_of(cards) if inst.id == card]
+
+
+def _tagged(ctx, cards, tag):
+    return [inst for inst in cards_of(cards) if tag in inst.card.tags]
+
+
+def _count(ctx, of):
+    if isinstance(of, (list, Zone)):
+        return len(of)
+    return 0 if of is None else 1
+
+
+def _has(ctx, player, card):
+    return any(inst.id == card for inst in ctx.table.hands[player].cards)
+
+
+# -- chance and choices -------------------------------------------------------
+def _random_card(ctx, cards):
+    found = cards_of(cards)
+    if not found:
+        return None
+    index = yield Chance("pick", len(found), {"zone": found[0].zone.name})
+    return found[index]
+
+
+def _choose_player(ctx, among, by):
+    seats = list(seats_of(among))
+    if not seats:
+        return None
+    return (yield Decision(by, "choose_player", seats, None, ctx.game.about(ctx)))
+
+
+def _choose_card(ctx, among, by):
+    found = cards_of(among)
+    if not found:
+        return None
+    bit = 1 << by
+    if all(inst.known & bit for inst in found):
+        options, values = [], []
+        for inst in found:  # cards of one title are alike: offer each title once
+            if inst.id not in options:
+                options.append(inst.id)
+                values.append(inst)
+    else:  # face down to the chooser: they pick a place, blind
+        options, values = list(range(len(found))), found
+    return (yield Decision(by, "choose_card", options, values, ctx.game.about(ctx)))
+
+
+def _choose_title(ctx, by):
+    titles = ctx.game.titles
+    return (yield Decision(by, "choose_title", titles, None, ctx.game.about(ctx)))
+
+
+def _choose_position(ctx, zone, by):
+    places = list(range(len(zone.cards) + 1))
+    place = yield Decision(by, "choose_position", places, None,
+                           {**ctx.game.about(ctx), "zone": zone.name})
+    return PrivateInt(place, 1 << by)
+
+
+def _ask(ctx, question, by):
+    return (yield Decision(by, "ask", [True, False], None,
+                           {**ctx.game.about(ctx), "question": question}))
+
+
+# -- actions ------------------------------------------------------------------
+def _move(ctx, cards, to, at):
+    ctx.table.move(cards_of(cards), to, at)
+
+
+def _shuffle(ctx, zone):
+    order = yield Chance("order", len(zone.cards), {"zone": zone.name})
+    ctx.table.shuffle(zone, order)
+
+
+def _show(ctx, cards, to):
+    mask = 0
+    for seat in seats_of(to):
+        mask |= 1 << seat
+    ctx.table.show(cards_of(cards), mask)
+
+
+def _reveal(ctx, cards):
+    ctx.table.reveal(cards_of(cards))
+
+
+def _draw(ctx, player, from_bottom):
+    yield from ctx.game.draw(player, from_bottom)
+
+
+def _end_turn(ctx, turns):
+    ctx.table.end_turn(ctx.me, turns)
+
+
+def _attack(ctx, victim, turns):
+    if victim is not None:
+        ctx.table.attack(ctx.me, victim, turns, ctx.game.rules["attacks_stack"])
+
+
+def _eliminate(ctx, player):
+    if player is not None:
+        ctx.table.eliminate(player)
+
+
+def _cancel(ctx):
+    if ctx.target is not None:
+        ctx.target.cancelled = True
+
+
+#: written as keywords, never as strings: a primitive may share a word with a card
+RUNTIME = dict(
+    players=(_players, False),
+    others=(_others, False),
+    with_cards=(_with_cards, False),
+    next_player=(_next_player, False),
+    owed=(_owed, False),
+    hand=(_hand, False),
+    top=(_top, False),
+    bottom=(_bottom, False),
+    find=(_find, False),
+    tagged=(_tagged, False),
+    count=(_count, False),
+    has=(_has, False),
+    min=(lambda ctx, a, b: min(a, b), False),
+    max=(lambda ctx, a, b: max(a, b), False),
+    random_card=(_random_card, True),
+    choose_player=(_choose_player, True),
+    choose_card=(_choose_card, True),
+    choose_title=(_choose_title, True),
+    choose_position=(_choose_position, True),
+    ask=(_ask, True),
+    move=(_move, False),
+    shuffle=(_shuffle, True),
+    show=(_show, False),
+    reveal=(_reveal, False),
+    draw=(_draw, True),
+    end_turn=(_end_turn, False),
+    attack=(_attack, False),
+    eliminate=(_eliminate, False),
+    cancel=(_cancel, False),
+)

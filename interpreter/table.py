@@ -1,0 +1,261 @@
+"""The table: every card, zone and seat of one game, and who knows what.
+
+This is the physical state of a game and nothing else: the flow of turns,
+plays and answers lives in ``game.py``. Every change goes through a method
+here, which keeps three things true at once:
+
+* each card is in exactly one zone (cards are conserved);
+* each card carries a bit mask of the seats that know both its face and its
+  exact place (``CardInst.known``); views are built from these bits only;
+* each change is recorded as an event (see ``events.py``) with the card faces
+  shown only to the seats that see them.
+
+Knowledge rules, in short: a hand's owner knows its cards; public zones show
+their cards to all; a card put into the draw pile at a place only its chooser
+knows is known to the chooser alone, and every other seat loses track of the
+pile's order (they cannot tell which cards moved down); a hidden card leaving a
+hand makes everyone but the two owners lose track of that hand; shuffling
+forgets everything except face-up cards.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .events import EventLog
+
+# zone kinds
+PILE = "pile"  # ordered, face down unless a card is face up
+HAND = "hand"  # one owner sees it
+PUBLIC = "public"  # everyone sees it
+
+
+class CardInst:
+    """One physical card: ``card`` is its compiled definition (model.Card)."""
+
+    __slots__ = ("uid", "card", "id", "zone", "known", "face_up")
+
+    def __init__(self, uid: int, card) -> None:
+        self.uid = uid
+        self.card = card
+        self.id = card.id
+        self.zone = None
+        self.known = 0
+        self.face_up = False
+
+    def __repr__(self) -> str:
+        return f"<{self.id}#{self.uid}>"
+
+
+class Zone:
+    """An ordered list of cards; index 0 is the top."""
+
+    __slots__ = ("name", "kind", "owner", "cards")
+
+    def __init__(self, name: str, kind: str, owner: int | None = None) -> None:
+        self.name, self.kind, self.owner = name, kind, owner
+        self.cards: list[CardInst] = []
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __repr__(self) -> str:
+        return f"<zone {self.name}: {len(self.cards)}>"
+
+
+class PrivateInt(int):
+    """A number only one seat knows (a place chosen in secret); sums stay secret."""
+
+    knower: int = 0  # seat bit mask
+
+    def __new__(cls, value: int, knower: int):
+        obj = super().__new__(cls, value)
+        obj.knower = knower
+        return obj
+
+
+class GameOver(Exception):
+    """Raised when the game has been decided; unwinds every running effect."""
+
+
+class Table:
+    """Zones, seats, owed turns and knowledge of one game."""
+
+    def __init__(self, edition, players: int, seed: int, record: bool = True) -> None:
+        self.edition = edition
+        self.players = players
+        self.everyone = (1 << players) - 1
+        self.rng = random.Random(seed)
+        self.log = EventLog(record, self.everyone)
+        self.draw_pile = Zone("draw_pile", PILE)
+        self.discard_pile = Zone("discard_pile", PUBLIC)
+        self.removed = Zone("removed", PUBLIC)
+        self.set_aside = Zone("set_aside", PUBLIC)
+        self.hands = [Zone(f"hand {seat}", HAND, seat) for seat in range(players)]
+        self.extra = {name: Zone(name, PUBLIC if spec.get("public", True) else PILE)
+                      for name, spec in getattr(edition, "zones", {}).items()}
+        self.cards: list[CardInst] = []
+        self.alive = [True] * players
+        self.owed = [0] * players
+        self.attacked = [False] * players  # owes turns because of an attack
+        self.current = 0
+        self.direction = 1
+        self.turn = 0
+        self.turn_ended = False
+        self.finished = False
+        self.winner: int | None = None
+
+    # -- building -------------------------------------------------------------
+    def new_card(self, card, zone: Zone, known: int | None = None) -> CardInst:
+        inst = CardInst(len(self.cards), card)
+        self.cards.append(inst)
+        inst.zone = zone
+        zone.cards.append(inst)
+        inst.known = self._zone_bits(zone) if known is None else known
+        return inst
+
+    def zones(self) -> list[Zone]:
+        return [self.draw_pile, self.discard_pile, self.removed, self.set_aside,
+                *self.hands, *self.extra.values()]
+
+    def _zone_bits(self, zone: Zone) -> int:
+        if zone.kind == PUBLIC:
+            return self.everyone
+        if zone.kind == HAND:
+            return 1 << zone.owner
+        return 0
+
+    # -- seats ----------------------------------------------------------------
+    def seats_from(self, seat: int) -> list[int]:
+        """Seats still in the game in turn order, starting with ``seat``."""
+        n, step = self.players, self.direction
+        return [s for s in ((seat + i * step) % n for i in range(n)) if self.alive[s]]
+
+    def next_seat(self, seat: int) -> int:
+        n, step = self.players, self.direction
+        for i in range(1, n + 1):
+            candidate = (seat + i * step) % n
+            if self.alive[candidate]:
+                return candidate
+        return seat
+
+    # -- moving cards ---------------------------------------------------------
+    def move(self, cards: list, to: Zone, at: int = 0, actor: int | None = None,
+             face_up: bool = False) -> None:
+        """Move cards into ``to`` at place ``at`` (0 = top), keeping knowledge honest."""
+        if not cards:
+            return
+        everyone = self.everyone
+        secret_place = to.kind == PILE and isinstance(at, PrivateInt)
+        place_knowers = at.knower if secret_place else everyone
+        at = max(0, min(int(at), len(to.cards)))
+        shown = everyone if (to.kind == PUBLIC or face_up) else \
+            (1 << to.owner) if to.kind == HAND else 0
+        for offset, inst in enumerate(cards):
+            source = inst.zone
+            was_at = source.cards.index(inst) if source.kind == PILE else None
+            seen = self._take(inst, source, shown == everyone) | shown
+            inst.known = seen if to.kind != PILE or face_up else seen & place_knowers
+            inst.face_up = face_up and to.kind == PILE
+            to.cards.insert(at + offset, inst)
+            inst.zone = to
+            if self.log.record:
+                self.log.move(inst, source, was_at, to, at + offset, seen,
+                              place_knowers if secret_place else everyone)
+        if secret_place:
+            for inst in to.cards:
+                if not inst.face_up:
+                    inst.known &= place_knowers
+
+    def _take(self, inst: CardInst, source: Zone, shown: bool) -> int:
+        """Remove a card from its zone; return the seats that see which card left.
+
+        ``shown``: the card lands face up, so everyone sees which one it was.
+        """
+        source.cards.remove(inst)
+        if shown or source.kind == PUBLIC or inst.known == self.everyone:
+            return self.everyone
+        if source.kind == PILE:
+            return inst.known  # the place it left from is public
+        owner = 1 << source.owner
+        for other in source.cards:  # only the owner can tell which card left
+            other.known &= owner
+        return owner
+
+    def shuffle(self, zone: Zone, order: list[int] | None = None) -> None:
+        """Put a zone in a random order (or the given permutation); knowledge resets."""
+        if order is None:
+            self.rng.shuffle(zone.cards)
+        else:
+            zone.cards[:] = [zone.cards[i] for i in order]
+        if zone.kind != PUBLIC:
+            base = self._zone_bits(zone)
+            for inst in zone.cards:
+                inst.known = self.everyone if inst.face_up else base
+        self.log.emit("shuffled", zone=zone.name, count=len(zone.cards))
+
+    def show(self, cards: list, seats: int) -> None:
+        """Let the seats in the bit mask ``seats`` see the cards' faces and places."""
+        for inst in cards:
+            inst.known |= seats
+        if cards:
+            self.log.show(cards, seats)
+
+    def reveal(self, cards: list) -> None:
+        for inst in cards:
+            inst.known = self.everyone
+        if cards:
+            self.log.emit("reveal", cards=[c.id for c in cards],
+                          zones=[c.zone.name for c in cards])
+
+    # -- turns ----------------------------------------------------------------
+    def start_turn(self, seat: int) -> None:
+        self.current = seat
+        if self.owed[seat] < 1:
+            self.owed[seat] = 1
+        self.turn += 1
+        self.turn_ended = False
+        self.log.emit("turn", seat=seat, owed=self.owed[seat], number=self.turn)
+
+    def end_turn(self, seat: int, turns: int) -> None:
+        """``seat`` ends ``turns`` of its owed turns; play passes on when none are left."""
+        if seat != self.current or not self.alive[seat] or self.turn_ended:
+            return
+        self.owed[seat] = max(0, self.owed[seat] - max(turns, 0))
+        self.turn_ended = True
+        self.log.emit("end_turn", seat=seat, owed=self.owed[seat])
+        if self.owed[seat] == 0:
+            self.attacked[seat] = False
+            self.current = self.next_seat(seat)
+
+    def attack(self, attacker: int, victim: int, turns: int, stack: bool) -> None:
+        """End the attacker's turns; the victim owes ``turns`` (+ the attacker's, stacked)."""
+        extra = self.owed[attacker] if stack and self.attacked[attacker] else 0
+        if attacker == self.current:
+            self.owed[attacker] = 0
+            self.attacked[attacker] = False
+            self.turn_ended = True
+        self.owed[victim] += turns + extra
+        self.attacked[victim] = True
+        self.current = victim
+        self.log.emit("attack", seat=attacker, victim=victim, owed=self.owed[victim])
+
+    def eliminate(self, seat: int) -> None:
+        if not self.alive[seat]:
+            return
+        self.alive[seat] = False
+        self.owed[seat] = 0
+        self.attacked[seat] = False
+        self.log.emit("out", seat=seat)
+        if seat == self.current:
+            self.turn_ended = True
+            self.current = self.next_seat(seat)
+        left = [s for s in range(self.players) if self.alive[s]]
+        if len(left) <= 1:
+            self.finish(left[0] if left else None, "last_standing")
+
+    def finish(self, winner: int | None, reason: str) -> None:
+        self.finished = True
+        self.winner = winner
+        self.log.emit("game_over", winner=winner, reason=reason)
+        raise GameOver()

@@ -1,0 +1,116 @@
+"""What one seat may know, built on demand from the table's knowledge bits.
+
+A :class:`View` reads the live state when asked and copies nothing up front,
+so making one is free and a bot pays only for what it looks at. It holds the
+seat's own hand, the public zones, how many cards every other player holds
+(and which of them this seat has seen and can still place), the cards of the
+draw pile this seat knows the place of, and the public turn state. Call
+:meth:`View.to_dict` to keep a snapshot; the view itself follows the game.
+"""
+
+from __future__ import annotations
+
+from .table import PUBLIC
+
+
+class View:
+    __slots__ = ("_state", "seat", "_bit")
+
+    def __init__(self, state, seat: int) -> None:
+        self._state = state
+        self.seat = seat
+        self._bit = 1 << seat
+
+    # -- turn state (public) --------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self._state.table.players
+
+    @property
+    def alive(self) -> list[bool]:
+        return list(self._state.table.alive)
+
+    @property
+    def current(self) -> int:
+        return self._state.table.current
+
+    @property
+    def owed(self) -> list[int]:
+        return list(self._state.table.owed)
+
+    @property
+    def finished(self) -> bool:
+        return self._state.table.finished
+
+    @property
+    def winner(self) -> int | None:
+        return self._state.table.winner
+
+    # -- cards ----------------------------------------------------------------
+    @property
+    def hand(self) -> list[str]:
+        return [inst.id for inst in self._state.table.hands[self.seat].cards]
+
+    def hand_count(self, seat: int) -> int:
+        return len(self._state.table.hands[seat].cards)
+
+    def known_in_hand(self, seat: int) -> list[str]:
+        """Cards of another player's hand this seat has seen and can still place."""
+        bit = self._bit
+        return sorted(inst.id for inst in self._state.table.hands[seat].cards if inst.known & bit)
+
+    @property
+    def draw_pile_count(self) -> int:
+        return len(self._state.table.draw_pile.cards)
+
+    def draw_pile_known(self) -> dict[int, str]:
+        """Place (0 = top) -> card id, for the places of the draw pile this seat knows."""
+        bit = self._bit
+        return {index: inst.id for index, inst in enumerate(self._state.table.draw_pile.cards)
+                if inst.known & bit}
+
+    @property
+    def discard_pile(self) -> list[str]:
+        return [inst.id for inst in self._state.table.discard_pile.cards]
+
+    @property
+    def removed(self) -> list[str]:
+        return [inst.id for inst in self._state.table.removed.cards]
+
+    def zone(self, name: str) -> dict:
+        zone = self._state.table.extra[name]
+        if zone.kind == PUBLIC:
+            return {"cards": [inst.id for inst in zone.cards]}
+        bit = self._bit
+        return {"count": len(zone.cards),
+                "known": {i: inst.id for i, inst in enumerate(zone.cards) if inst.known & bit}}
+
+    @property
+    def decision(self):
+        """The decision this seat must make now, if any."""
+        pending = self._state.decision()
+        return pending if getattr(pending, "seat", None) == self.seat else None
+
+    # -- snapshot -------------------------------------------------------------
+    def to_dict(self) -> dict:
+        table = self._state.table
+        others = {}
+        for seat in range(table.players):
+            if seat != self.seat:
+                others[seat] = {"count": self.hand_count(seat), "known": self.known_in_hand(seat)}
+        decision = self.decision
+        return {
+            "seat": self.seat,
+            "turn": {"seat": table.current, "number": table.turn, "owed": list(table.owed),
+                     "direction": table.direction},
+            "alive": list(table.alive),
+            "hand": self.hand,
+            "others": others,
+            "draw_pile": {"count": self.draw_pile_count, "known": self.draw_pile_known()},
+            "discard_pile": self.discard_pile,
+            "removed": self.removed,
+            "zones": {name: self.zone(name) for name in table.extra},
+            "decision": decision.to_dict() if decision is not None else None,
+            "finished": table.finished,
+            "winner": table.winner,
+        }
