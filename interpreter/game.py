@@ -225,32 +225,41 @@ class State:
         for card_id, copies in self.game.deck.items():
             for _ in range(copies):
                 table.new_card(edition.cards[card_id], table.draw_pile)
-        zones = self._zones_by_name()
-        seats = range(self.game.players)
         for step in edition.setup:
             count = step_count(step, self.game.players, self.rules) if step.count is not None else 0
-            if step.kind == "set_aside":
-                wanted = set(step.cards)
-                table.move([c for c in table.draw_pile.cards if c.id in wanted], table.set_aside)
-            elif step.kind == "deal":
-                for _ in range(count):
-                    for seat in seats:
-                        source = table.set_aside if step.cards else table.draw_pile
-                        cards = [c for c in source.cards if not step.cards or c.id == step.cards[0]]
-                        if cards:
-                            hand = table.hands[seat]
-                            table.move(cards[:1], hand, len(hand.cards))
-            elif step.kind == "put_back":
-                cards = [c for c in table.set_aside.cards if c.id == step.cards[0]]
-                table.move(cards[:count], table.draw_pile)
-            elif step.kind == "shuffle":
-                zone = zones[step.zone]
-                order = yield Chance("order", len(zone.cards), {"zone": zone.name})
-                table.shuffle(zone, order)
-            elif step.kind == "remove":
-                source = zones[step.zone]
-                table.move(list(source.cards), table.removed)
+            yield from _SETUP_STEPS[step.kind](self, step, count)
         table.current = 0
+
+    def _set_aside(self, step, count):
+        table, wanted = self.table, set(step.cards)
+        table.move([c for c in table.draw_pile.cards if c.id in wanted], table.set_aside)
+        return ()
+
+    def _deal(self, step, count):
+        table = self.table
+        source = table.set_aside if step.cards else table.draw_pile
+        for _ in range(count):
+            for hand in table.hands:
+                card = next((c for c in source.cards if not step.cards or c.id == step.cards[0]), None)
+                if card is not None:
+                    table.move([card], hand, len(hand.cards))
+        return ()
+
+    def _put_back(self, step, count):
+        table = self.table
+        cards = [c for c in table.set_aside.cards if c.id == step.cards[0]]
+        table.move(cards[:count], table.draw_pile)
+        return ()
+
+    def _shuffle_zone(self, step, count):
+        zone = self._zones_by_name()[step.zone]
+        order = yield Chance("order", len(zone.cards), {"zone": zone.name})
+        self.table.shuffle(zone, order)
+
+    def _remove(self, step, count):
+        source = self._zones_by_name()[step.zone]
+        self.table.move(list(source.cards), self.table.removed)
+        return ()
 
     def _zones_by_name(self) -> dict:
         t = self.table
@@ -411,6 +420,11 @@ class State:
     def about(self, ctx: Ctx) -> dict:
         """What a decision inside an effect is about, for the player asked."""
         return {"source": ctx.source, "actor": ctx.me}
+
+
+#: setup step kind -> how to carry it out (keywords: a step may share a word with a card)
+_SETUP_STEPS = dict(set_aside=State._set_aside, deal=State._deal, put_back=State._put_back,
+                    shuffle=State._shuffle_zone, remove=State._remove)
 
 
 def _count(value) -> int:

@@ -238,7 +238,7 @@ class Table:
         self.owed[victim] += turns + extra
         self.attacked[victim] = True
         self.current = victim
-        self.log.emit("attack", seat=attacker, victim=victim, owed=self.owed[victim])
+        self.log.emit("attacked", seat=attacker, victim=victim, owed=self.owed[victim])
 
     def eliminate(self, seat: int) -> None:
         if not self.alive[seat]:
