@@ -204,6 +204,37 @@ def replay(
     raise typer.Exit(EXIT_ERRORS if failed else EXIT_OK)
 
 
+@app.command("test")
+def test_scenarios(
+    paths: Annotated[List[str], typer.Argument(help="Scenario files or folders (searched for *.yaml).",
+                                               show_default=False)],
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every scenario, not only failures.")] = False,
+) -> None:
+    """Run scenario files (rule tests) and say which pass."""
+    from .interpreter.scenario import ScenarioRunner
+    from .interpreter.validate import UsageError, expand
+
+    try:
+        files = expand(paths)
+    except UsageError as exc:
+        typer.echo(f"kittens test: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    runner = ScenarioRunner()
+    failed = 0
+    for path in files:
+        outcome = runner.run(path)
+        if outcome.passed:
+            if verbose:
+                typer.echo(f"PASS {path}")
+            continue
+        failed += 1
+        typer.echo(f"FAIL {path}" + (f": {outcome.description}" if outcome.description else ""))
+        typer.echo(outcome.message)
+    passed = len(files) - failed
+    typer.echo(f"{passed} passed, {failed} failed")
+    raise typer.Exit(EXIT_ERRORS if failed else EXIT_OK)
+
+
 @contextlib.contextmanager
 def _atomic_text(path: str, command: str):
     """Write a text file whole or not at all: a temporary file renamed at the end."""

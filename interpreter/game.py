@@ -253,7 +253,8 @@ class State:
 
     def _shuffle_zone(self, step, count):
         zone = self._zones_by_name()[step.zone]
-        order = yield Chance("order", len(zone.cards), {"zone": zone.name})
+        order = yield Chance("order", len(zone.cards), {"zone": zone.name,
+                                                        "cards": [c.id for c in zone.cards]})
         self.table.shuffle(zone, order)
 
     def _remove(self, step, count):

@@ -93,7 +93,8 @@ def _random_card(ctx, cards):
     found = cards_of(cards)
     if not found:
         return None
-    index = yield Chance("pick", len(found), {"zone": found[0].zone.name})
+    index = yield Chance("pick", len(found), {"zone": found[0].zone.name,
+                                               "cards": [inst.id for inst in found]})
     return found[index]
 
 
@@ -143,7 +144,8 @@ def _move(ctx, cards, to, at):
 
 
 def _shuffle(ctx, zone):
-    order = yield Chance("order", len(zone.cards), {"zone": zone.name})
+    order = yield Chance("order", len(zone.cards), {"zone": zone.name,
+                                                    "cards": [inst.id for inst in zone.cards]})
     ctx.table.shuffle(zone, order)
 
 

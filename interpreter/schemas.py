@@ -19,7 +19,7 @@ from .diagnostics import Diagnostic, did_you_mean
 from .loader import Document
 
 from .. import SCHEMA_DIR
-KINDS = ("cards", "combos", "edition")
+KINDS = ("cards", "combos", "edition", "scenario")
 FORMAT_VERSION = 1
 
 _YAML_TYPES = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",

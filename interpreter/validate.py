@@ -66,6 +66,11 @@ def check_file(ws: Workspace, path: str) -> None:
         compile_edition(ws, path)
     elif kind in ("cards", "combos"):
         load_library(ws, path)
+    elif kind == "scenario":
+        from .scenario import check_layout, check_scenario
+        edition = check_scenario(ws, doc)
+        if edition is not None:
+            check_layout(ws, doc, edition)
 
 
 def load_edition(path: str, variant: str | None = None) -> Edition:
