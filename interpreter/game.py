@@ -208,6 +208,7 @@ class State:
                 yield from self._setup()
             else:
                 self._layout(table)
+                table.announce()
             while True:
                 if table.turn >= TURN_LIMIT:
                     table.finish(None, "turn_limit")
@@ -225,6 +226,7 @@ class State:
         for card_id, copies in self.game.deck.items():
             for _ in range(copies):
                 table.new_card(edition.cards[card_id], table.draw_pile)
+        table.announce()
         for step in edition.setup:
             count = step_count(step, self.game.players, self.rules) if step.count is not None else 0
             yield from _SETUP_STEPS[step.kind](self, step, count)

@@ -114,6 +114,15 @@ class Table:
         inst.known = self._zone_bits(zone) if known is None else known
         return inst
 
+    def announce(self) -> None:
+        """Record how the table starts: each zone's size, and its cards for those who see them."""
+        for zone in self.zones():
+            if zone.cards:
+                seers = self._zone_bits(zone)
+                self.log.emit("zone", zone=zone.name, count=len(zone.cards),
+                              cards=[inst.id for inst in zone.cards],
+                              secret=None if seers == self.everyone else {"cards": seers})
+
     def zones(self) -> list[Zone]:
         return [self.draw_pile, self.discard_pile, self.removed, self.set_aside,
                 *self.hands, *self.extra.values()]
@@ -174,6 +183,13 @@ class Table:
         """
         source.cards.remove(inst)
         if shown or source.kind == PUBLIC or inst.known == self.everyone:
+            if source.kind == HAND:
+                # a seat that knew another copy of this title, but not this one,
+                # cannot tell which copy left: it loses track of both
+                unsure = self.everyone & ~inst.known & ~(1 << source.owner)
+                for other in source.cards:
+                    if other.id == inst.id:
+                        other.known &= ~unsure
             return self.everyone
         if source.kind == PILE:
             return inst.known  # the place it left from is public
@@ -204,9 +220,9 @@ class Table:
     def reveal(self, cards: list) -> None:
         for inst in cards:
             inst.known = self.everyone
-        if cards:
-            self.log.emit("reveal", cards=[c.id for c in cards],
-                          zones=[c.zone.name for c in cards])
+        if cards:  # places only within a pile: a hand's order is its owner's business
+            self.log.emit("reveal", cards=[c.id for c in cards], zones=[c.zone.name for c in cards],
+                          at=[c.zone.cards.index(c) if c.zone.kind == PILE else None for c in cards])
 
     # -- turns ----------------------------------------------------------------
     def start_turn(self, seat: int) -> None:

@@ -1,0 +1,214 @@
+"""The engine's step API, setup, chance, windows, logs and the run/replay commands."""
+
+import inspect
+import json
+from collections import Counter
+
+import pytest
+from typer.testing import CliRunner
+
+from kittens.cli import app
+from kittens.interpreter import primitives as P
+from kittens.interpreter.bots import RandomBot
+from kittens.interpreter.decisions import CHANCE, TERMINAL
+from kittens.interpreter.events import dumps, for_seat
+from kittens.interpreter.game import TURN_LIMIT, Game, GameError
+from kittens.interpreter.runtime import RUNTIME
+from kittens.interpreter.simulate import play_game
+from kittens.interpreter.validate import load_edition
+
+from conftest import ROOT
+
+ORIGINAL = str(ROOT / "editions" / "original.yaml")
+EDITION = load_edition(ORIGINAL)
+
+
+def test_every_declared_primitive_has_an_implementation_of_its_arity():
+    assert set(RUNTIME) == set(P.PRIMITIVES)
+    for name, (function, _is_gen) in RUNTIME.items():
+        wanted = len(P.PRIMITIVES[name].params) + 1  # the context comes first
+        assert len(inspect.signature(function).parameters) == wanted, name
+
+
+# -- setup (ruling 1) -----------------------------------------------------------
+def _after_setup(edition, players, seed=3):
+    state = Game(edition, players).new_state(seed)
+    table = state.table
+    return table, {z.name: Counter(c.id for c in z.cards) for z in table.zones()}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_original_setup(players):
+    table, zones = _after_setup(EDITION, players)
+    for seat in range(players):
+        hand = zones[f"hand {seat}"]
+        assert sum(hand.values()) == 8 and hand["defuse"] >= 1
+        assert hand["exploding_kitten"] == 0
+    spare = min(2, 6 - players)
+    assert zones["draw_pile"]["exploding_kitten"] == players - 1
+    assert zones["draw_pile"]["defuse"] + sum(zones[f"hand {s}"]["defuse"] for s in range(players)) \
+        == players + spare
+    assert zones["removed"] == Counter({"exploding_kitten": 4 - (players - 1),
+                                        "defuse": 6 - players - spare})
+    assert sum(len(z.cards) for z in table.zones()) == 56
+    assert len(table.draw_pile.cards) == 56 - 8 * players - sum(zones["removed"].values())
+    assert table.current == 0 and table.owed[0] == 1
+
+
+@pytest.mark.parametrize("players,spare", [(2, 2), (3, 2), (4, 1), (5, 1)])
+def test_older_printing_setup(players, spare):
+    _table, zones = _after_setup(EDITION.variants["older_printing"], players)
+    assert all(sum(zones[f"hand {s}"].values()) == 5 for s in range(players))
+    assert zones["draw_pile"]["defuse"] == spare
+
+
+def test_setup_is_shuffled_by_the_seed():
+    a, _ = _after_setup(EDITION, 4, seed=1)
+    b, _ = _after_setup(EDITION, 4, seed=2)
+    assert [c.id for c in a.draw_pile.cards] != [c.id for c in b.draw_pile.cards]
+
+
+# -- the step API ---------------------------------------------------------------
+def test_step_api_and_errors():
+    state = Game(EDITION, 3).new_state(0)
+    assert state.current_player() == 0
+    decision = state.decision()
+    assert decision.kind == "action" and state.legal_actions()[0] == "draw"
+    with pytest.raises(GameError, match="not a legal option"):
+        state.apply_action("play exploding_kitten")
+    rng_bot = RandomBot(0, 0)
+    while not state.is_terminal():
+        d = state.decision()
+        state.apply_action(rng_bot.choose(state.view(d.seat), d))
+    assert state.current_player() == TERMINAL and state.legal_actions() == []
+    with pytest.raises(GameError, match="over"):
+        state.apply_action("draw")
+
+
+def test_players_out_of_range_are_refused():
+    with pytest.raises(GameError, match="2 to 5 players"):
+        Game(EDITION, 6)
+
+
+def test_explicit_chance_plays_the_same_game_as_implicit():
+    game = Game(EDITION, 4)
+    implicit = play_game(game, 11, [RandomBot(11, s) for s in range(4)])
+    state = game.new_state(11, explicit_chance=True)
+    bots = [RandomBot(11, s) for s in range(4)]
+    chance_nodes = 0
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            chance_nodes += 1
+            state.apply_action(state.sample_chance())
+            continue
+        d = state.decision()
+        option = d.options[0] if len(d.options) == 1 else bots[d.seat].choose(state.view(d.seat), d)
+        state.apply_action(option)
+    assert chance_nodes >= 2  # the two setup shuffles at least
+    strip = [dumps(e) for e in state.events if e["type"] != "chance"]
+    assert strip == [dumps(e) for e in implicit.events]
+
+
+def test_chance_outcomes_are_checked():
+    state = Game(EDITION, 2).new_state(0, explicit_chance=True)
+    assert state.current_player() == CHANCE and state.legal_actions() == []
+    with pytest.raises(GameError, match="permutation"):
+        state.apply_action([0, 0])
+
+
+def test_turn_limit_stops_a_game_that_cannot_end():
+    game = Game(EDITION, 2)
+
+    def empty_table(table):
+        table.new_card(EDITION.cards["tacocat"], table.hands[0])
+
+    state = game.new_state(0, layout=empty_table)
+    while not state.is_terminal():
+        state.apply_action("draw")
+    assert state.winner is None and state.table.turn == TURN_LIMIT
+    assert state.events[-1] == {"type": "game_over", "winner": None, "reason": "turn_limit"}
+
+
+# -- reaction windows leak nothing (ruling 6) ------------------------------------
+def _public_after_skip(seat2_card):
+    game = Game(EDITION, 3)
+
+    def layout(table):
+        table.new_card(EDITION.cards["skip"], table.hands[0])
+        table.new_card(EDITION.cards[seat2_card], table.hands[2])
+        for card_id in ("tacocat", "beard_cat"):
+            table.new_card(EDITION.cards[card_id], table.draw_pile)
+
+    state = game.new_state(0, layout=layout)
+    state.apply_action("play skip")
+    if state.current_player() == 2:  # asked to answer: pass
+        assert state.decision().kind == "answer"
+        state.apply_action("pass")
+    assert state.current_player() == 1
+    return [e for e in (for_seat(e, 1) for e in state.events) if e is not None]
+
+
+def test_who_holds_a_nope_is_not_observable():
+    with_nope = _public_after_skip("nope")
+    without = _public_after_skip("cattermelon")
+    assert with_nope == without  # seat 1 cannot tell whether seat 2 was asked
+
+
+# -- logs, run and replay --------------------------------------------------------
+runner = CliRunner()
+
+
+def test_run_json_reports_200_games_each_won():
+    result = runner.invoke(app, ["run", ORIGINAL, "--players", "4", "--games", "200", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["games"] == 200
+    assert sum(summary["wins"].values()) == 200 and set(summary["wins"]) == {"0", "1", "2", "3"}
+    assert summary["no_winner"] == 0
+
+
+def test_run_text_and_bots(tmp_path):
+    result = runner.invoke(app, ["run", ORIGINAL, "-p", "3", "-g", "2", "--bots", "heuristic,random"])
+    assert result.exit_code == 0
+    assert "seat 0 (heuristic)" in result.output and "seed 1:" in result.output
+
+
+@pytest.mark.parametrize("args,message", [
+    (["-p", "9"], "2 to 5 players"),
+    (["--bots", "clever"], "unknown bot 'clever'"),
+    (["--variant", "nope"], "no variant 'nope'"),
+])
+def test_run_usage_errors(args, message):
+    result = runner.invoke(app, ["run", ORIGINAL, *args])
+    assert result.exit_code in (1, 2)
+    assert message in result.output
+
+
+def test_log_replays_and_a_tampered_log_does_not(tmp_path):
+    log = tmp_path / "games.jsonl"
+    result = runner.invoke(app, ["run", ORIGINAL, "-p", "4", "-g", "3", "--seed", "5",
+                                 "--bots", "heuristic,random", "--log", str(log)])
+    assert result.exit_code == 0, result.output
+    lines = log.read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    assert sum(r["type"] == "game" for r in records) == 3
+    replayed = runner.invoke(app, ["replay", str(log)])
+    assert replayed.exit_code == 0, replayed.output
+    assert "3 of 3 game(s) replayed identically" in replayed.output
+    # change one decision of the second game: the replay must notice
+    index = next(i for i, r in enumerate(records) if r["type"] == "decision" and r["option"] != "draw"
+                 and r["kind"] == "action" and i > len(records) // 2)
+    records[index]["option"] = "draw"
+    log.write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    tampered = runner.invoke(app, ["replay", str(log)])
+    assert tampered.exit_code == 1
+    assert "MISMATCH" in tampered.output
+
+
+def test_replay_reports_bad_logs(tmp_path):
+    log = tmp_path / "bad.jsonl"
+    log.write_text('{"type": "game"}\nnot json\n')
+    result = runner.invoke(app, ["replay", str(log)])
+    assert result.exit_code == 2
+    assert "bad.jsonl:2:" in result.output and "not valid JSON" in result.output
+    assert "Traceback" not in result.output
