@@ -204,6 +204,99 @@ def replay(
     raise typer.Exit(EXIT_ERRORS if failed else EXIT_OK)
 
 
+@app.command()
+def play(
+    edition: EditionArg,
+    players: PlayersOpt = None,
+    seat: Annotated[Optional[List[int]], typer.Option("--seat", "-k", help="A seat played by a person (repeat for hot-seat play; default: seat 0).")] = None,
+    bots: Annotated[str, typer.Option("--bots", "-b", help="Bots for the other seats, comma-separated: random, heuristic.")] = "heuristic",
+    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Seed for all chance (default: a new one each game).")] = None,
+    variant: VariantOpt = None,
+    log: Annotated[Optional[str], typer.Option("--log", help="Write the game's events to this file (JSON lines) at the end.")] = None,
+) -> None:
+    """Play in the terminal against bots; several people can play hot-seat."""
+    import random
+
+    from .interpreter.bots import make_bots
+    from .interpreter.events import dumps
+    from .interpreter.game import Game
+    from .interpreter.simulate import game_header
+    from .terminal import HumanTable, Quit, Terminal
+
+    compiled = _load_edition(edition, variant, "play")
+    count = _players_for(compiled, players, "play")
+    humans = sorted(set(seat or [0]))
+    bad = [k for k in humans if not 0 <= k < count]
+    if bad:
+        typer.echo(f"kittens play: there is no seat {bad[0]} in a {count}-player game "
+                   "(seats count from 0)", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    names = _bot_names(bots, "play")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    game = Game(compiled, count)
+    all_bots = make_bots(names, count, seed)
+    seat_bots = {k: all_bots[k] for k in range(count) if k not in humans}
+    for k, bot in seat_bots.items():
+        start = getattr(bot, "start", None)
+        if start:
+            start(game, k)
+    state = game.new_state(seed)
+    typer.echo(f"{compiled.name}: {count} players, seed {seed}. You are seat "
+               f"{', '.join(map(str, humans))}; bots: " +
+               ", ".join(f"seat {k} {b.name}" for k, b in seat_bots.items()))
+    table = HumanTable(state, humans, seat_bots, Terminal(read=_prompt, write=typer.echo))
+    try:
+        table.play()
+    except Quit:
+        typer.echo(f"Stopped. Play this game again with --seed {seed}.")
+    if log:
+        with _atomic_text(log, "play") as stream:
+            labels = ["person" if k in humans else seat_bots[k].name for k in range(count)]
+            stream.write(dumps(game_header(game, seed, labels, edition=edition)) + "\n")
+            for event in state.events:
+                stream.write(dumps(event) + "\n")
+
+
+def _prompt(text: str) -> str:
+    """One line from the person at the terminal; end of input reads as EOFError."""
+    try:
+        return typer.prompt(text, default="", show_default=False, prompt_suffix=" ")
+    except typer.Abort:
+        raise EOFError from None
+
+
+@app.command()
+def bench(
+    edition: Annotated[str, typer.Argument(help="The edition to time.")] = "",
+    players: Annotated[int, typer.Option("--players", "-p", min=1, help="Seats per game.")] = 4,
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games per round.")] = 2000,
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds; the best is reported.")] = 3,
+    events: Annotated[bool, typer.Option("--events/--no-events", help="Also record every event (as --log does).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
+) -> None:
+    """Time random-bot games on one core: games and decisions per second."""
+    import platform
+
+    from . import EDITIONS_DIR
+    from .interpreter.simulate import benchmark
+
+    path = edition or str(EDITIONS_DIR / "original.yaml")
+    compiled = _load_edition(path, None, "bench")
+    count = _players_for(compiled, players, "bench")
+    figures = benchmark(compiled, players=count, games=games, rounds=rounds, record=events)
+    figures["edition"] = compiled.id
+    figures["python"] = platform.python_version()
+    if as_json:
+        typer.echo(json.dumps(figures))
+        return
+    typer.echo(f"{compiled.name}, {count} random bots, {games} games x {rounds} rounds (best), "
+               f"events {'on' if events else 'off'}, Python {figures['python']}, one core")
+    typer.echo(f"  {figures['games_per_second']:,.0f} games/s")
+    typer.echo(f"  {figures['decisions_per_second']:,} decisions/s "
+               f"({figures['decisions_per_game']} decisions per game)")
+
+
 @app.command("test")
 def test_scenarios(
     paths: Annotated[List[str], typer.Argument(help="Scenario files or folders (searched for *.yaml).",

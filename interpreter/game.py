@@ -50,6 +50,7 @@ class Rule:
     choose: tuple  # of (name, Code)
     effect: Code | None
     on_draw: Code | None = None
+    requires_this: bool = False  # whether `requires` or a choice's pool looks at `this`
 
 
 class Game:
@@ -63,8 +64,9 @@ class Game:
         self.players = players
         zones = frozenset(getattr(edition, "zones", {}))
         self.rules = {**edition.rules, **edition.params}
-        self.cards = {card_id: _compile(card, zones) for card_id, card in edition.cards.items()}
-        self.combos = tuple(_compile(combo, zones) for combo in edition.combos)
+        shared: dict = {}  # equal expressions share one compiled code (see State._legal)
+        self.cards = {card_id: _compile(card, zones, shared) for card_id, card in edition.cards.items()}
+        self.combos = tuple(_compile(combo, zones, shared) for combo in edition.combos)
         self.turn_draw = compile_program(edition.turn_draw, zones)
         self.deck = edition.deck_for(players)
         self.titles = list(self.deck) or sorted(edition.cards)
@@ -76,20 +78,41 @@ class Game:
         return State(self, seed, record=record, explicit_chance=explicit_chance, layout=layout)
 
 
-def _compile(record, zones) -> Rule:
-    choose, feasible = [], []
+def _compile(record, zones, shared: dict) -> Rule:
+    def expression(tree):
+        if tree not in shared:
+            shared[tree] = compile_expression(tree, zones)
+        return shared[tree]
+
+    choose, feasible, looks_at_this = [], [], _names_this(record.requires)
     for name, tree in record.choose:
         choose.append((name, compile_expression(tree, zones)))
         # choose_player(among) / choose_card(among) with a pure `among`: a play is
         # only legal when there is something to choose
         if isinstance(tree, s.Call) and tree.name in ("choose_player", "choose_card") and tree.args:
-            among = compile_expression(tree.args[0], zones)
+            among = expression(tree.args[0])
             if not among.gen:
                 feasible.append(among)
-    return Rule(id=record.id, record=record, requires=compile_expression(record.requires, zones),
+                looks_at_this = looks_at_this or _names_this(tree.args[0])
+    requires = expression(record.requires) if record.requires is not None else None
+    return Rule(id=record.id, record=record, requires=requires,
                 feasible=tuple(feasible), choose=tuple(choose),
                 effect=compile_program(record.effect, zones),
-                on_draw=compile_program(getattr(record, "on_draw", None), zones))
+                on_draw=compile_program(getattr(record, "on_draw", None), zones),
+                requires_this=looks_at_this)
+
+
+def _names_this(tree) -> bool:
+    stack = [tree]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, s.Name) and item.id == "this":
+            return True
+        if isinstance(item, tuple):
+            stack.extend(item)
+        elif isinstance(item, s.Node):
+            stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "pos")
+    return False
 
 
 class Play:
@@ -272,42 +295,61 @@ class State:
     # -- your turn ------------------------------------------------------------
     def _action_decision(self, seat: int) -> Decision:
         options, values = [DRAW], [None]
-        hand = self.table.hands[seat].cards
-        seen = set()
-        for inst in hand:
-            if inst.id in seen:
-                continue
-            seen.add(inst.id)
-            rule = self.game.cards[inst.id]
-            if rule.record.when in PLAYABLE_ON_TURN and self._legal(rule, seat, inst):
-                options.append("play " + inst.id)
-                values.append((rule, [inst]))
+        by_title: dict = {}
+        for inst in self.table.hands[seat].cards:
+            by_title.setdefault(inst.id, []).append(inst)
+        ctx, memo = Ctx(self, seat), {}
+        cards = self.game.cards
+        for card_id, insts in by_title.items():
+            rule = cards[card_id]
+            if rule.record.when in PLAYABLE_ON_TURN and self._legal(rule, ctx, insts[0], memo):
+                options.append("play " + card_id)
+                values.append((rule, insts[:1]))
         for rule in self.game.combos:
-            self._combo_options(rule, seat, hand, options, values)
+            combo = rule.record
+            tag, size = combo.tag, combo.size
+            if combo.match == "same_title":
+                for card_id, insts in by_title.items():
+                    if len(insts) >= size and (tag is None or tag in insts[0].card.tags) \
+                            and self._legal(rule, ctx, insts[:size], memo):
+                        options.append(f"combo {combo.id} {card_id}")
+                        values.append((rule, insts[:size]))
+            elif sum(1 for insts in by_title.values() if tag is None or tag in insts[0].card.tags) \
+                    >= size and self._legal(rule, ctx, [], memo):
+                options.append(f"combo {combo.id}")
+                values.append((rule, None))  # the titles are picked one by one
         return Decision(seat, "action", options, values, {"owed": self.table.owed[seat]})
 
-    def _combo_options(self, rule: Rule, seat: int, hand: list, options: list, values: list) -> None:
-        combo = rule.record
-        by_title: dict = {}
-        for inst in hand:
-            if combo.may_include(inst.card):
-                by_title.setdefault(inst.id, []).append(inst)
-        if combo.match == "same_title":
-            for card_id, insts in by_title.items():
-                if len(insts) >= combo.size and self._legal(rule, seat, insts[:combo.size]):
-                    options.append(f"combo {combo.id} {card_id}")
-                    values.append((rule, insts[:combo.size]))
-        elif len(by_title) >= combo.size and self._legal(rule, seat, []):
-            options.append(f"combo {combo.id}")
-            values.append((rule, None))  # the titles are picked one by one
+    def _legal(self, rule: Rule, ctx: Ctx, this, memo: dict | None = None) -> bool:
+        """Whether ``rule`` may be played now: its `requires` holds and it has someone to pick.
 
-    def _legal(self, rule: Rule, seat: int, this) -> bool:
-        if rule.requires is None and not rule.feasible:
-            return True
-        ctx = Ctx(self, seat, this)
-        if rule.requires is not None and not rule.requires.fn(ctx):
-            return False
-        return all(_count(code.fn(ctx)) for code in rule.feasible)
+        Tests that do not look at ``this`` give the same answer for every card of
+        one decision, so they are worked out once (``memo``, keyed by the shared
+        compiled code).
+        """
+        if rule.requires is not None:
+            if rule.requires_this or memo is None:
+                ctx.this = this
+                if not rule.requires.fn(ctx):
+                    return False
+            else:
+                key = id(rule.requires)
+                ok = memo.get(key)
+                if ok is None:
+                    ok = memo[key] = bool(rule.requires.fn(ctx))
+                if not ok:
+                    return False
+        for code in rule.feasible:
+            key = id(code)
+            ok = None if memo is None else memo.get(key)
+            if ok is None:
+                ctx.this = this
+                ok = _count(code.fn(ctx)) > 0
+                if memo is not None and not rule.requires_this:
+                    memo[key] = ok
+            if not ok:
+                return False
+        return True
 
     def _act(self, seat: int, choice):
         if choice is None:
@@ -365,6 +407,7 @@ class State:
         table, reactive = self.table, self.game.reactive
         chain = [play]
         last = play.seat
+        table.log.emit("window", seat=play.seat, id=play.rule.id)
         while True:
             answer = None
             order = table.seats_from(last)
@@ -379,7 +422,7 @@ class State:
                         if options is None:
                             options, values = [PASS], [None]
                         label = "play " + inst.id
-                        if label not in options and self._legal(rule, seat, inst):
+                        if label not in options and self._legal(rule, Ctx(self, seat), inst):
                             options.append(label)
                             values.append((rule, inst))
                 if options is None or len(options) == 1:
@@ -397,6 +440,7 @@ class State:
             table.log.emit("answer", seat=seat, card=rule.id, depth=len(chain))
             chain.append(Play(seat, rule, [inst]))
             last = seat
+        table.log.emit("window_closed", seat=play.seat, id=play.rule.id, answers=len(chain) - 1)
         for index in range(len(chain) - 1, 0, -1):
             entry = chain[index]
             if not entry.cancelled and entry.rule.effect is not None:

@@ -110,3 +110,30 @@ def edition_digest(edition) -> str:
         except OSError:
             parts.append(path)
     return hashlib.sha256("".join(sorted(parts)).encode()).hexdigest()[:16]
+
+
+def benchmark(edition, *, players: int = 4, games: int = 2000, seed: int = 0,
+              record: bool = False, rounds: int = 3) -> dict:
+    """Time random-bot games on this process's one core; the best of ``rounds`` runs.
+
+    Reports games and decisions per second. The engine is single-threaded, so
+    this is the speed of one core; ``record`` turns on the event log (what
+    ``kittens run --log`` pays for).
+    """
+    game = Game(edition, players)
+    best = None
+    for _ in range(rounds):
+        decisions = 0
+        started = time.perf_counter()
+        for index in range(games):
+            bots = make_bots(["random"], players, seed + index)
+            state = play_game(game, seed + index, bots, record=record)
+            decisions += state.decisions
+        elapsed = time.perf_counter() - started
+        if best is None or elapsed < best[0]:
+            best = (elapsed, decisions)
+    elapsed, decisions = best
+    return {"games": games, "players": players, "record_events": record, "seconds": round(elapsed, 3),
+            "games_per_second": round(games / elapsed, 1),
+            "decisions_per_second": round(decisions / elapsed),
+            "decisions_per_game": round(decisions / games, 1)}

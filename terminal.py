@@ -1,0 +1,278 @@
+"""Playing in the terminal: people against bots, or several people hot-seat.
+
+Each person sees only their seat's view: their own hand, the public piles, how
+many cards the others hold, what they saw privately. With two or more people
+at one screen, a cover screen hides the table between their turns, and every
+person gets a prompt in every reaction window, whether or not they hold a
+card to answer with, so nobody learns who was asked (ruling 6).
+"""
+
+from __future__ import annotations
+
+from .interpreter.decisions import Chance
+from .interpreter.events import for_seat
+
+RULE = "-" * 64
+
+
+class Terminal:
+    """Reads and writes lines; tests give their own ``read``/``write``."""
+
+    def __init__(self, read=input, write=print) -> None:
+        self.read, self.write = read, write
+
+
+class Quit(Exception):
+    pass
+
+
+class HumanTable:
+    """Runs one game with human seats at a terminal."""
+
+    def __init__(self, state, humans: list[int], bots: dict, terminal: Terminal) -> None:
+        self.state, self.humans, self.bots, self.io = state, humans, bots, terminal
+        self.edition = state.game.edition
+        self.cursor = {seat: 0 for seat in humans}  # events already shown to each person
+        self.hot_seat = len(humans) > 1
+        self.at_screen: int | None = None if self.hot_seat else humans[0]
+        self._scanned = 0  # events already looked at for reaction windows
+
+    # -- names ----------------------------------------------------------------
+    def title(self, card_id) -> str:
+        card = self.edition.cards.get(card_id)
+        return card.title if card else str(card_id)
+
+    def who(self, seat: int, viewer: int) -> str:
+        if seat == viewer:
+            return "you"
+        kind = "person" if seat in self.humans else self.bots[seat].name
+        return f"seat {seat} ({kind})"
+
+    # -- the loop -------------------------------------------------------------
+    def play(self) -> None:
+        state = self.state
+        queue: list[int] = []  # people still to be given a prompt in this reaction window
+        while not state.is_terminal():
+            queue = self._window_queue(queue)
+            pending = state.decision()
+            if type(pending) is Chance:  # a table played by people never fixes chance by hand
+                state.apply_action(state.sample_chance())
+                continue
+            seat = pending.seat
+            if seat not in self.humans:
+                state.apply_action(self.bots[seat].choose(state.view(seat), pending))
+                continue
+            if self.hot_seat and pending.kind == "answer":
+                while queue and queue[0] != seat:  # people before them are asked first
+                    self._dummy_answer(queue.pop(0))
+                if queue:
+                    queue.pop(0)
+            self._ask(seat, pending)
+        for seat in self.humans:
+            self._switch_to(seat)
+            self._show_events(seat)
+        winner = state.winner
+        self.io.write(RULE)
+        self.io.write("Game over: " + ("nobody wins (turn limit)" if winner is None
+                                        else f"seat {winner} wins."))
+
+    def _window_queue(self, queue: list[int]) -> list[int]:
+        """Hot-seat fairness: in each round of a reaction window every other person gets
+        one prompt, in seat order after whoever played last; those the game does not ask
+        (no card to answer with) get a prompt with nothing to choose, at their place."""
+        if not self.hot_seat:
+            return queue
+        events = self.state.events
+        start, self._scanned = self._scanned, len(events)
+        n, alive = self.state.table.players, self.state.table.alive
+        for event in events[start:]:
+            if event["type"] in ("window", "answer"):  # a new round of answers begins
+                after = [(event["seat"] + i) % n for i in range(1, n)]
+                queue = [s for s in after if s in self.humans and alive[s]]
+            elif event["type"] == "window_closed":
+                while queue:
+                    self._dummy_answer(queue.pop(0))
+        return queue
+
+    # -- screens --------------------------------------------------------------
+    def _switch_to(self, seat: int) -> None:
+        if self.at_screen == seat:
+            return
+        if self.hot_seat:
+            self.io.write("\n" * 40 + RULE)
+            self._input(f"Pass the screen to seat {seat}. Seat {seat}, press Enter when only you can see it.")
+        self.at_screen = seat
+
+    def _dummy_answer(self, seat: int) -> None:
+        """The same prompt a person with a Nope would get, with nothing to choose."""
+        self._switch_to(seat)
+        self._show_events(seat)
+        self.io.write("A card was played. You have nothing to answer it with.")
+        self._input("Press Enter to pass.")
+
+    def _ask(self, seat: int, decision) -> None:
+        self._switch_to(seat)
+        self._show_events(seat)
+        self._show_table(seat)
+        self.io.write(self._question(decision, seat))
+        labels = [self._label(decision, option) for option in decision.options]
+        for number, label in enumerate(labels, 1):
+            self.io.write(f"  {number}. {label}")
+        while True:
+            answer = self._input("Your choice (number, or q to quit):").strip()
+            if answer.lower() in ("q", "quit"):
+                raise Quit()
+            if answer.isdigit() and 1 <= int(answer) <= len(labels):
+                self.state.apply_action(decision.options[int(answer) - 1])
+                return
+            matches = [o for o, label in zip(decision.options, labels)
+                       if answer and answer.lower() in (str(o).lower(), label.lower())]
+            if len(matches) == 1:
+                self.state.apply_action(matches[0])
+                return
+            self.io.write(f"Please type a number from 1 to {len(labels)}.")
+
+    def _input(self, prompt: str) -> str:
+        try:
+            return self.io.read(prompt)
+        except EOFError:
+            raise Quit() from None
+
+    def _question(self, decision, seat: int) -> str:
+        info, kind = decision.info, decision.kind
+        source = self.title(info["source"]) if info.get("source") else ""
+        if kind == "action":
+            return f"Your turn (you owe {info.get('owed', 1)}). Play a card, or draw to end the turn:"
+        if kind == "answer":
+            play = info["play"]
+            return f"{self.who(play['seat'], seat).capitalize()} played {self.title(play['id'])}. Answer it?"
+        if kind == "combo_card":
+            return "Pick the next card of the combo:"
+        if kind == "ask":
+            return f"{source}: {info.get('question', '')}"
+        what = {"choose_player": "pick a player", "choose_card": "pick a card",
+                "choose_title": "name a card", "choose_position": "where in the draw pile?"}
+        return f"{source}: {what.get(kind, kind)}"
+
+    def _label(self, decision, option) -> str:
+        kind = decision.kind
+        if kind in ("action", "answer"):
+            if option == "draw":
+                return "Draw a card (ends your turn)"
+            if option == "pass":
+                return "Pass"
+            parts = str(option).split()
+            if parts[0] == "play":
+                return f"Play {self.title(parts[1])}"
+            combo = next((c for c in self.edition.combos if c.id == parts[1]), None)
+            name = combo.title if combo else parts[1]
+            return f"{name}" + (f" with {self.title(parts[2])}" if len(parts) > 2 else "")
+        if kind == "choose_player":
+            return f"seat {option} ({self.state.view(decision.seat).hand_count(option)} cards)"
+        if kind == "choose_position":
+            size = len(decision.options) - 1
+            where = " (top)" if option == 0 else " (bottom)" if option == size else ""
+            return f"place {option + 1}{where}"
+        if kind in ("choose_card", "choose_title", "combo_card"):
+            return self.title(option) if isinstance(option, str) else f"card {option + 1}"
+        return "yes" if option is True else "no" if option is False else str(option)
+
+    def _show_table(self, seat: int) -> None:
+        view = self.state.view(seat)
+        write = self.io.write
+        write(RULE)
+        write(f"Turn {self.state.table.turn}: seat {view.current}'s turn. You are seat {seat}.")
+        for other in range(view.players):
+            if not view.alive[other]:
+                write(f"  seat {other}: out")
+                continue
+            owed = view.owed[other]
+            extra = f", owes {owed} turns" if owed > 1 else ""
+            if other == seat:
+                write(f"  seat {other} (you): {len(view.hand)} cards{extra}")
+                continue
+            known = view.known_in_hand(other)
+            seen = f"; you know they hold {', '.join(self.title(c) for c in known)}" if known else ""
+            write(f"  {self.who(other, seat)}: {view.hand_count(other)} cards{extra}{seen}")
+        known = view.draw_pile_known()
+        pile = f"Draw pile: {view.draw_pile_count} cards"
+        if known:
+            pile += "; you know " + ", ".join(f"place {p + 1}: {self.title(c)}" for p, c in sorted(known.items()))
+        write(pile)
+        discard = view.discard_pile
+        shown = ", ".join(self.title(c) for c in discard[:6]) + (" ..." if len(discard) > 6 else "")
+        write(f"Discard pile ({len(discard)}), top first: {shown or 'empty'}")
+        hand = sorted(view.hand, key=self.title)
+        write("Your hand: " + (", ".join(self.title(c) for c in hand) or "empty"))
+
+    def _show_events(self, seat: int) -> None:
+        events = self.state.events
+        start = self.cursor[seat]
+        if start == 0:  # setup is summed up, not told card by card
+            first_turn = next((i for i, e in enumerate(events) if e["type"] == "turn"), len(events))
+            start = first_turn
+            self.io.write("The cards are dealt.")
+        for event in events[start:]:
+            seen = for_seat(event, seat)
+            if seen is not None:
+                line = self.describe(seen, seat)
+                if line:
+                    self.io.write("  * " + line)
+        self.cursor[seat] = len(events)
+
+    def describe(self, event: dict, viewer: int) -> str | None:
+        """One event as a sentence for ``viewer`` (None: not worth a line)."""
+        kind, who = event["type"], (lambda s: self.who(s, viewer))
+        if kind == "turn":
+            owed = event["owed"]
+            return f"{who(event['seat']).capitalize()}: turn {event['number']}" + \
+                (f" (owes {owed})" if owed > 1 else "")
+        if kind == "play":
+            what = event.get("card") or event.get("combo")
+            name = self.title(what) if "card" in event else next(
+                (c.title for c in self.edition.combos if c.id == what), what)
+            cards = "" if "card" in event else " (" + ", ".join(self.title(c) for c in event["cards"]) + ")"
+            return f"{who(event['seat']).capitalize()} played {name}{cards}."
+        if kind == "answer":
+            return f"{who(event['seat']).capitalize()} answered with {self.title(event['card'])}!"
+        if kind == "cancelled":
+            return f"{self.title(event.get('card') or event.get('combo'))} was cancelled."
+        if kind == "chose" and isinstance(event["value"], int):
+            return f"{who(event['seat']).capitalize()} picked seat {event['value']}."
+        if kind == "chose" and isinstance(event["value"], str):
+            return f"{who(event['seat']).capitalize()} named {self.title(event['value'])}."
+        if kind == "attacked":
+            return f"{who(event['victim']).capitalize()} now owe{'' if event['victim'] == viewer else 's'} {event['owed']} turns."
+        if kind == "shuffled" and event["zone"] == "draw_pile":
+            return "The draw pile was shuffled."
+        if kind == "show":
+            if "cards" in event:
+                cards = ", ".join(f"{self.title(c)} (place {p + 1})" for c, p in zip(event["cards"], event["at"]))
+                return f"You see: {cards}."
+            return f"{who(event['seats'][0]).capitalize()} looked at {event['count']} cards."
+        if kind == "reveal":
+            return "Shown to everyone: " + ", ".join(
+                f"{self.title(c)} ({z})" for c, z in zip(event["cards"], event["zones"])) + "."
+        if kind == "move":
+            return self._describe_move(event, viewer)
+        if kind == "out":
+            return f"{who(event['seat']).capitalize()} {'are' if event['seat'] == viewer else 'is'} out of the game!"
+        if kind == "empty_pile":
+            return "The draw pile is empty: nothing to draw."
+        return None
+
+    def _describe_move(self, event: dict, viewer: int) -> str | None:
+        source, target, card = event["from"], event["to"], event.get("card")
+        name = self.title(card) if card else "a card"
+        seat_of = (lambda zone: int(zone.split()[1]) if zone.startswith("hand ") else None)
+        src, dst = seat_of(source), seat_of(target)
+        if source == "draw_pile" and dst is not None:
+            return f"{self.who(dst, viewer).capitalize()} drew {name}."
+        if src is not None and dst is not None:
+            return f"{self.who(dst, viewer).capitalize()} took {name} from {self.who(src, viewer)}."
+        if source == "discard_pile" and dst is not None:
+            return f"{self.who(dst, viewer).capitalize()} took {name} from the discard pile."
+        if target == "draw_pile":
+            where = f" at place {event['at'] + 1}" if "at" in event else " at a secret place"
+            return f"{name.capitalize() if not card else name} went back into the draw pile{where}."
+        return None

@@ -1,0 +1,90 @@
+"""`kittens play`: a person (or several, hot-seat) against bots in the terminal."""
+
+import re
+
+from typer.testing import CliRunner
+
+from kittens.cli import app
+from kittens.interpreter.bots import HeuristicBot
+from kittens.interpreter.game import Game
+from kittens.interpreter.validate import load_edition
+from kittens.terminal import HumanTable, Terminal
+
+from conftest import ROOT
+
+ORIGINAL = str(ROOT / "editions" / "original.yaml")
+runner = CliRunner()
+
+
+def test_a_person_plays_a_whole_game_against_a_bot(tmp_path):
+    log = tmp_path / "game.jsonl"
+    result = runner.invoke(app, ["play", ORIGINAL, "-p", "2", "--seed", "3", "--log", str(log)],
+                           input="1\n" * 400)
+    assert result.exit_code == 0, result.output
+    assert "Your hand:" in result.output and "Game over: seat" in result.output
+    assert "Traceback" not in result.output
+    replayed = runner.invoke(app, ["replay", str(log)])
+    assert replayed.exit_code == 0, replayed.output
+
+
+def test_quitting_says_how_to_play_the_same_game_again():
+    result = runner.invoke(app, ["play", ORIGINAL, "-p", "3", "--seed", "8"], input="q\n")
+    assert result.exit_code == 0
+    assert "Play this game again with --seed 8" in result.output
+
+
+def test_end_of_input_stops_cleanly():
+    result = runner.invoke(app, ["play", ORIGINAL, "-p", "2", "--seed", "1"], input="")
+    assert result.exit_code == 0 and "Stopped" in result.output
+
+
+def test_bad_seat_is_a_usage_error():
+    result = runner.invoke(app, ["play", ORIGINAL, "-p", "2", "--seat", "5"])
+    assert result.exit_code == 2 and "no seat 5" in result.output
+
+
+def test_hot_seat_gives_every_person_a_prompt_in_every_window():
+    """Two people and a bot: each play by one person gives the other exactly one
+    answer prompt (a real one or an empty one), so the screen shows nothing about
+    who holds a Nope."""
+    edition = load_edition(ORIGINAL)
+    game = Game(edition, 3)
+    state = game.new_state(5)
+    bot = HeuristicBot(5, 1)
+    bot.start(game, 1)
+    lines: list[str] = []
+    prompts = []
+
+    def read(prompt):
+        prompts.append(prompt)
+        if len(prompts) > 3000:
+            raise EOFError
+        return "1"
+
+    table = HumanTable(state, [0, 2], {1: bot}, Terminal(read=read, write=lines.append))
+    table.play()
+    assert state.is_terminal()
+    text = "\n".join(lines)
+    windows = [e for e in state.events if e["type"] == "window"]
+    answers_offered = text.count("Answer it?") + text.count("nothing to answer it with")
+    # every window gives a prompt to each other living person at least once
+    assert answers_offered >= len([w for w in windows if w["seat"] in (0, 2)])
+    asked = "\n".join(prompts)
+    assert "Pass the screen to seat 2" in asked and "Pass the screen to seat 0" in asked
+
+
+def test_table_shows_only_what_the_seat_may_know():
+    edition = load_edition(ORIGINAL)
+    game = Game(edition, 2)
+    state = game.new_state(2)
+    lines: list[str] = []
+    table = HumanTable(state, [0], {1: HeuristicBot(2, 1)}, Terminal(read=lambda p: "q", write=lines.append))
+    try:
+        table.play()
+    except Exception:
+        pass
+    text = "\n".join(lines)
+    hand = re.search(r"Your hand: (.*)", text).group(1)
+    titles = sorted(edition.cards[c.id].title for c in state.table.hands[0].cards)
+    assert sorted(hand.split(", ")) == titles
+    assert "Draw pile: 35 cards" in text and "place 1:" not in text  # no pile card is known yet
