@@ -33,6 +33,7 @@ class CheckEnv:
     tags: frozenset | None
     rules: dict | None  # rule or parameter name -> type; None: not known yet
     mentioned_cards: set = field(default_factory=set)  # card ids named by literals
+    zones: frozenset = frozenset()  # extra zones declared by the files in scope
 
 
 class Checker:

@@ -14,7 +14,7 @@ import os
 from . import primitives as P
 from .checker import CheckEnv
 from .diagnostics import WARNING, did_you_mean
-from .library import Library, check_effects, load_library, resolve
+from .library import Library, check_effects, declared_zones, load_library, resolve
 from .loader import Document
 from .model import Edition, Origin, SetupStep
 from .setup import dry_run
@@ -37,6 +37,7 @@ def compile_edition(ws: Workspace, path: str) -> Edition | None:
     finally:
         ws.loading.pop()
     cards, combos = _gather(ws, libraries)
+    zones = _zones(ws, doc, libraries)
     param_types = _param_types(data.get("params", {}))
     for name in param_types:
         if name in P.ENGINE_RULES:
@@ -44,17 +45,36 @@ def compile_edition(ws: Workspace, path: str) -> Edition | None:
                                      f"'{name}' is an engine rule: set it under `rules:`, not `params:`",
                                      key=True))
     env = CheckEnv(card_ids=frozenset(cards), tags=frozenset(t for c in cards.values() for t in c.tags),
-                   rules={name: spec[0] for name, spec in P.ENGINE_RULES.items()} | param_types)
+                   rules={name: spec[0] for name, spec in P.ENGINE_RULES.items()} | param_types,
+                   zones=frozenset(zones))
     for lib in libraries:
         check_effects(ws, lib, env)
     turn_draw = ws.parse(doc, ("turn", "draw"))
-    ws.check(doc, ("turn", "draw"), turn_draw, env, P.TURN, base_names())
-    compiler = _ViewCompiler(ws, doc, cards, combos, env, turn_draw)
+    ws.check(doc, ("turn", "draw"), turn_draw, env, P.TURN,
+             base_names() | {zone: P.ZONE for zone in zones})
+    compiler = _ViewCompiler(ws, doc, cards, combos, env, turn_draw, zones)
     base = compiler.compile(None)
     variants = {name: compiler.compile(name) for name in data.get("variants", {})}
     if base is None or ws.has_errors(doc.path) or any(v is None for v in variants.values()):
         return None
     return Edition(**{**base.__dict__, "variants": variants})
+
+
+def _zones(ws: Workspace, doc: Document, libraries: list) -> dict:
+    """Extra zones: the edition's own and its libraries'; one name, one kind of zone."""
+    zones, where = {}, {}
+    sources = [(name, spec, lib.doc.path) for lib in libraries
+               for name, spec in lib.visible_zones().items()]
+    own = declared_zones(ws, doc)
+    for name, spec, path in sources + [(n, s, doc.path) for n, s in own.items()]:
+        if name in zones and zones[name] != spec:
+            ws.report(doc.diagnostic(("zones", name) if name in own else ("include",), "duplicate-id",
+                                     f"zone '{name}' is declared public in one file and hidden in "
+                                     f"another ({where[name]}): make them agree", key=name in own))
+            continue
+        zones.setdefault(name, spec)
+        where.setdefault(name, path)
+    return zones
 
 
 def _param_types(params: dict) -> dict:
@@ -91,9 +111,9 @@ def _gather(ws: Workspace, libraries: list[Library]) -> tuple[dict, dict]:
 class _ViewCompiler:
     """Compiles the edition as seen through one variant (or none)."""
 
-    def __init__(self, ws, doc: Document, cards, combos, env, turn_draw):
+    def __init__(self, ws, doc: Document, cards, combos, env, turn_draw, zones):
         self.ws, self.doc, self.cards, self.combos = ws, doc, cards, combos
-        self.env, self.turn_draw = env, turn_draw
+        self.env, self.turn_draw, self.zones = env, turn_draw, zones
 
     def _part(self, variant: str | None, name: str):
         """(value, json path) of a part, taken from the variant when it sets it."""
@@ -127,13 +147,13 @@ class _ViewCompiler:
             rules.update(data["variants"][variant].get("rules", {}))
         env = CheckEnv(self.env.card_ids, self.env.tags,
                        {**self.env.rules, **_param_types(params)},
-                       self.env.mentioned_cards)
+                       self.env.mentioned_cards, self.env.zones)
         setup, setup_path = self._setup(variant, env)
         if self.ws.has_errors(doc.path):  # the whole-edition checks need sound parts
             return None
         edition = Edition(id=data["id"], name=data["name"], players=(lo, hi), cards=self.cards,
                           deck=deck, combos=tuple(combos), setup=setup, rules=rules, params=params,
-                          turn_draw=self.turn_draw, win=data["win"],
+                          turn_draw=self.turn_draw, win=data["win"], zones=self.zones,
                           origin=Origin(doc.path, 1), variant=variant)
         self._dry_runs(edition, setup_path)
         self._unplayable(edition, variant)

@@ -26,6 +26,19 @@ class Library:
     combos: dict = field(default_factory=dict)  # id -> (Combo, json path)
     uses: list = field(default_factory=list)  # of Library
     trees: dict = field(default_factory=dict)  # json path -> parsed effect (or None)
+    zones: dict = field(default_factory=dict)  # extra zone name -> {"public": bool}
+
+    def visible_zones(self) -> dict:
+        """Own zones plus those of used libraries, transitively."""
+        out, seen, stack = {}, set(), [self]
+        while stack:
+            lib = stack.pop()
+            if lib.path not in seen:
+                seen.add(lib.path)
+                for name, spec in lib.zones.items():
+                    out.setdefault(name, spec)
+                stack.extend(lib.uses)
+        return out
 
     def visible_cards(self) -> dict:
         """Own cards plus those of used libraries, transitively: id -> (Card, Library, path)."""
@@ -72,15 +85,33 @@ def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
         _load_uses(ws, lib)
     finally:
         ws.loading.pop()
+    lib.zones = declared_zones(ws, doc)
     _compile_records(ws, lib)
     _check_shadowing(ws, lib)
     visible = lib.visible_cards()
     own_only = lib.kind == "combos" and not lib.uses  # nothing says which cards exist
     env = CheckEnv(card_ids=None if own_only else frozenset(visible),
                    tags=None if own_only else frozenset(t for c, _l, _p in visible.values() for t in c.tags),
-                   rules=None)
+                   rules=None, zones=frozenset(lib.visible_zones()))
     check_effects(ws, lib, env)
     return lib
+
+
+#: names a declared zone may not take: builtins, `this`, the setup's own zone
+RESERVED_ZONE_NAMES = frozenset(P.BUILTIN_NAMES) | {"this", "set_aside", "players"}
+
+
+def declared_zones(ws: Workspace, doc: Document) -> dict:
+    """The extra zones a file declares: name -> {"public": bool}; bad names reported."""
+    zones = {}
+    for name, spec in doc.data.get("zones", {}).items():
+        if name in RESERVED_ZONE_NAMES or name in P.PRIMITIVES:
+            ws.report(doc.diagnostic(("zones", name), "redefined-name",
+                                     f"'{name}' is already a name effects use: pick another zone name",
+                                     key=True))
+            continue
+        zones[name] = {"public": spec.get("public", True)}
+    return zones
 
 
 def _include_problem(ws: Workspace, key: str, shown: str, from_doc, from_path) -> tuple | None:
@@ -175,7 +206,7 @@ def check_effects(ws: Workspace, lib: Library, env: CheckEnv) -> None:
             ws.report(doc.diagnostic(path + ("tag",), "unknown-tag",
                                      f"no loaded card carries the tag '{tag}'"
                                      f"{did_you_mean(tag, env.tags)}"))
-        names = base_names() | {"this": this_type}
+        names = base_names() | {zone: P.ZONE for zone in env.zones} | {"this": this_type}
         if record.requires is not None:
             ws.check(doc, path + ("requires",), record.requires, env, P.PLAY, names,
                      pure=True, expect=P.BOOL)
@@ -190,4 +221,4 @@ def check_effects(ws: Workspace, lib: Library, env: CheckEnv) -> None:
             ws.check(doc, path + ("effect",), record.effect, env, context, names)
         if getattr(record, "on_draw", None) is not None:
             ws.check(doc, path + ("on_draw",), record.on_draw, env, P.DRAWN,
-                     base_names() | {"this": P.CARD})
+                     base_names() | {zone: P.ZONE for zone in env.zones} | {"this": P.CARD})

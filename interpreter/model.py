@@ -89,6 +89,7 @@ class Edition:
     origin: Origin
     variant: str | None = None
     variants: dict = field(default_factory=dict)  # name -> Edition
+    zones: dict = field(default_factory=dict)  # extra zone name -> {"public": bool}
 
     def deck_for(self, players: int) -> dict:
         """Card id -> copies in the box for a game of ``players``."""

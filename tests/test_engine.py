@@ -212,3 +212,65 @@ def test_replay_reports_bad_logs(tmp_path):
     assert result.exit_code == 2
     assert "bad.jsonl:2:" in result.output and "not valid JSON" in result.output
     assert "Traceback" not in result.output
+
+
+# -- extra zones ----------------------------------------------------------------
+def test_declared_zones_hold_cards_and_show_in_views(write):
+    write("mat.yaml", f"""
+format: 1
+kind: cards
+uses: [{ROOT / 'rulebook' / 'original.yaml'}]
+zones:
+  playmat: {{description: where a parked card waits}}
+  vault: {{public: false}}
+cards:
+  - id: parking_cat
+    title: Parking Cat
+    text: Park this card on the playmat, and the top card of the pile in the vault.
+    when: own_turn
+    effect: |
+      move(this, playmat)
+      move(top(draw_pile), vault)
+""")
+    path = write("mat_edition.yaml", f"""
+format: 1
+kind: edition
+id: mat
+name: Mat test
+players: {{min: 2, max: 2}}
+include: [{ROOT / 'rulebook' / 'original.yaml'}, mat.yaml]
+deck: {{exploding_kitten: 1, defuse: 2, parking_cat: 10, tacocat: 10}}
+setup:
+  - set_aside: [exploding_kitten]
+  - shuffle: draw_pile
+  - deal: {{count: 3}}
+  - put_back: {{card: exploding_kitten, count: 1}}
+  - shuffle: draw_pile
+turn: {{draw: "draw(me) end_turn()"}}
+win: last_standing
+""")
+    edition = load_edition(path)
+    assert edition.zones == {"playmat": {"public": True}, "vault": {"public": False}}
+    state = Game(edition, 2).new_state(4)
+    while "play parking_cat" not in state.legal_actions():
+        state.apply_action("draw")
+    seat = state.current_player()
+    state.apply_action("play parking_cat")
+    view = state.view(1 - seat).to_dict()
+    assert view["zones"]["playmat"] == {"cards": ["parking_cat"]}
+    assert view["zones"]["vault"] == {"count": 1, "known": {}}
+    assert sum(len(z.cards) for z in state.table.zones()) == 23
+
+
+def test_zone_names_may_not_shadow_builtins(write):
+    path = write("bad.yaml", """
+format: 1
+kind: cards
+zones: {draw_pile: {}}
+cards:
+  - {id: x, title: X, text: x, when: never}
+""")
+    from kittens.interpreter.validate import validate_paths
+    report = validate_paths([path])
+    assert [d.code for d in report.diagnostics] == ["redefined-name"]
+    assert report.diagnostics[0].line == 4
