@@ -227,10 +227,12 @@ class _Compiler:
             fns = tuple(p.fn for p in parts)
             return Code(lambda ctx: combine([f(ctx) for f in fns]), False)
 
+        steps = tuple((p.fn, p.gen) for p in parts)
+
         def combined(ctx):
             values = []
-            for part in parts:
-                values.append((yield from run(part, ctx)))
+            for fn, gen in steps:
+                values.append((yield from fn(ctx)) if gen else fn(ctx))
             return combine(values)
         return Code(combined, True)
 
@@ -258,10 +260,12 @@ class _Compiler:
                 return Code(lambda ctx: impl(ctx, f0(ctx), f1(ctx)), False)
             return Code(lambda ctx: impl(ctx, *[f(ctx) for f in fns]), False)
 
+        steps = tuple((a.fn, a.gen) for a in args)
+
         def call_gen(ctx):
             values = []
-            for arg in args:
-                values.append((yield from run(arg, ctx)))
+            for fn, gen in steps:  # plain arguments are called, not wrapped in generators
+                values.append((yield from fn(ctx)) if gen else fn(ctx))
             if impl_gen:
                 return (yield from impl(ctx, *values))
             return impl(ctx, *values)

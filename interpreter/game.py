@@ -72,6 +72,13 @@ class Game:
         self.titles = list(self.deck) or sorted(edition.cards)
         self.reactive = frozenset(card_id for card_id, card in edition.cards.items()
                                   if card.when in PLAYABLE_IN_WINDOW)
+        # what an action decision offers, worked out once: card id -> (rule, option)
+        self.on_turn = {card_id: (rule, "play " + card_id) for card_id, rule in self.cards.items()
+                        if rule.record.when in PLAYABLE_ON_TURN}
+        self.same_title_combos = tuple((rule, rule.record.tag, rule.record.size, f"combo {rule.id} ")
+                                       for rule in self.combos if rule.record.match == "same_title")
+        self.mixed_combos = tuple((rule, rule.record.tag, rule.record.size, f"combo {rule.id}")
+                                  for rule in self.combos if rule.record.match != "same_title")
 
     def new_state(self, seed: int = 0, *, record: bool = True, explicit_chance: bool = False,
                   layout=None) -> "State":
@@ -261,13 +268,14 @@ class State:
         return ()
 
     def _deal(self, step, count):
+        """Deal ``count`` rounds, one card per seat per round, in seat order."""
         table = self.table
         source = table.set_aside if step.cards else table.draw_pile
-        for _ in range(count):
-            for hand in table.hands:
-                card = next((c for c in source.cards if not step.cards or c.id == step.cards[0]), None)
-                if card is not None:
-                    table.move([card], hand, len(hand.cards))
+        pool = [c for c in source.cards if c.id == step.cards[0]] if step.cards else source.cards
+        players = len(table.hands)
+        dealt = pool[:count * players]  # the order a round-by-round deal takes them in
+        for seat, hand in enumerate(table.hands):
+            table.move(dealt[seat::players], hand, len(hand.cards))
         return ()
 
     def _put_back(self, step, count):
@@ -297,26 +305,28 @@ class State:
         options, values = [DRAW], [None]
         by_title: dict = {}
         for inst in self.table.hands[seat].cards:
-            by_title.setdefault(inst.id, []).append(inst)
+            found = by_title.get(inst.id)
+            if found is None:
+                by_title[inst.id] = [inst]
+            else:
+                found.append(inst)
         ctx, memo = Ctx(self, seat), {}
-        cards = self.game.cards
+        legal = self._legal
         for card_id, insts in by_title.items():
-            rule = cards[card_id]
-            if rule.record.when in PLAYABLE_ON_TURN and self._legal(rule, ctx, insts[0], memo):
-                options.append("play " + card_id)
-                values.append((rule, insts[:1]))
-        for rule in self.game.combos:
-            combo = rule.record
-            tag, size = combo.tag, combo.size
-            if combo.match == "same_title":
-                for card_id, insts in by_title.items():
-                    if len(insts) >= size and (tag is None or tag in insts[0].card.tags) \
-                            and self._legal(rule, ctx, insts[:size], memo):
-                        options.append(f"combo {combo.id} {card_id}")
-                        values.append((rule, insts[:size]))
-            elif sum(1 for insts in by_title.values() if tag is None or tag in insts[0].card.tags) \
-                    >= size and self._legal(rule, ctx, [], memo):
-                options.append(f"combo {combo.id}")
+            entry = self.game.on_turn.get(card_id)
+            if entry is not None and legal(entry[0], ctx, insts[0], memo):
+                options.append(entry[1])
+                values.append((entry[0], insts[:1]))
+        for rule, tag, size, prefix in self.game.same_title_combos:
+            for card_id, insts in by_title.items():
+                if len(insts) >= size and (tag is None or tag in insts[0].card.tags) \
+                        and legal(rule, ctx, insts[:size], memo):
+                    options.append(prefix + card_id)
+                    values.append((rule, insts[:size]))
+        for rule, tag, size, label in self.game.mixed_combos:
+            if sum(1 for insts in by_title.values() if tag is None or tag in insts[0].card.tags) \
+                    >= size and legal(rule, ctx, [], memo):
+                options.append(label)
                 values.append((rule, None))  # the titles are picked one by one
         return Decision(seat, "action", options, values, {"owed": self.table.owed[seat]})
 
@@ -353,7 +363,11 @@ class State:
 
     def _act(self, seat: int, choice):
         if choice is None:
-            yield from run(self.game.turn_draw, Ctx(self, seat))
+            code = self.game.turn_draw
+            if code.gen:
+                yield from code.fn(Ctx(self, seat))
+            else:
+                code.fn(Ctx(self, seat))
             return
         rule, cards = choice
         if cards is None:
@@ -383,7 +397,7 @@ class State:
         ctx = Ctx(self, seat, cards[0] if what == "card" else cards)
         ctx.source = rule.id
         for name, code in rule.choose:
-            value = yield from run(code, ctx)
+            value = (yield from code.fn(ctx)) if code.gen else code.fn(ctx)
             ctx.vars[name] = value
             table.log.emit("chose", seat=seat, name=name, value=_public(value))
         if any(value is None for value in ctx.vars.values()):
@@ -394,7 +408,10 @@ class State:
         if play.cancelled:
             table.log.emit("cancelled", seat=seat, **{what: rule.id})
         elif rule.effect is not None:
-            yield from run(rule.effect, ctx)
+            if rule.effect.gen:
+                yield from rule.effect.fn(ctx)
+            else:
+                rule.effect.fn(ctx)
 
     # -- reaction windows -----------------------------------------------------
     def _window(self, play: Play, ctx: Ctx):
@@ -459,10 +476,14 @@ class State:
         hand = table.hands[seat]
         table.move([inst], hand, len(hand.cards))
         rule = self.game.cards[inst.id]
-        if rule.on_draw is not None:
+        code = rule.on_draw
+        if code is not None:
             ctx = Ctx(self, seat, inst)
             ctx.source = inst.id
-            yield from run(rule.on_draw, ctx)
+            if code.gen:
+                yield from code.fn(ctx)
+            else:
+                code.fn(ctx)
 
     def about(self, ctx: Ctx) -> dict:
         """What a decision inside an effect is about, for the player asked."""

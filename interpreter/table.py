@@ -100,6 +100,7 @@ class Table:
         self.attacked = [False] * players  # owes turns because of an attack
         self.current = 0
         self.direction = 1
+        self._orders: dict = {}  # (seat, direction) -> seats in turn order; reset on elimination
         self.turn = 0
         self.turn_ended = False
         self.finished = False
@@ -136,9 +137,14 @@ class Table:
 
     # -- seats ----------------------------------------------------------------
     def seats_from(self, seat: int) -> list[int]:
-        """Seats still in the game in turn order, starting with ``seat``."""
-        n, step = self.players, self.direction
-        return [s for s in ((seat + i * step) % n for i in range(n)) if self.alive[s]]
+        """Seats still in the game in turn order, starting with ``seat`` (do not modify)."""
+        key = (seat, self.direction)
+        order = self._orders.get(key)
+        if order is None:
+            n, step = self.players, self.direction
+            order = self._orders[key] = [s for s in ((seat + i * step) % n for i in range(n))
+                                         if self.alive[s]]
+        return order
 
     def next_seat(self, seat: int) -> int:
         n, step = self.players, self.direction
@@ -160,15 +166,16 @@ class Table:
         at = max(0, min(int(at), len(to.cards)))
         shown = everyone if (to.kind == PUBLIC or face_up) else \
             (1 << to.owner) if to.kind == HAND else 0
+        record = self.log.record
         for offset, inst in enumerate(cards):
             source = inst.zone
-            was_at = source.cards.index(inst) if source.kind == PILE else None
+            was_at = source.cards.index(inst) if record and source.kind == PILE else None
             seen = self._take(inst, source, shown == everyone) | shown
             inst.known = seen if to.kind != PILE or face_up else seen & place_knowers
             inst.face_up = face_up and to.kind == PILE
             to.cards.insert(at + offset, inst)
             inst.zone = to
-            if self.log.record:
+            if record:
                 self.log.move(inst, source, was_at, to, at + offset, seen,
                               place_knowers if secret_place else everyone)
         if secret_place:
@@ -187,9 +194,11 @@ class Table:
                 # a seat that knew another copy of this title, but not this one,
                 # cannot tell which copy left: it loses track of both
                 unsure = self.everyone & ~inst.known & ~(1 << source.owner)
-                for other in source.cards:
-                    if other.id == inst.id:
-                        other.known &= ~unsure
+                if unsure:
+                    card_id = inst.id
+                    for other in source.cards:
+                        if other.id == card_id and other.known & unsure:
+                            other.known &= ~unsure
             return self.everyone
         if source.kind == PILE:
             return inst.known  # the place it left from is public
@@ -260,6 +269,7 @@ class Table:
         if not self.alive[seat]:
             return
         self.alive[seat] = False
+        self._orders.clear()
         self.owed[seat] = 0
         self.attacked[seat] = False
         self.log.emit("out", seat=seat)
