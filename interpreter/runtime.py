@@ -139,8 +139,8 @@ def _ask(ctx, question, by):
 
 
 # -- actions ------------------------------------------------------------------
-def _move(ctx, cards, to, at):
-    ctx.table.move(cards_of(cards), to, at)
+def _move(ctx, cards, to, at, face_up):
+    ctx.table.move(cards_of(cards), to, at, face_up=face_up)
 
 
 def _shuffle(ctx, zone):

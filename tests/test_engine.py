@@ -274,3 +274,48 @@ cards:
     report = validate_paths([path])
     assert [d.code for d in report.diagnostics] == ["redefined-name"]
     assert report.diagnostics[0].line == 4
+
+
+def test_face_up_cards_in_the_pile_are_seen_by_all_even_after_a_shuffle(write):
+    write("flip.yaml", f"""
+format: 1
+kind: cards
+uses: [{ROOT / 'rulebook' / 'original.yaml'}]
+cards:
+  - id: flip_cat
+    title: Flip Cat
+    text: Put this card face up third from the top of the draw pile.
+    when: own_turn
+    effect: move(this, draw_pile, at=2, face_up=true)
+""")
+    path = write("flip_edition.yaml", f"""
+format: 1
+kind: edition
+id: flip
+name: Flip test
+players: {{min: 2, max: 2}}
+include: [{ROOT / 'rulebook' / 'original.yaml'}, flip.yaml]
+deck: {{exploding_kitten: 1, defuse: 2, flip_cat: 1, tacocat: 10, shuffle: 1}}
+setup:
+  - deal: {{count: 0}}
+turn: {{draw: "draw(me) end_turn()"}}
+win: last_standing
+""")
+    edition = load_edition(path)
+    game = Game(edition, 2)
+
+    def layout(table):
+        table.new_card(edition.cards["flip_cat"], table.hands[0])
+        table.new_card(edition.cards["shuffle"], table.hands[0])
+        for _ in range(5):
+            table.new_card(edition.cards["tacocat"], table.draw_pile)
+
+    state = game.new_state(0, layout=layout)
+    state.apply_action("play flip_cat")
+    for seat in (0, 1):
+        assert state.view(seat).draw_pile_known() == {2: "flip_cat"}
+    state.apply_action("play shuffle")
+    place = [c.id for c in state.table.draw_pile.cards].index("flip_cat")
+    assert state.view(1).draw_pile_known() == {place: "flip_cat"}
+    moves = [e for e in state.events if e["type"] == "move" and e["card"] == "flip_cat"]
+    assert moves[-1]["face_up"] is True and "secret" not in moves[-1]
