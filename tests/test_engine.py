@@ -319,3 +319,43 @@ win: last_standing
     assert state.view(1).draw_pile_known() == {place: "flip_cat"}
     moves = [e for e in state.events if e["type"] == "move" and e["card"] == "flip_cat"]
     assert moves[-1]["face_up"] is True and "secret" not in moves[-1]
+
+
+def test_shuffle_is_uniform():
+    """Ruling 14: every order of three cards is equally likely."""
+    from collections import Counter as Tally
+
+    state = Game(EDITION, 2).new_state(0)
+    table = state.table
+    zone = table.removed
+    cards = list(zone.cards)[:3] if len(zone.cards) >= 3 else None
+    assert cards is not None
+    zone.cards[:] = cards
+    tally = Tally()
+    for _ in range(6000):
+        table.shuffle(zone)
+        tally[tuple(c.uid for c in zone.cards)] += 1
+    assert len(tally) == 6
+    assert all(850 < n < 1150 for n in tally.values()), tally  # 1000 expected, sd about 29
+
+
+def test_kittens_test_command_reports_failures_with_positions(tmp_path):
+    good = ROOT / "tests" / "scenarios" / "original" / "attack_stacks_when_owed_two.yaml"
+    result = runner.invoke(app, ["test", str(good)])
+    assert result.exit_code == 0 and "1 passed, 0 failed" in result.output
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(good.read_text().replace("owed: {0: 0, 1: 4}", "owed: {0: 0, 1: 3}")
+                   .replace("../../../editions", str(ROOT / "editions")))
+    result = runner.invoke(app, ["test", str(bad)])
+    assert result.exit_code == 1
+    assert "turns owed by seat 1: expected 3, got 4" in result.output
+    assert "bad.yaml:21:" in result.output and "0 passed, 1 failed" in result.output
+    assert runner.invoke(app, ["test", str(tmp_path / "nothing")]).exit_code == 2
+
+
+def test_bench_prints_its_figures():
+    result = runner.invoke(app, ["bench", "-g", "5", "--rounds", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["games"] == 5 and figures["games_per_second"] > 0
+    assert figures["decisions_per_second"] > 0
