@@ -57,12 +57,22 @@ def test_cards_conserved_and_every_game_ends(players):
         assert max(seen.values()) == 1
         assert sum(state.table.alive) >= 1
 
-    for seed in range(int(150 * SCALE)):
+    for seed in range(int(300 * SCALE)):
         state = _random_game(game, seed, conserved)
         assert state.is_terminal()
         assert state.winner is not None and state.table.alive[state.winner]
         assert sum(state.table.alive) == 1
         assert state.table.turn < TURN_LIMIT
+
+
+@pytest.mark.parametrize("variant", sorted(EDITION.variants))
+def test_variants_conserve_cards_and_end(variant):
+    game = Game(EDITION.variants[variant], 4)
+    total = sum(game.deck.values())
+    for seed in range(int(100 * SCALE)):
+        state = _random_game(game, seed, lambda st: None)
+        assert sum(len(z.cards) for z in state.table.zones()) == total
+        assert state.winner is not None
 
 
 # -- views leak nothing ---------------------------------------------------------
@@ -150,7 +160,7 @@ def _check_views(state, observers, cursor):
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_no_view_holds_what_its_seat_may_not_know(players):
     game = GAMES[players]
-    for seed in range(int(40 * SCALE)):
+    for seed in range(int(120 * SCALE)):
         observers = [Observer(seat, players) for seat in range(players)]
         cursor = [0]
         _random_game(game, 1000 + seed, lambda state: _check_views(state, observers, cursor))
@@ -158,7 +168,7 @@ def test_no_view_holds_what_its_seat_may_not_know(players):
 
 def test_heuristic_bots_games_leak_nothing_either():
     game = GAMES[4]
-    for seed in range(int(20 * SCALE)):
+    for seed in range(int(40 * SCALE)):
         observers = [Observer(seat, 4) for seat in range(4)]
         cursor = [0]
         bots = [HeuristicBot(seed, s) if s % 2 else RandomBot(seed, s) for s in range(4)]
@@ -187,7 +197,7 @@ def test_observer_catches_a_leak():
 @pytest.mark.parametrize("players", [2, 5])
 def test_same_seed_same_log(players):
     game = GAMES[players]
-    for seed in range(int(20 * SCALE)):
+    for seed in range(int(100 * SCALE)):
         logs = []
         for _ in range(2):
             state = play_game(game, seed, [RandomBot(seed, s) for s in range(players)])
