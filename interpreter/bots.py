@@ -79,16 +79,7 @@ class CardRoles:
 
 
 def _literals(program) -> set:
-    found, stack = set(), [program]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, s.StrLit):
-            found.add(item.value)
-        elif isinstance(item, tuple):
-            stack.extend(item)
-        elif isinstance(item, s.Node):
-            stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "pos")
-    return found
+    return {item.value for item in s.walk(program) if isinstance(item, s.StrLit)}
 
 
 class HeuristicBot:

@@ -110,16 +110,7 @@ def _compile(record, zones, shared: dict) -> Rule:
 
 
 def _names_this(tree) -> bool:
-    stack = [tree]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, s.Name) and item.id == "this":
-            return True
-        if isinstance(item, tuple):
-            stack.extend(item)
-        elif isinstance(item, s.Node):
-            stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "pos")
-    return False
+    return any(isinstance(item, s.Name) and item.id == "this" for item in s.walk(tree))
 
 
 class Play:
@@ -517,5 +508,7 @@ def _describe(play: Play) -> dict:
 
 
 def _targets(ctx: Ctx) -> dict:
-    return {name: value for name, value in ctx.vars.items() if isinstance(value, (int, str))}
+    """The play's announced choices (seats, titles), as the seats answering it may see them."""
+    return {name: value for name, value in ctx.vars.items()
+            if isinstance(value, (int, str)) and not isinstance(value, PrivateInt)}
 

@@ -103,13 +103,4 @@ class Edition:
 
 def calls_primitive(node, name: str) -> bool:
     """Whether a syntax tree calls the primitive ``name`` anywhere."""
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, s.Call) and item.name == name:
-            return True
-        if isinstance(item, tuple):
-            stack.extend(item)
-        elif isinstance(item, s.Node):
-            stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "pos")
-    return False
+    return any(isinstance(item, s.Call) and item.name == name for item in s.walk(node))

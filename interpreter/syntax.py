@@ -125,3 +125,15 @@ Stmt = Let | If | For | CallStmt
 @dataclass(frozen=True)
 class Program(Node):
     body: tuple
+
+
+def walk(node):
+    """Every node of a tree (or of a tuple of trees), parents before children."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            stack.extend(reversed(item))
+        elif isinstance(item, Node):
+            yield item
+            stack.extend(getattr(item, f) for f in reversed(item.__dataclass_fields__) if f != "pos")
