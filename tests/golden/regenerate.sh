@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Rewrite the golden game transcripts after an intended change of the engine
+# or of the shipped rules; review the diff before committing it.
+set -euo pipefail
+cd "$(dirname "$0")"
+kittens run ../../editions/original.yaml -p 4 --seed 1 --bots random --log original-4p-random-seed1.jsonl
+kittens run ../../editions/original.yaml -p 3 --seed 2 --bots heuristic,random --log original-3p-heuristic-seed2.jsonl
+kittens run ../../editions/original.yaml -p 2 --seed 3 --variant older_printing --bots heuristic --log older-printing-2p-seed3.jsonl
