@@ -242,12 +242,16 @@ class _Compiler:
         impl, impl_gen = RUNTIME[call.name]
         given = dict(zip((p.name for p in prim.params), call.args))
         given.update((kw.name, kw.value) for kw in call.kwargs)
-        args = []
-        for param in prim.params:
+        args, maybe_missing = [], []
+        for index, param in enumerate(prim.params):
             if param.name in given:
                 args.append(self.expr(given[param.name]))
+                if param.type in (P.PLAYER, P.ZONE) and _may_be_missing(given[param.name]):
+                    maybe_missing.append(index)
             else:
                 args.append(Code(_default(param.default), False))
+        if maybe_missing:
+            impl = _guard(impl, impl_gen, tuple(maybe_missing), _NEUTRAL.get(prim.returns))
         if not any(a.gen for a in args) and not impl_gen:
             fns = tuple(a.fn for a in args)
             if not fns:
@@ -270,6 +274,36 @@ class _Compiler:
                 return (yield from impl(ctx, *values))
             return impl(ctx, *values)
         return Code(call_gen, True)
+
+
+#: what a primitive gives when a player or zone it needs is missing (a choice
+#: that had nothing to choose from): nothing happens, and queries find nothing
+_NEUTRAL = {P.PLAYERS: [], P.CARDS: [], P.INT: 0, P.BOOL: False}
+
+
+def _may_be_missing(node) -> bool:
+    """Whether an argument can be None: a local name, or a choice or chance call."""
+    if isinstance(node, s.Name):
+        return node.id not in P.BUILTIN_NAMES and node.id != "this"
+    if isinstance(node, s.Call):
+        return P.PRIMITIVES[node.name].kind in (P.CHOICE, P.CHANCE)
+    return False
+
+
+def _guard(impl, impl_gen: bool, indexes: tuple, neutral):
+    """Wrap a primitive so that a missing player or zone makes it do nothing."""
+    if impl_gen:
+        def guarded_gen(ctx, *args):
+            if any(args[i] is None for i in indexes):
+                return neutral
+            return (yield from impl(ctx, *args))
+        return guarded_gen
+
+    def guarded(ctx, *args):
+        if any(args[i] is None for i in indexes):
+            return neutral
+        return impl(ctx, *args)
+    return guarded
 
 
 def _default(text: str):

@@ -359,3 +359,44 @@ def test_bench_prints_its_figures():
     figures = json.loads(result.output)
     assert figures["games"] == 5 and figures["games_per_second"] > 0
     assert figures["decisions_per_second"] > 0
+
+
+def test_a_choice_with_nothing_to_choose_makes_its_effect_do_nothing(write):
+    write("odd.yaml", f"""
+format: 1
+kind: cards
+uses: [{ROOT / 'rulebook' / 'original.yaml'}]
+cards:
+  - id: lonely_cat
+    title: Lonely Cat
+    text: Take a random card from another player who holds cards, if there is one.
+    when: own_turn
+    effect: |
+      let victim = choose_player(with_cards(others()))
+      move(random_card(hand(victim)), hand(me))
+      if owed(victim) > 0 {{
+        end_turn()
+      }}
+""")
+    path = write("odd_edition.yaml", f"""
+format: 1
+kind: edition
+id: odd
+name: Odd test
+players: {{min: 2, max: 2}}
+include: [{ROOT / 'rulebook' / 'original.yaml'}, odd.yaml]
+deck: {{exploding_kitten: 1, defuse: 2, lonely_cat: 4, tacocat: 10}}
+setup:
+  - deal: {{count: 0}}
+turn: {{draw: "draw(me) end_turn()"}}
+win: last_standing
+""")
+    edition = load_edition(path)
+
+    def layout(table):
+        table.new_card(edition.cards["lonely_cat"], table.hands[0])
+        table.new_card(edition.cards["tacocat"], table.draw_pile)
+
+    state = Game(edition, 2).new_state(0, layout=layout)
+    state.apply_action("play lonely_cat")  # seat 1 holds nothing: no victim, no crash
+    assert state.current_player() == 0 and state.legal_actions() == ["draw"]
