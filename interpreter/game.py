@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from . import syntax as s
 from .decisions import CHANCE, TERMINAL, Chance, Decision
 from .evaluator import Code, Ctx, compile_expression, compile_program, run
-from .setup import step_count
+from .setup import play_setup
 from .model import Combo
 from .table import GameOver, PrivateInt, Table
 
@@ -226,7 +226,7 @@ class State:
         table = self.table
         try:
             if self._layout is None:
-                yield from self._setup()
+                yield from play_setup(table, self.game, self.rules)
             else:
                 self._layout(table)
                 table.announce()
@@ -240,56 +240,6 @@ class State:
                     yield from self._act(seat, choice)
         except GameOver:
             return
-
-    # -- setup ----------------------------------------------------------------
-    def _setup(self):
-        table, edition = self.table, self.game.edition
-        for card_id, copies in self.game.deck.items():
-            for _ in range(copies):
-                table.new_card(edition.cards[card_id], table.draw_pile)
-        table.announce()
-        for step in edition.setup:
-            count = step_count(step, self.game.players, self.rules) if step.count is not None else 0
-            yield from _SETUP_STEPS[step.kind](self, step, count)
-        table.current = 0
-
-    def _set_aside(self, step, count):
-        table, wanted = self.table, set(step.cards)
-        table.move([c for c in table.draw_pile.cards if c.id in wanted], table.set_aside)
-        return ()
-
-    def _deal(self, step, count):
-        """Deal ``count`` rounds, one card per seat per round, in seat order."""
-        table = self.table
-        source = table.set_aside if step.cards else table.draw_pile
-        pool = [c for c in source.cards if c.id == step.cards[0]] if step.cards else source.cards
-        players = len(table.hands)
-        dealt = pool[:count * players]  # the order a round-by-round deal takes them in
-        for seat, hand in enumerate(table.hands):
-            table.move(dealt[seat::players], hand, len(hand.cards))
-        return ()
-
-    def _put_back(self, step, count):
-        table = self.table
-        cards = [c for c in table.set_aside.cards if c.id == step.cards[0]]
-        table.move(cards[:count], table.draw_pile)
-        return ()
-
-    def _shuffle_zone(self, step, count):
-        zone = self._zones_by_name()[step.zone]
-        order = yield Chance("order", len(zone.cards), {"zone": zone.name,
-                                                        "cards": [c.id for c in zone.cards]})
-        self.table.shuffle(zone, order)
-
-    def _remove(self, step, count):
-        source = self._zones_by_name()[step.zone]
-        self.table.move(list(source.cards), self.table.removed)
-        return ()
-
-    def _zones_by_name(self) -> dict:
-        t = self.table
-        return {"draw_pile": t.draw_pile, "discard_pile": t.discard_pile, "removed": t.removed,
-                "set_aside": t.set_aside, **t.extra}
 
     # -- your turn ------------------------------------------------------------
     def _action_decision(self, seat: int) -> Decision:
@@ -479,11 +429,6 @@ class State:
     def about(self, ctx: Ctx) -> dict:
         """What a decision inside an effect is about, for the player asked."""
         return {"source": ctx.source, "actor": ctx.me}
-
-
-#: setup step kind -> how to carry it out (keywords: a step may share a word with a card)
-_SETUP_STEPS = dict(set_aside=State._set_aside, deal=State._deal, put_back=State._put_back,
-                    shuffle=State._shuffle_zone, remove=State._remove)
 
 
 def _count(value) -> int:

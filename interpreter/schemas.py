@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from pathlib import Path
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
+from .. import SCHEMA_DIR
 from .diagnostics import Diagnostic, did_you_mean
 from .loader import Document
 
-from .. import SCHEMA_DIR
 KINDS = ("cards", "combos", "edition", "scenario")
 FORMAT_VERSION = 1
 

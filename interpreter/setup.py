@@ -1,9 +1,10 @@
-"""Setup steps: their counts, and a dry run that proves setup can be done.
+"""Setup steps: their counts, carrying them out, and a dry run that proves they can be.
 
-The dry run plays an edition's setup on card counts alone, for one player
-count, and says what goes wrong: a deal larger than the pile, a put-back of
-copies that were never set aside, too few lethal cards left in the pile for
-the game to end. It is how `kittens validate` checks decks without playing.
+``play_setup`` deals a real table at the start of a game. The dry run plays
+an edition's setup on card counts alone, for one player count, and says what
+goes wrong: a deal larger than the pile, a put-back of copies that were never
+set aside, too few lethal cards left in the pile for the game to end. It is
+how `kittens validate` checks decks without playing.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from . import syntax as s
+from .decisions import Chance
 from .model import Edition, SetupStep
 
 
@@ -54,6 +56,62 @@ def step_count(step: SetupStep, players: int, rules: dict) -> int:
     if isinstance(step.count, tuple):  # (lo, hi, count) ranges by player count
         return next((n for lo, hi, n in step.count if lo <= players <= hi), 0)
     return evaluate(step.count, {"players": players}, rules)
+
+
+def play_setup(table, game, rules: dict):
+    """Put the deck in the draw pile and carry out the setup steps (a generator:
+    shuffles are chance nodes). Seat 0 plays first."""
+    edition = game.edition
+    for card_id, copies in game.deck.items():
+        for _ in range(copies):
+            table.new_card(edition.cards[card_id], table.draw_pile)
+    table.announce()
+    zones = {"draw_pile": table.draw_pile, "discard_pile": table.discard_pile,
+             "removed": table.removed, "set_aside": table.set_aside, **table.extra}
+    for step in edition.setup:
+        count = step_count(step, game.players, rules) if step.count is not None else 0
+        yield from _STEPS[step.kind](table, zones, step, count)
+    table.current = 0
+
+
+def _set_aside(table, zones, step, count):
+    wanted = set(step.cards)
+    table.move([c for c in table.draw_pile.cards if c.id in wanted], table.set_aside)
+    return ()
+
+
+def _deal(table, zones, step, count):
+    """Deal ``count`` rounds, one card per seat per round, in seat order."""
+    source = table.set_aside if step.cards else table.draw_pile
+    pool = [c for c in source.cards if c.id == step.cards[0]] if step.cards else source.cards
+    players = len(table.hands)
+    dealt = pool[:count * players]  # the order a round-by-round deal takes them in
+    for seat, hand in enumerate(table.hands):
+        table.move(dealt[seat::players], hand, len(hand.cards))
+    return ()
+
+
+def _put_back(table, zones, step, count):
+    cards = [c for c in table.set_aside.cards if c.id == step.cards[0]]
+    table.move(cards[:count], table.draw_pile)
+    return ()
+
+
+def _shuffle(table, zones, step, count):
+    zone = zones[step.zone]
+    order = yield Chance("order", len(zone.cards), {"zone": zone.name,
+                                                    "cards": [c.id for c in zone.cards]})
+    table.shuffle(zone, order)
+
+
+def _remove(table, zones, step, count):
+    table.move(list(zones[step.zone].cards), table.removed)
+    return ()
+
+
+#: setup step kind -> how to carry it out (keywords: a step may share a word with a card)
+_STEPS = dict(set_aside=_set_aside, deal=_deal, put_back=_put_back, shuffle=_shuffle,
+              remove=_remove)
 
 
 @dataclass
