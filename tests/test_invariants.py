@@ -206,3 +206,26 @@ def test_same_seed_same_log(players):
     first = play_game(game, 1, [RandomBot(1, s) for s in range(players)])
     second = play_game(game, 2, [RandomBot(2, s) for s in range(players)])
     assert [dumps(e) for e in first.events] != [dumps(e) for e in second.events]
+
+
+# -- any sequence of decisions keeps the game sound (hypothesis shrinks failures) --
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=int(80 * SCALE), deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**32),
+       picks=st.lists(st.integers(0, 10_000), max_size=300))
+def test_any_decisions_keep_cards_conserved_and_the_game_ending(players, seed, picks):
+    """Decisions come from a list hypothesis writes (then always the first option,
+    which is `draw` on a turn and `pass` in a window), so a failure shrinks to the
+    shortest list of choices that breaks the game."""
+    game = GAMES[players]
+    total = sum(game.deck.values())
+    state = game.new_state(seed)
+    choices = iter(picks)
+    while not state.is_terminal():
+        options = state.legal_actions()
+        state.apply_action(options[next(choices, 0) % len(options)])
+        assert sum(len(z.cards) for z in state.table.zones()) == total
+    assert state.winner is not None and sum(state.table.alive) == 1
