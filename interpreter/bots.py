@@ -2,7 +2,8 @@
 
 A player is anything with ``choose(view, decision) -> option``; ``view`` is
 what its seat may know (views.py) and ``decision`` lists the legal options.
-A player may also have ``start(game, seat)``, called once before the game.
+A player may also have ``start(game, seat)``, called once before the game,
+and ``needs_view = False`` if it never looks at the view (it then gets None).
 
 Bots are deterministic: each draws from its own generator, seeded from the
 game's seed and its seat. The heuristic bot knows no card by name: it reads
@@ -32,6 +33,7 @@ class RandomBot:
     """Picks uniformly among the legal options."""
 
     name = "random"
+    needs_view = False  # it never looks: play_game may pass None instead of a view
 
     def __init__(self, seed: int = 0, seat: int = 0) -> None:
         self.rng = bot_rng(seed, seat)

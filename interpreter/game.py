@@ -333,14 +333,16 @@ class State:
         table = self.table
         table.move(cards, table.discard_pile)
         what = "combo" if isinstance(rule.record, Combo) else "card"
-        table.log.emit("play", seat=seat, **{what: rule.id}, cards=[c.id for c in cards])
+        if table.log.record:
+            table.log.emit("play", seat=seat, **{what: rule.id}, cards=[c.id for c in cards])
         play = Play(seat, rule, cards)
         ctx = Ctx(self, seat, cards[0] if what == "card" else cards)
         ctx.source = rule.id
         for name, code in rule.choose:
             value = (yield from code.fn(ctx)) if code.gen else code.fn(ctx)
             ctx.vars[name] = value
-            table.log.emit("chose", seat=seat, name=name, value=_public(value))
+            if table.log.record:
+                table.log.emit("chose", seat=seat, name=name, value=_public(value))
         if any(value is None for value in ctx.vars.values()):
             table.log.emit("fizzled", seat=seat, reason="nothing to choose")
             return
@@ -365,7 +367,8 @@ class State:
         table, reactive = self.table, self.game.reactive
         chain = [play]
         last = play.seat
-        table.log.emit("window", seat=play.seat, id=play.rule.id)
+        if table.log.record:
+            table.log.emit("window", seat=play.seat, id=play.rule.id)
         while True:
             answer = None
             order = table.seats_from(last)
@@ -395,10 +398,12 @@ class State:
                 break
             seat, rule, inst = answer
             table.move([inst], table.discard_pile)
-            table.log.emit("answer", seat=seat, card=rule.id, depth=len(chain))
+            if table.log.record:
+                table.log.emit("answer", seat=seat, card=rule.id, depth=len(chain))
             chain.append(Play(seat, rule, [inst]))
             last = seat
-        table.log.emit("window_closed", seat=play.seat, id=play.rule.id, answers=len(chain) - 1)
+        if table.log.record:
+            table.log.emit("window_closed", seat=play.seat, id=play.rule.id, answers=len(chain) - 1)
         for index in range(len(chain) - 1, 0, -1):
             entry = chain[index]
             if not entry.cancelled and entry.rule.effect is not None:

@@ -57,8 +57,10 @@ def play_game(game: Game, seed: int, players: list, *, record: bool = True) -> S
         options = decision.options
         if len(options) == 1:
             state.apply_action(options[0])
-        else:
-            state.apply_action(players[decision.seat].choose(state.view(decision.seat), decision))
+            continue
+        player = players[decision.seat]
+        view = state.view(decision.seat) if getattr(player, "needs_view", True) else None
+        state.apply_action(player.choose(view, decision))
 
 
 def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,

@@ -117,6 +117,8 @@ class Table:
 
     def announce(self) -> None:
         """Record how the table starts: each zone's size, and its cards for those who see them."""
+        if not self.log.record:
+            return
         for zone in self.zones():
             if zone.cards:
                 seers = self._zone_bits(zone)
@@ -240,7 +242,8 @@ class Table:
             self.owed[seat] = 1
         self.turn += 1
         self.turn_ended = False
-        self.log.emit("turn", seat=seat, owed=self.owed[seat], number=self.turn)
+        if self.log.record:
+            self.log.emit("turn", seat=seat, owed=self.owed[seat], number=self.turn)
 
     def end_turn(self, seat: int, turns: int) -> None:
         """``seat`` ends ``turns`` of its owed turns; play passes on when none are left."""
@@ -248,7 +251,8 @@ class Table:
             return
         self.owed[seat] = max(0, self.owed[seat] - max(turns, 0))
         self.turn_ended = True
-        self.log.emit("end_turn", seat=seat, owed=self.owed[seat])
+        if self.log.record:
+            self.log.emit("end_turn", seat=seat, owed=self.owed[seat])
         if self.owed[seat] == 0:
             self.attacked[seat] = False
             self.current = self.next_seat(seat)
