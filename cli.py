@@ -167,6 +167,11 @@ def run(
         wins = summary.wins.get(seat, 0)
         typer.echo(f"  seat {seat} ({seats[seat]}): {wins} win{'s' if wins != 1 else ''} "
                    f"({100 * wins / summary.games:.1f}%)")
+    if len(set(seats)) > 1:
+        for name, wins in summary.wins_by_bot(seats).items():
+            share = seats.count(name)
+            typer.echo(f"  all {name} bots ({share} seat{'s' if share != 1 else ''}): {wins} wins "
+                       f"({100 * wins / summary.games:.1f}%)")
     if summary.no_winner:
         typer.echo(f"  no winner (turn limit): {summary.no_winner}")
     typer.echo(f"  mean turns per game: {summary.turns / summary.games:.1f}; "

@@ -116,8 +116,11 @@ class HumanTable:
         self._show_table(seat)
         self.io.write(self._question(decision, seat))
         labels = [self._label(decision, option) for option in decision.options]
-        for number, label in enumerate(labels, 1):
-            self.io.write(f"  {number}. {label}")
+        if decision.kind == "choose_position" and len(labels) > 6:  # a long pile: a range, not a list
+            self.io.write(f"  1 is the top, {len(labels)} the bottom (below every card)")
+        else:
+            for number, label in enumerate(labels, 1):
+                self.io.write(f"  {number}. {label}")
         while True:
             answer = self._input("Your choice (number, or q to quit):").strip()
             if answer.lower() in ("q", "quit"):

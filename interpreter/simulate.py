@@ -28,10 +28,18 @@ class Summary:
     seconds: float = 0.0
     results: list = field(default_factory=list)  # (seed, winner, turns) per game
 
+    def wins_by_bot(self, bots: list[str]) -> dict:
+        """Wins summed over the seats each kind of bot played."""
+        totals = {name: 0 for name in bots}
+        for seat, wins in self.wins.items():
+            totals[bots[seat]] += wins
+        return totals
+
     def to_dict(self, players: int, bots: list[str], seed: int) -> dict:
         return {
             "games": self.games,
             "wins": {str(seat): self.wins.get(seat, 0) for seat in range(players)},
+            "wins_by_bot": self.wins_by_bot(bots),
             "no_winner": self.no_winner,
             "players": players,
             "bots": bots,

@@ -162,6 +162,7 @@ def test_run_json_reports_200_games_each_won():
     result = runner.invoke(app, ["run", ORIGINAL, "--players", "4", "--games", "200", "--json"])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
+    assert summary["wins_by_bot"] == {"random": 200}
     assert summary["games"] == 200
     assert sum(summary["wins"].values()) == 200 and set(summary["wins"]) == {"0", "1", "2", "3"}
     assert summary["no_winner"] == 0
