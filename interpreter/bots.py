@@ -165,18 +165,18 @@ class HeuristicBot:
         return self._play_role(decision, ("other",))
 
     def _answer(self, view, decision):
-        answering = decision.info.get("answering", {})
-        play = decision.info.get("play", {})
-        targets = decision.info.get("targets", {})
-        if answering.get("seat") == self.seat:  # someone cancelled my play: cancel back
-            return next((o for o in decision.options if o != "pass"), "pass")
-        if decision.info.get("depth", 1) > 1:
-            return "pass"
-        aimed_at_me = self.seat in targets.values()
+        """Cancel plays aimed at me, and fight back when my own play is cancelled."""
+        info = decision.info
+        play = info.get("play", {})
+        cancelled_now = (info.get("depth", 1) - 1) % 2 == 1  # answers so far, by parity
+        answer = next((o for o in decision.options if o != "pass"), "pass")
+        if play.get("seat") == self.seat:
+            return answer if cancelled_now else "pass"
+        aimed_at_me = self.seat in info.get("targets", {}).values()
         role = self._role(play.get("id", ""))
         next_is_me = view.current == play.get("seat") and self._next_seat(view) == self.seat
-        if (role == "attacker" and next_is_me) or aimed_at_me:
-            return next((o for o in decision.options if o != "pass"), "pass")
+        if (aimed_at_me or (role == "attacker" and next_is_me)) and not cancelled_now:
+            return answer
         return "pass"
 
     def _next_seat(self, view) -> int:
