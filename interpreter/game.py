@@ -365,7 +365,7 @@ class State:
         writes nothing public (ruling 6).
         """
         table, reactive = self.table, self.game.reactive
-        chain = [play]
+        chain = [play]  # the play, then each answer to the one before
         last = play.seat
         if table.log.record:
             table.log.emit("window", seat=play.seat, id=play.rule.id)
@@ -373,20 +373,10 @@ class State:
             answer = None
             order = table.seats_from(last)
             for seat in order[1:] + order[:1]:
-                top = chain[-1]
-                if top.seat == seat and not self.rules["may_nope_own_action"]:
+                if chain[-1].seat == seat and not self.rules["may_nope_own_action"]:
                     continue
-                options, values = None, None
-                for inst in table.hands[seat].cards:
-                    if inst.id in reactive:
-                        rule = self.game.cards[inst.id]
-                        if options is None:
-                            options, values = [PASS], [None]
-                        label = "play " + inst.id
-                        if label not in options and self._legal(rule, Ctx(self, seat), inst):
-                            options.append(label)
-                            values.append((rule, inst))
-                if options is None or len(options) == 1:
+                options, values = self._answers(seat, reactive)
+                if options is None:
                     continue
                 info = {"answering": _describe(chain[-1]), "depth": len(chain),
                         "play": _describe(play), "targets": _targets(ctx)}
@@ -410,6 +400,20 @@ class State:
                 answer_ctx = Ctx(self, entry.seat, entry.cards[0], target=chain[index - 1])
                 answer_ctx.source = entry.rule.id
                 yield from run(entry.rule.effect, answer_ctx)
+
+    def _answers(self, seat: int, reactive: frozenset):
+        """(options, values) of a seat's legal answers, or (None, None) when it has none."""
+        options, values = None, None
+        for inst in self.table.hands[seat].cards:
+            if inst.id in reactive:
+                label = "play " + inst.id
+                rule = self.game.cards[inst.id]
+                if (options is None or label not in options) and self._legal(rule, Ctx(self, seat), inst):
+                    if options is None:
+                        options, values = [PASS], [None]
+                    options.append(label)
+                    values.append((rule, inst))
+        return options, values
 
     # -- services for primitives ----------------------------------------------
     def draw(self, seat: int, from_bottom: bool):
