@@ -75,7 +75,7 @@ def test_variants_conserve_cards_and_end(variant):
         assert state.winner is not None
 
 
-# -- views leak nothing ---------------------------------------------------------
+# -- events and views leak nothing ---------------------------------------------------------
 class Observer:
     """What one seat can know, rebuilt only from the events that seat observed.
 
@@ -85,13 +85,18 @@ class Observer:
 
     def __init__(self, seat, players):
         self.seat = seat
+        self.own = f"hand {seat}"
         self.pile = []
         self.hands = {s: Counter() for s in range(players)}
 
     def feed(self, event):
         kind = event["type"]
+        if kind == "zone":
+            assert "cards" not in event or event["zone"] not in ("draw_pile",) and (
+                not event["zone"].startswith("hand ") or event["zone"] == self.own), (
+                f"seat {self.seat} was shown the starting cards of {event['zone']}")
         if kind == "zone" and event["zone"] == "draw_pile":
-            self.pile = list(event.get("cards", [None] * event["count"]))
+            self.pile = [None] * event["count"]
         elif kind == "zone" and event["zone"].startswith("hand "):
             self.hands[int(event["zone"][5:])] = Counter(event.get("cards", []))
         elif kind == "move":
@@ -111,6 +116,8 @@ class Observer:
     def _move(self, event):
         card = event.get("card")
         source, target = event["from"], event["to"]
+        if card is not None:
+            self._check_may_see(event, card, source, target)
         if source == "draw_pile":
             assert "from_at" in event, "the place a card leaves the pile from is public"
             self.pile.pop(event["from_at"])
@@ -127,6 +134,22 @@ class Observer:
                 self.pile = [None] * (len(self.pile) + 1)
         elif target.startswith("hand ") and card is not None:
             self.hands[int(target[5:])][card] += 1
+
+    def _check_may_see(self, event, card, source, target):
+        """A card named in a move must be one this seat could already tell apart."""
+        if self.own in (source, target) or event.get("face_up"):
+            return
+        if not source.startswith("hand ") and source != "draw_pile":
+            return  # it came out of a public zone
+        if target in ("discard_pile", "removed", "set_aside"):
+            return  # it lands face up for all to see
+        if source == "draw_pile":
+            assert self.pile[event["from_at"]] == card, (
+                f"seat {self.seat} was told a card from place {event['from_at']} of the pile "
+                f"is {card}, which it never saw")
+        else:
+            assert self.hands[int(source[5:])][card] > 0, (
+                f"seat {self.seat} was told {source} gave away {card}, which it never saw there")
 
 
 def _check_views(state, observers, cursor):
@@ -180,6 +203,17 @@ def test_heuristic_bots_games_leak_nothing_either():
             decision = state.decision()
             state.apply_action(bots[decision.seat].choose(state.view(decision.seat), decision))
         assert state.winner is not None
+
+
+def test_observer_catches_a_leaking_event():
+    """An event that told everyone which card another seat drew would be caught."""
+    game = GAMES[3]
+    state = game.new_state(4)
+    state.apply_action("draw")  # seat 0 draws
+    drawn = next(e for e in reversed(state.events) if e["type"] == "move")
+    del drawn["secret"]
+    with pytest.raises(AssertionError, match="never saw"):
+        _check_views(state, [Observer(1, 3)], [0])
 
 
 def test_observer_catches_a_leak():
