@@ -25,9 +25,11 @@ from .setup import play_setup
 from .model import Combo
 from .table import GameOver, PrivateInt, Table
 
-#: when a game has lasted this many turns it is stopped without a winner; a
-#: house rule whose pile can run dry would otherwise loop for ever
+#: when a game has lasted this many turns, or one turn this many plays, it is
+#: stopped without a winner: a house rule whose pile can run dry, or whose cards
+#: come back to the hand that played them, would otherwise go on for ever
 TURN_LIMIT = 5000
+PLAY_LIMIT = 1000
 
 DRAW = "draw"
 PASS = "pass"
@@ -234,8 +236,11 @@ class State:
                 if table.turn >= TURN_LIMIT:
                     table.finish(None, "turn_limit")
                 table.start_turn(table.current)
-                seat = table.current
+                seat, plays = table.current, 0
                 while not table.turn_ended:
+                    plays += 1
+                    if plays > PLAY_LIMIT:
+                        table.finish(None, "play_limit")
                     choice = yield self._action_decision(seat)
                     yield from self._act(seat, choice)
         except GameOver:

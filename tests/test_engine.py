@@ -401,3 +401,44 @@ win: last_standing
     state = Game(edition, 2).new_state(0, layout=layout)
     state.apply_action("play lonely_cat")  # seat 1 holds nothing: no victim, no crash
     assert state.current_player() == 0 and state.legal_actions() == ["draw"]
+
+
+def test_play_limit_stops_a_turn_that_cannot_end(write):
+    write("boomerang.yaml", f"""
+format: 1
+kind: cards
+uses: [{ROOT / 'rulebook' / 'original.yaml'}]
+cards:
+  - id: boomerang
+    title: Boomerang
+    text: Comes straight back to your hand.
+    when: own_turn
+    effect: move(this, hand(me))
+""")
+    path = write("boomerang_edition.yaml", f"""
+format: 1
+kind: edition
+id: boomerang
+name: Boomerang test
+players: {{min: 2, max: 2}}
+include: [{ROOT / 'rulebook' / 'original.yaml'}, boomerang.yaml]
+deck: {{exploding_kitten: 1, boomerang: 1, tacocat: 10}}
+setup:
+  - deal: {{count: 0}}
+turn: {{draw: "draw(me) end_turn()"}}
+win: last_standing
+""")
+    from kittens.interpreter.game import PLAY_LIMIT
+    edition = load_edition(path)
+
+    def layout(table):
+        table.new_card(edition.cards["boomerang"], table.hands[0])
+        table.new_card(edition.cards["tacocat"], table.draw_pile)
+
+    state = Game(edition, 2).new_state(0, layout=layout)
+    plays = 0
+    while not state.is_terminal():
+        state.apply_action("play boomerang")
+        plays += 1
+    assert plays == PLAY_LIMIT and state.winner is None
+    assert state.events[-1]["reason"] == "play_limit"
