@@ -140,19 +140,23 @@ def run(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
 ) -> None:
     """Play bot-only games and print who won."""
-    from .interpreter.game import Game
+    from .interpreter.game import Game, RuleRuntimeError
     from .interpreter.simulate import run_games
 
     compiled = _load_edition(edition, variant, "run")
     count = _players_for(compiled, players, "run")
     names = _bot_names(bots, "run")
     game = Game(compiled, count)
-    if log is None:
-        summary = run_games(game, games=games, seed=seed, bots=names)
-    else:
-        with _atomic_text(log, "run") as stream:
-            summary = run_games(game, games=games, seed=seed, bots=names, log=stream,
-                                header={"edition": edition})
+    try:
+        if log is None:
+            summary = run_games(game, games=games, seed=seed, bots=names)
+        else:
+            with _atomic_text(log, "run") as stream:
+                summary = run_games(game, games=games, seed=seed, bots=names, log=stream,
+                                    header={"edition": edition})
+    except RuleRuntimeError as exc:
+        typer.echo(f"kittens run: the rules broke down in play: {exc}", err=True)
+        raise typer.Exit(EXIT_ERRORS)
     seats = [names[seat % len(names)] for seat in range(count)]
     if as_json:
         typer.echo(json.dumps(summary.to_dict(count, seats, seed)))
@@ -224,7 +228,7 @@ def play(
 
     from .interpreter.bots import make_bots
     from .interpreter.events import dumps
-    from .interpreter.game import Game
+    from .interpreter.game import Game, RuleRuntimeError
     from .interpreter.simulate import game_header
     from .terminal import HumanTable, Quit, Terminal
 
@@ -255,6 +259,9 @@ def play(
         table.play()
     except Quit:
         typer.echo(f"Stopped. Play this game again with --seed {seed}.")
+    except RuleRuntimeError as exc:
+        typer.echo(f"kittens play: the rules broke down in play: {exc}", err=True)
+        raise typer.Exit(EXIT_ERRORS)
     if log:
         with _atomic_text(log, "play") as stream:
             labels = ["person" if k in humans else seat_bots[k].name for k in range(count)]

@@ -41,6 +41,17 @@ class GameError(Exception):
     """A call the state machine cannot take (an illegal option, a finished game)."""
 
 
+class RuleRuntimeError(GameError):
+    """Rules that cannot be carried out, found only in play (cards drawing cards
+    without end); the message names the card and where it is defined."""
+
+
+#: how deep drawn cards may make their drawer draw again (each draw's effect runs
+#: inside the one before; Python's own stack would run out long before a real
+#: edition gets near this)
+MAX_DRAW_NESTING = 100
+
+
 @dataclass(frozen=True)
 class Rule:
     """A card or combo with its effects compiled."""
@@ -137,6 +148,7 @@ class State:
         self.explicit_chance = explicit_chance
         self.table = Table(game.edition, game.players, seed, record)
         self.decisions = 0
+        self._draw_nesting = 0
         self._pending = None
         self._layout = layout
         self._flow = self._run()
@@ -432,13 +444,23 @@ class State:
         table.move([inst], hand, len(hand.cards))
         rule = self.game.cards[inst.id]
         code = rule.on_draw
-        if code is not None:
-            ctx = Ctx(self, seat, inst)
-            ctx.source = inst.id
+        if code is None:
+            return
+        if self._draw_nesting >= MAX_DRAW_NESTING:
+            raise RuleRuntimeError(
+                f"'{inst.id}' ({rule.record.origin}): drawn cards made their drawer draw again "
+                f"{MAX_DRAW_NESTING} times within one draw; an `on_draw` that draws must stop "
+                "somewhere (draw only on a condition, or let the turn end)")
+        ctx = Ctx(self, seat, inst)
+        ctx.source = inst.id
+        self._draw_nesting += 1
+        try:
             if code.gen:
                 yield from code.fn(ctx)
             else:
                 code.fn(ctx)
+        finally:
+            self._draw_nesting -= 1
 
     def about(self, ctx: Ctx) -> dict:
         """What a decision inside an effect is about, for the player asked."""

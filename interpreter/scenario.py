@@ -21,7 +21,7 @@ from .decisions import Chance
 from .diagnostics import did_you_mean
 from .edition import compile_edition
 from .events import for_seat
-from .game import Game, GameError
+from .game import Game, GameError, RuleRuntimeError
 from .workspace import Workspace
 
 
@@ -99,6 +99,9 @@ class _Run:
             self._run()
         except ScenarioFailure:
             pass
+        except RuleRuntimeError as exc:
+            self.failures.append(f"{self.doc.path}: {self.step_label}: the rules broke down "
+                                 f"in play: {exc}")
         return Outcome(self.doc.path, description, not self.failures, self.failures)
 
     # -- reporting ------------------------------------------------------------

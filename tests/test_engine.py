@@ -442,3 +442,36 @@ win: last_standing
         plays += 1
     assert plays == PLAY_LIMIT and state.winner is None
     assert state.events[-1]["reason"] == "play_limit"
+
+
+def test_cards_that_draw_cards_without_end_are_a_rule_error_not_a_crash(write, tmp_path):
+    write("chain.yaml", f"""
+format: 1
+kind: cards
+uses: [{ROOT / 'rulebook' / 'original.yaml'}]
+cards:
+  - id: chain_cat
+    title: Chain Cat
+    text: Drawing it makes you draw again.
+    when: never
+    on_draw: draw(me)
+""")
+    path = write("chain_edition.yaml", f"""
+format: 1
+kind: edition
+id: chain
+name: Chain test
+players: {{min: 2, max: 2}}
+include: [{ROOT / 'rulebook' / 'original.yaml'}, chain.yaml]
+deck: {{chain_cat: 400, exploding_kitten: 1}}   # unshuffled: the kitten is at the bottom
+setup:
+  - deal: {{count: 0}}
+turn: {{draw: "draw(me) end_turn()"}}
+win: last_standing
+""")
+    log = tmp_path / "chain.jsonl"
+    result = runner.invoke(app, ["run", path, "-p", "2", "--log", str(log)])
+    assert result.exit_code == 1
+    assert "'chain_cat' (" in result.output and "chain.yaml:6)" in result.output
+    assert "draw again 100 times" in result.output
+    assert not log.exists()  # no half-written log
