@@ -119,8 +119,11 @@ def statement(draw, depth: int, names: list) -> str:
 
 @st.composite
 def effects(draw):
-    return ["\n".join(statement(draw, 2, []) for _ in range(draw(st.integers(1, 3))))
-            for _ in range(3)]
+    programs = []
+    for _ in range(3):
+        names: list = []  # one program's local names: `let` may not reuse one
+        programs.append("\n".join(statement(draw, 2, names) for _ in range(draw(st.integers(1, 3)))))
+    return programs
 
 
 def _indent(text: str) -> str:
