@@ -88,6 +88,17 @@ def _has(ctx, player, card):
     return any(inst.id == card for inst in ctx.table.hands[player].cards)
 
 
+def _secret_as(result, *inputs):
+    """A number worked out from a secret one is as secret (known to the same seats)."""
+    secrets = [v.knower for v in inputs if isinstance(v, PrivateInt)]
+    if not secrets:
+        return result
+    knower = secrets[0]
+    for other in secrets[1:]:
+        knower &= other
+    return PrivateInt(result, knower)
+
+
 # -- chance and choices -------------------------------------------------------
 def _random_card(ctx, cards):
     found = cards_of(cards)
@@ -197,8 +208,8 @@ RUNTIME = dict(
     tagged=(_tagged, False),
     count=(_count, False),
     has=(_has, False),
-    min=(lambda ctx, a, b: min(a, b), False),
-    max=(lambda ctx, a, b: max(a, b), False),
+    min=(lambda ctx, a, b: _secret_as(min(a, b), a, b), False),
+    max=(lambda ctx, a, b: _secret_as(max(a, b), a, b), False),
     random_card=(_random_card, True),
     choose_player=(_choose_player, True),
     choose_card=(_choose_card, True),

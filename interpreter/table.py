@@ -162,6 +162,7 @@ class Table:
         """Move cards into ``to`` at place ``at`` (0 = top), keeping knowledge honest."""
         if not cards:
             return
+        face_up = face_up and to.kind == PILE  # only a pile has a face-down side to turn
         everyone = self.everyone
         secret_place = to.kind == PILE and isinstance(at, PrivateInt)
         place_knowers = at.knower if secret_place else everyone
@@ -180,10 +181,14 @@ class Table:
             if record:
                 self.log.move(inst, source, was_at, to, at + offset, seen,
                               place_knowers if secret_place else everyone)
-        if secret_place:
-            for inst in to.cards:
-                if not inst.face_up:
-                    inst.known &= place_knowers
+            if secret_place:  # at once: the next card's event must not name it to them
+                for other in to.cards:
+                    if not other.face_up:
+                        other.known &= place_knowers
+                if record:  # face-up cards can still be counted from the top (ruling 12)
+                    places = self.face_up_places(to)
+                    if places:
+                        self.log.events[-1]["face_up_places"] = places
 
     def _take(self, inst: CardInst, source: Zone, shown: bool) -> int:
         """Remove a card from its zone; return the seats that see which card left.
@@ -219,7 +224,15 @@ class Table:
             base = self._zone_bits(zone)
             for inst in zone.cards:
                 inst.known = self.everyone if inst.face_up else base
-        self.log.emit("shuffled", zone=zone.name, count=len(zone.cards))
+        if self.log.record:  # face-up cards stay in sight: where they landed is public
+            places = self.face_up_places(zone)
+            self.log.emit("shuffled", zone=zone.name, count=len(zone.cards),
+                          **({"face_up_places": places} if places else {}))
+
+    @staticmethod
+    def face_up_places(zone: Zone) -> dict:
+        """Place (as a JSON key) -> card id of the face-up cards of a pile (what anyone can count)."""
+        return {str(i): inst.id for i, inst in enumerate(zone.cards) if inst.face_up}
 
     def show(self, cards: list, seats: int) -> None:
         """Let the seats in the bit mask ``seats`` see the cards' faces and places."""

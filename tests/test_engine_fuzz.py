@@ -17,6 +17,7 @@ from kittens.interpreter.game import Game
 from kittens.interpreter.validate import RuleError, load_edition
 
 from conftest import ROOT
+from test_invariants import Observer, _check_views
 
 SCALE = float(os.environ.get("KITTENS_FUZZ_SCALE", "1"))
 CARD_IDS = ["tacocat", "defuse", "nope", "exploding_kitten", "skip"]
@@ -185,3 +186,21 @@ def test_generated_effects_check_clean_and_play_to_the_end(programs, seed, playe
             state.apply_action(options[(steps * 7 + game_seed) % len(options)])
             steps += 1
         assert sum(len(z.cards) for z in state.table.zones()) == total
+
+
+@settings(max_examples=int(30 * SCALE), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(programs=effects(), seed=st.integers(0, 10_000), players=st.integers(2, 4))
+def test_generated_effects_leak_nothing(programs, seed, players):
+    """Whatever the cards do, no view shows more than its seat's own events support."""
+    with tempfile.TemporaryDirectory() as folder:
+        edition = load_edition(_edition(folder, programs))
+    state = Game(edition, players).new_state(seed)
+    observers = [Observer(seat, players) for seat in range(players)]
+    cursor, steps = [0], 0
+    while not state.is_terminal() and steps < 600:
+        _check_views(state, observers, cursor)
+        options = state.legal_actions()
+        state.apply_action(options[(steps * 7 + seed) % len(options)])
+        steps += 1
+    _check_views(state, observers, cursor)

@@ -103,15 +103,31 @@ class Observer:
             self._move(event)
         elif kind == "shuffled" and event["zone"] == "draw_pile":
             self.pile = [None] * len(self.pile)
-        elif kind == "show" and event["zone"] == "draw_pile" and "cards" in event:
-            for place, card in zip(event["at"], event["cards"]):
-                self.pile[place] = card
+            self._face_up(event)
+        elif kind == "show" and "cards" in event:
+            if event["zone"] == "draw_pile":
+                for place, card in zip(event["at"], event["cards"]):
+                    self.pile[place] = card
+            elif event["zone"].startswith("hand "):
+                self._saw_in_hand(event["zone"], event["cards"])
         elif kind == "reveal":
             for card, zone, place in zip(event["cards"], event["zones"], event["at"]):
                 if zone == "draw_pile":
                     self.pile[place] = card
-                elif zone.startswith("hand "):
-                    self.hands[int(zone[5:])][card] += 1
+            for zone in set(event["zones"]):
+                if zone.startswith("hand "):
+                    self._saw_in_hand(zone, [c for c, z in zip(event["cards"], event["zones"]) if z == zone])
+
+    def _face_up(self, event):
+        """Face-up cards of the pile: anyone can count where they are."""
+        for place, card in event.get("face_up_places", {}).items():
+            self.pile[int(place)] = card
+
+    def _saw_in_hand(self, zone, cards):
+        """Cards shown in a hand. Events name titles, not copies, so the observer cannot
+        tell a copy it already counted from a new one: it counts them again. That can
+        only make it support more, never less, so the check stays sound."""
+        self.hands[int(zone[5:])].update(cards)
 
     def _move(self, event):
         card = event.get("card")
@@ -132,6 +148,7 @@ class Observer:
                 self.pile.insert(event["at"], card)
             else:  # put back at a place we do not know: every place is uncertain now
                 self.pile = [None] * (len(self.pile) + 1)
+                self._face_up(event)
         elif target.startswith("hand ") and card is not None:
             self.hands[int(target[5:])][card] += 1
 
