@@ -31,33 +31,54 @@ class Replayed:
     mismatch: str | None = None  # None when the replay matched the log
 
 
-def read_log(path: str) -> list[tuple[dict, list[dict], int]]:
-    """(header, events, line number of the header) for each game in the log."""
+#: a log line longer than this is not one kittens wrote
+MAX_LINE = 1 << 20
+
+
+def read_log(path: str):
+    """(header, events, line number of the header) for each game, read one game at a time."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LogError(f"{path}: cannot read the log: {exc}") from None
-    games: list = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+        handle = open(path, encoding="utf-8")
+    except OSError as exc:
+        raise LogError(f"{path}: cannot read the log: {exc.strerror or exc}") from None
+    game = None
+    with handle:
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise LogError(f"{path}:{number}:{exc.colno}: not valid JSON ({exc.msg}); "
-                           "a log has one JSON object per line") from None
-        if not isinstance(record, dict) or "type" not in record:
-            raise LogError(f"{path}:{number}:1: each line must be a JSON object with a 'type'")
-        if record["type"] == "game":
-            games.append((record, [], number))
-        elif not games:
-            raise LogError(f"{path}:{number}:1: the log must start with a 'game' header line")
-        else:
-            games[-1][1].append(record)
-    if not games:
+            for number, line in enumerate(handle, 1):
+                record = _record(path, number, line)
+                if record is None:
+                    continue
+                if record["type"] == "game":
+                    if game is not None:
+                        yield game
+                    game = (record, [], number)
+                elif game is None:
+                    raise LogError(f"{path}:{number}:1: the log must start with a 'game' header line")
+                else:
+                    game[1].append(record)
+        except UnicodeDecodeError as exc:
+            raise LogError(f"{path}: not UTF-8 text ({exc.reason}); is this a kittens log?") from None
+    if game is None:
         raise LogError(f"{path}: the log holds no game")
-    return games
+    yield game
+
+
+def _record(path: str, number: int, line: str) -> dict | None:
+    if len(line) > MAX_LINE:
+        raise LogError(f"{path}:{number}:1: a line of {len(line)} characters is not an event; "
+                       "is this a kittens log?")
+    if not line.strip():
+        return None
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise LogError(f"{path}:{number}:{exc.colno}: not valid JSON ({exc.msg}); "
+                       "a log has one JSON object per line") from None
+    except RecursionError:
+        raise LogError(f"{path}:{number}:1: JSON nested too deeply to be an event") from None
+    if not isinstance(record, dict) or "type" not in record:
+        raise LogError(f"{path}:{number}:1: each line must be a JSON object with a 'type'")
+    return record
 
 
 def replay_log(path: str) -> list[Replayed]:
@@ -90,12 +111,15 @@ def replay_game(header: dict, logged: list[dict], log_path: str = "<log>", line:
     if header.get("digest") not in (None, digest):
         return Replayed(header, 0, None, "the rule files have changed since this game was "
                                          f"played (digest {header.get('digest')}, now {digest})")
+    seed = header.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise LogError(f"{log_path}:{line}:1: bad game header: the seed must be a whole number")
     try:
         game = Game(edition, int(header["players"]))
     except (GameError, KeyError, TypeError, ValueError) as exc:
         raise LogError(f"{log_path}:{line}:1: bad game header: {exc}") from None
     answers = [from_json(e) for e in logged if e.get("type") in ("decision", "chance")]
-    state = game.new_state(header.get("seed", 0), explicit_chance=bool(header.get("explicit_chance")))
+    state = game.new_state(seed, explicit_chance=bool(header.get("explicit_chance")))
     for index, answer in enumerate(answers):
         if state.is_terminal():
             return Replayed(header, len(state.events), state.winner,

@@ -475,3 +475,19 @@ win: last_standing
     assert "'chain_cat' (" in result.output and "chain.yaml:6)" in result.output
     assert "draw again 100 times" in result.output
     assert not log.exists()  # no half-written log
+
+
+@pytest.mark.parametrize("content,message", [
+    (b'{"type": "game"}\n' + b"[" * 100_000 + b"\n", "nested too deeply"),
+    (b"\xff\xfe not text\n", "not UTF-8"),
+    (b'{"type": "game", "x": "' + b"a" * (1 << 20) + b'"}\n', "is not an event"),
+    (b'{"type": "move"}\n', "must start with a 'game' header"),
+    (b"", "holds no game"),
+    (b'{"type": "game", "edition": "nowhere.yaml"}\n', "was not found"),
+])
+def test_hostile_logs_get_a_clear_message(tmp_path, content, message):
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(content)
+    result = runner.invoke(app, ["replay", str(log)])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
