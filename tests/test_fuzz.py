@@ -374,3 +374,31 @@ def test_long_chains_only_raise_effect_error(text):
     """Examples the token soup finds only at high example counts, kept as regressions."""
     assert len(text) <= 8000  # under the length limit: the parser must really parse it
     check_effect(text, "play", False, {})
+
+
+# -- (d) mutated scenario files: kittens test reports, never crashes ------------
+SCENARIOS = sorted((ROOT / "tests" / "scenarios").rglob("*.yaml"))
+
+
+@st.composite
+def mutated_scenario(draw):
+    path = draw(st.sampled_from(SCENARIOS))
+    lines = path.read_text(encoding="utf-8").replace(
+        "../../../../editions/", str(ROOT / "editions") + "/").replace(
+        "../../../editions/", str(ROOT / "editions") + "/").splitlines()
+    for _ in range(draw(st.integers(1, 4))):
+        lines = draw(mutation(lines))
+    return "\n".join(lines) + "\n"
+
+
+@fuzz_settings(150)
+@given(text=mutated_scenario())
+def test_mutated_scenarios_pass_or_fail_but_never_raise(text):
+    from kittens.interpreter.scenario import ScenarioRunner
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "scenario.yaml")
+        Path(path).write_text(text, encoding="utf-8")
+        outcome = ScenarioRunner().run(path)
+        assert outcome.passed or outcome.failures  # a failure always says why
+        check_report([path])
