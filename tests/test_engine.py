@@ -215,16 +215,31 @@ def test_replay_reports_bad_logs(tmp_path):
     assert "Traceback" not in result.output
 
 
+# -- house rules written for a test --------------------------------------------
+ORIGINAL_CARDS = ROOT / "rulebook" / "original.yaml"
+
+
+def _house_edition(write, name: str, cards: str, deck: str, *, setup: str = "  - deal: {count: 0}",
+                   zones: str = "") -> str:
+    """Write a card library (``cards``: its YAML list) and a 2-player edition with it."""
+    write(f"{name}.yaml", f"format: 1\nkind: cards\nuses: [{ORIGINAL_CARDS}]\n{zones}cards:\n{cards}")
+    return write(f"{name}_edition.yaml", f"""format: 1
+kind: edition
+id: {name}
+name: {name} test
+players: {{min: 2, max: 2}}
+include: [{ORIGINAL_CARDS}, {name}.yaml]
+deck: {deck}
+setup:
+{setup}
+turn: {{draw: "draw(me) end_turn()"}}
+win: last_standing
+""")
+
+
 # -- extra zones ----------------------------------------------------------------
 def test_declared_zones_hold_cards_and_show_in_views(write):
-    write("mat.yaml", f"""
-format: 1
-kind: cards
-uses: [{ROOT / 'rulebook' / 'original.yaml'}]
-zones:
-  playmat: {{description: where a parked card waits}}
-  vault: {{public: false}}
-cards:
+    path = _house_edition(write, "mat", """\
   - id: parking_cat
     title: Parking Cat
     text: Park this card on the playmat, and the top card of the pile in the vault.
@@ -232,24 +247,14 @@ cards:
     effect: |
       move(this, playmat)
       move(top(draw_pile), vault)
-""")
-    path = write("mat_edition.yaml", f"""
-format: 1
-kind: edition
-id: mat
-name: Mat test
-players: {{min: 2, max: 2}}
-include: [{ROOT / 'rulebook' / 'original.yaml'}, mat.yaml]
-deck: {{exploding_kitten: 1, defuse: 2, parking_cat: 10, tacocat: 10}}
-setup:
+""", "{exploding_kitten: 1, defuse: 2, parking_cat: 10, tacocat: 10}",
+        zones="zones:\n  playmat: {description: where a parked card waits}\n  vault: {public: false}\n",
+        setup="""\
   - set_aside: [exploding_kitten]
   - shuffle: draw_pile
-  - deal: {{count: 3}}
-  - put_back: {{card: exploding_kitten, count: 1}}
-  - shuffle: draw_pile
-turn: {{draw: "draw(me) end_turn()"}}
-win: last_standing
-""")
+  - deal: {count: 3}
+  - put_back: {card: exploding_kitten, count: 1}
+  - shuffle: draw_pile""")
     edition = load_edition(path)
     assert edition.zones == {"playmat": {"public": True}, "vault": {"public": False}}
     state = Game(edition, 2).new_state(4)
@@ -278,30 +283,13 @@ cards:
 
 
 def test_face_up_cards_in_the_pile_are_seen_by_all_even_after_a_shuffle(write):
-    write("flip.yaml", f"""
-format: 1
-kind: cards
-uses: [{ROOT / 'rulebook' / 'original.yaml'}]
-cards:
+    path = _house_edition(write, "flip", """\
   - id: flip_cat
     title: Flip Cat
     text: Put this card face up third from the top of the draw pile.
     when: own_turn
     effect: move(this, draw_pile, at=2, face_up=true)
-""")
-    path = write("flip_edition.yaml", f"""
-format: 1
-kind: edition
-id: flip
-name: Flip test
-players: {{min: 2, max: 2}}
-include: [{ROOT / 'rulebook' / 'original.yaml'}, flip.yaml]
-deck: {{exploding_kitten: 1, defuse: 2, flip_cat: 1, tacocat: 10, shuffle: 1}}
-setup:
-  - deal: {{count: 0}}
-turn: {{draw: "draw(me) end_turn()"}}
-win: last_standing
-""")
+""", "{exploding_kitten: 1, defuse: 2, flip_cat: 1, tacocat: 10, shuffle: 1}")
     edition = load_edition(path)
     game = Game(edition, 2)
 
@@ -363,11 +351,7 @@ def test_bench_prints_its_figures():
 
 
 def test_a_choice_with_nothing_to_choose_makes_its_effect_do_nothing(write):
-    write("odd.yaml", f"""
-format: 1
-kind: cards
-uses: [{ROOT / 'rulebook' / 'original.yaml'}]
-cards:
+    path = _house_edition(write, "odd", """\
   - id: lonely_cat
     title: Lonely Cat
     text: Take a random card from another player who holds cards, if there is one.
@@ -375,23 +359,10 @@ cards:
     effect: |
       let victim = choose_player(with_cards(others()))
       move(random_card(hand(victim)), hand(me))
-      if owed(victim) > 0 {{
+      if owed(victim) > 0 {
         end_turn()
-      }}
-""")
-    path = write("odd_edition.yaml", f"""
-format: 1
-kind: edition
-id: odd
-name: Odd test
-players: {{min: 2, max: 2}}
-include: [{ROOT / 'rulebook' / 'original.yaml'}, odd.yaml]
-deck: {{exploding_kitten: 1, defuse: 2, lonely_cat: 4, tacocat: 10}}
-setup:
-  - deal: {{count: 0}}
-turn: {{draw: "draw(me) end_turn()"}}
-win: last_standing
-""")
+      }
+""", "{exploding_kitten: 1, defuse: 2, lonely_cat: 4, tacocat: 10}")
     edition = load_edition(path)
 
     def layout(table):
@@ -404,30 +375,13 @@ win: last_standing
 
 
 def test_play_limit_stops_a_turn_that_cannot_end(write):
-    write("boomerang.yaml", f"""
-format: 1
-kind: cards
-uses: [{ROOT / 'rulebook' / 'original.yaml'}]
-cards:
+    path = _house_edition(write, "boomerang", """\
   - id: boomerang
     title: Boomerang
     text: Comes straight back to your hand.
     when: own_turn
     effect: move(this, hand(me))
-""")
-    path = write("boomerang_edition.yaml", f"""
-format: 1
-kind: edition
-id: boomerang
-name: Boomerang test
-players: {{min: 2, max: 2}}
-include: [{ROOT / 'rulebook' / 'original.yaml'}, boomerang.yaml]
-deck: {{exploding_kitten: 1, boomerang: 1, tacocat: 10}}
-setup:
-  - deal: {{count: 0}}
-turn: {{draw: "draw(me) end_turn()"}}
-win: last_standing
-""")
+""", "{exploding_kitten: 1, boomerang: 1, tacocat: 10}")
     from kittens.interpreter.game import PLAY_LIMIT
     edition = load_edition(path)
 
@@ -445,34 +399,17 @@ win: last_standing
 
 
 def test_cards_that_draw_cards_without_end_are_a_rule_error_not_a_crash(write, tmp_path):
-    write("chain.yaml", f"""
-format: 1
-kind: cards
-uses: [{ROOT / 'rulebook' / 'original.yaml'}]
-cards:
+    path = _house_edition(write, "chain", """\
   - id: chain_cat
     title: Chain Cat
     text: Drawing it makes you draw again.
     when: never
     on_draw: draw(me)
-""")
-    path = write("chain_edition.yaml", f"""
-format: 1
-kind: edition
-id: chain
-name: Chain test
-players: {{min: 2, max: 2}}
-include: [{ROOT / 'rulebook' / 'original.yaml'}, chain.yaml]
-deck: {{chain_cat: 400, exploding_kitten: 1}}   # unshuffled: the kitten is at the bottom
-setup:
-  - deal: {{count: 0}}
-turn: {{draw: "draw(me) end_turn()"}}
-win: last_standing
-""")
+""", "{chain_cat: 400, exploding_kitten: 1}")  # unshuffled: the kitten is at the bottom
     log = tmp_path / "chain.jsonl"
     result = runner.invoke(app, ["run", path, "-p", "2", "--log", str(log)])
     assert result.exit_code == 1
-    assert "'chain_cat' (" in result.output and "chain.yaml:6)" in result.output
+    assert "'chain_cat' (" in result.output and "chain.yaml:5)" in result.output
     assert "draw again 100 times" in result.output
     assert not log.exists()  # no half-written log
 
