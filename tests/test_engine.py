@@ -428,3 +428,34 @@ def test_hostile_logs_get_a_clear_message(tmp_path, content, message):
     result = runner.invoke(app, ["replay", str(log)])
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_any_time_cards_play_on_your_turn_and_in_windows(write):
+    """An `any_time` card is offered on its holder's turn and in reaction windows;
+    played in a window it joins the chain, so a Nope after it answers it."""
+    path = _house_edition(write, "peek", """\
+  - id: quick_peek
+    title: Quick Peek
+    text: Look at the top card of the draw pile, whenever a Nope could be played.
+    when: any_time
+    effect: show(top(draw_pile), me)
+""", "{exploding_kitten: 1, defuse: 2, quick_peek: 4, tacocat: 10, skip: 2}")
+    edition = load_edition(path)
+
+    def layout(table):
+        table.new_card(edition.cards["skip"], table.hands[0])
+        table.new_card(edition.cards["quick_peek"], table.hands[0])
+        table.new_card(edition.cards["quick_peek"], table.hands[1])
+        for card_id in ("tacocat", "exploding_kitten", "tacocat"):
+            table.new_card(edition.cards[card_id], table.draw_pile)
+
+    state = Game(edition, 2).new_state(0, layout=layout)
+    assert "play quick_peek" in state.legal_actions()
+    state.apply_action("play skip")
+    assert state.decision().kind == "answer" and state.current_player() == 1
+    state.apply_action("play quick_peek")  # seat 1 peeks during seat 0's Skip
+    state.apply_action("pass")  # seat 0 could answer the peek with its own: it passes
+    assert state.view(1).draw_pile_known() == {0: "tacocat"}
+    assert state.view(0).draw_pile_known() == {}
+    assert state.current_player() == 1 and state.decision().kind == "action"  # the Skip stood
+    assert json.loads(json.dumps(state.view(1).to_dict()))["draw_pile"]["known"] == {"0": "tacocat"}
