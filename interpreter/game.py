@@ -148,6 +148,7 @@ class State:
         self.explicit_chance = explicit_chance
         self.table = Table(game.edition, game.players, seed, record)
         self.decisions = 0
+        self.history: list = []  # every option and chance outcome applied, in order
         self._draw_nesting = 0
         self._pending = None
         self._layout = layout
@@ -204,7 +205,20 @@ class State:
             if log.record:
                 log.emit("decision", only=1 << pending.seat, seat=pending.seat,
                          kind=pending.kind, option=option)
+        self.history.append(option)
         self._advance(value)
+
+    def clone(self) -> "State":
+        """An independent copy of this game, made by replaying its history from the seed.
+
+        The copy can be played on (by a search, say) without touching this one.
+        It costs as much as the game so far, since live effects cannot be copied.
+        """
+        other = State(self.game, self.seed, record=self.table.log.record,
+                      explicit_chance=self.explicit_chance, layout=self._layout)
+        for option in self.history:
+            other.apply_action(option)
+        return other
 
     @property
     def winner(self) -> int | None:

@@ -459,3 +459,19 @@ def test_any_time_cards_play_on_your_turn_and_in_windows(write):
     assert state.view(0).draw_pile_known() == {}
     assert state.current_player() == 1 and state.decision().kind == "action"  # the Skip stood
     assert json.loads(json.dumps(state.view(1).to_dict()))["draw_pile"]["known"] == {"0": "tacocat"}
+
+
+def test_clone_is_an_independent_copy_that_plays_the_same():
+    game = Game(EDITION, 3)
+    state = game.new_state(21)
+    bot = RandomBot(21, 0)
+    for _ in range(40):
+        d = state.decision()
+        state.apply_action(bot.choose(None, d))
+    copy = state.clone()
+    assert [dumps(e) for e in copy.events] == [dumps(e) for e in state.events]
+    assert copy.legal_actions() == state.legal_actions()
+    copy.apply_action(copy.legal_actions()[0])  # the copy moves on, the original does not
+    assert len(copy.history) == len(state.history) + 1
+    state.apply_action(state.legal_actions()[0])
+    assert [dumps(e) for e in copy.events] == [dumps(e) for e in state.events]
