@@ -314,6 +314,8 @@ def test_scenarios(
     paths: Annotated[List[str], typer.Argument(help="Scenario files or folders (searched for *.yaml).",
                                                show_default=False)],
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every scenario, not only failures.")] = False,
+    output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text for people, json for tools.")]
+    = OutputFormat.text,
 ) -> None:
     """Run scenario files (rule tests) and say which pass."""
     from .interpreter.scenario import ScenarioRunner
@@ -325,6 +327,13 @@ def test_scenarios(
         typer.echo(f"kittens test: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
     runner = ScenarioRunner()
+    if output is OutputFormat.json:
+        outcomes = [runner.run(path) for path in files]
+        failed = sum(not o.passed for o in outcomes)
+        typer.echo(json.dumps({"passed": len(files) - failed, "failed": failed, "results": [
+            {"path": o.path, "description": o.description, "passed": o.passed, "failures": o.failures}
+            for o in outcomes]}))
+        raise typer.Exit(EXIT_ERRORS if failed else EXIT_OK)
     failed = 0
     for path in files:
         outcome = runner.run(path)

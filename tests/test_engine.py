@@ -475,3 +475,12 @@ def test_clone_is_an_independent_copy_that_plays_the_same():
     assert len(copy.history) == len(state.history) + 1
     state.apply_action(state.legal_actions()[0])
     assert [dumps(e) for e in copy.events] == [dumps(e) for e in state.events]
+
+
+def test_kittens_test_json_for_tools():
+    folder = ROOT / "tests" / "scenarios" / "original" / "nope"
+    result = runner.invoke(app, ["test", "--format", "json", str(folder)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["failed"] == 0 and report["passed"] == len(report["results"]) >= 15
+    assert all(r["passed"] and r["description"] for r in report["results"])
