@@ -32,6 +32,33 @@ def main() -> None:
         f = benchmark(edition, players=args.players, games=args.games, rounds=args.rounds, record=record)
         print(f"  events {'on ' if record else 'off'}: {f['games_per_second']:8,.0f} games/s  "
               f"{f['decisions_per_second']:9,} decisions/s  ({f['decisions_per_game']} decisions/game)")
+    print(f"  memory: {memory_per_game(edition, args.players)}")
+
+
+def memory_per_game(edition, players: int) -> str:
+    """Bytes a game holds halfway through, with and without its event log."""
+    import random
+    import tracemalloc
+
+    from kittens.interpreter.game import Game
+
+    game = Game(edition, players)
+    sizes = {}
+    for record in (False, True):
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        state = game.new_state(5, record=record)
+        rng = random.Random(5)
+        for _ in range(40):
+            if state.is_terminal():
+                break
+            options = state.legal_actions()
+            state.apply_action(options[rng.randrange(len(options))])
+        sizes[record] = tracemalloc.get_traced_memory()[0] - before
+        tracemalloc.stop()
+        del state
+    return (f"a game 40 decisions in holds {sizes[False] / 1024:.0f} KiB "
+            f"({sizes[True] / 1024:.0f} KiB with its events)")
 
 
 if __name__ == "__main__":
