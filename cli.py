@@ -138,8 +138,9 @@ def run(
     variant: VariantOpt = None,
     log: Annotated[Optional[str], typer.Option("--log", help="Write every event of every game to this file, as JSON lines.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
+    each: Annotated[Optional[bool], typer.Option("--each/--no-each", help="A line per game with its winner (default: only for up to 20 games).")] = None,
 ) -> None:
-    """Play bot-only games and print who won."""
+    """Play bot-only games and print who won each and a summary."""
     from .interpreter.game import Game, RuleRuntimeError
     from .interpreter.simulate import run_games
 
@@ -161,7 +162,7 @@ def run(
     if as_json:
         typer.echo(json.dumps(summary.to_dict(count, seats, seed)))
         return
-    if games <= 20:
+    if each or (each is None and games <= 20):
         for game_seed, winner, turns in summary.results:
             who = "nobody (turn limit)" if winner is None else f"seat {winner} ({seats[winner]})"
             typer.echo(f"seed {game_seed}: {who} wins after {turns} turns")

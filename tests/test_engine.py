@@ -172,6 +172,10 @@ def test_run_text_and_bots(tmp_path):
     result = runner.invoke(app, ["run", ORIGINAL, "-p", "3", "-g", "2", "--bots", "heuristic,random"])
     assert result.exit_code == 0
     assert "seat 0 (heuristic)" in result.output and "seed 1:" in result.output
+    many = runner.invoke(app, ["run", ORIGINAL, "-g", "30"])
+    assert "seed 29:" not in many.output and "30 games" in many.output
+    every = runner.invoke(app, ["run", ORIGINAL, "-g", "30", "--each"])
+    assert every.output.count(" wins after ") == 30
 
 
 @pytest.mark.parametrize("args,message", [
