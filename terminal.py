@@ -192,13 +192,13 @@ class HumanTable:
             owed = view.owed[other]
             extra = f", owes {owed} turns" if owed > 1 else ""
             if other == seat:
-                write(f"  seat {other} (you): {len(view.hand)} cards{extra}")
+                write(f"  seat {other} (you): {_cards(len(view.hand))}{extra}")
                 continue
             known = view.known_in_hand(other)
             seen = f"; you know they hold {', '.join(self.title(c) for c in known)}" if known else ""
-            write(f"  {self.who(other, seat)}: {view.hand_count(other)} cards{extra}{seen}")
+            write(f"  {self.who(other, seat)}: {_cards(view.hand_count(other))}{extra}{seen}")
         known = view.draw_pile_known()
-        pile = f"Draw pile: {view.draw_pile_count} cards"
+        pile = f"Draw pile: {_cards(view.draw_pile_count)}"
         if known:
             pile += "; you know " + ", ".join(f"place {p + 1}: {self.title(c)}" for p, c in sorted(known.items()))
         write(pile)
@@ -212,15 +212,15 @@ class HumanTable:
         events = self.state.events
         start = self.cursor[seat]
         if start == 0:  # setup is summed up, not told card by card
-            first_turn = next((i for i, e in enumerate(events) if e["type"] == "turn"), len(events))
-            start = first_turn
+            start = next((i for i, e in enumerate(events) if e["type"] == "turn"), len(events))
             self.io.write("The cards are dealt.")
-        for event in events[start:]:
-            seen = for_seat(event, seat)
-            if seen is not None:
-                line = self.describe(seen, seat)
-                if line:
-                    self.io.write("  * " + line)
+        seen = [e for e in (for_seat(event, seat) for event in events[start:]) if e is not None]
+        for index, event in enumerate(seen):
+            if event["type"] == "move" and event["to"] == "discard_pile" and _played(seen, index):
+                continue  # the `play` or `answer` event that follows tells it
+            line = self.describe(event, seat)
+            if line:
+                self.io.write("  * " + line)
         self.cursor[seat] = len(events)
 
     def describe(self, event: dict, viewer: int) -> str | None:
@@ -255,7 +255,8 @@ class HumanTable:
             return f"{who(event['seats'][0]).capitalize()} looked at {event['count']} cards."
         if kind == "reveal":
             return "Shown to everyone: " + ", ".join(
-                f"{self.title(c)} ({z})" for c, z in zip(event["cards"], event["zones"])) + "."
+                f"{self.title(c)} ({self._zone(z, viewer)})"
+                for c, z in zip(event["cards"], event["zones"])) + "."
         if kind == "move":
             return self._describe_move(event, viewer)
         if kind == "out":
@@ -278,4 +279,24 @@ class HumanTable:
         if target == "draw_pile":
             where = f" at place {event['at'] + 1}" if "at" in event else " at a secret place"
             return f"{name.capitalize() if not card else name} went back into the draw pile{where}."
+        if src is not None and target == "discard_pile":
+            return f"{self.who(src, viewer).capitalize()} discarded {name}."
         return None
+
+    def _zone(self, zone: str, viewer: int) -> str:
+        if zone.startswith("hand "):
+            seat = int(zone.split()[1])
+            return "in your hand" if seat == viewer else f"in seat {seat}'s hand"
+        return zone.replace("_", " ")
+
+
+def _cards(count: int) -> str:
+    return f"{count} card{'s' if count != 1 else ''}"
+
+
+def _played(events: list, index: int) -> bool:
+    """Whether the moves to the discard pile starting at ``index`` are a card being played."""
+    for event in events[index:]:
+        if event["type"] != "move":
+            return event["type"] in ("play", "answer")
+    return False
