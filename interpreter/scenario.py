@@ -126,8 +126,9 @@ class _Run:
             game = Game(self.edition, players)
         except GameError as exc:
             self._fail(("players",), str(exc))
+        by_edition = self.data.get("setup") == "edition"
         self.state = game.new_state(self.data.get("seed", 0), explicit_chance=True,
-                                    layout=self._layout)
+                                    layout=None if by_edition else self._layout)
         steps = self.data["steps"]
         for index, step in enumerate(steps):
             self.step_label = f"step {index + 1}"
@@ -314,6 +315,13 @@ class _Run:
         if got != wanted:
             self._mismatch(path, "top of the draw pile", wanted, got)
 
+    def _check_draw_pile_counts(self, path, wanted):
+        got = Counter(self._pile("draw_pile"))
+        for card_id, count in wanted.items():
+            if got[card_id] != count:
+                self._mismatch(path + (card_id,), f"copies of '{card_id}' in the draw pile", count,
+                               got[card_id])
+
     def _check_draw_pile_count(self, path, wanted):
         if len(self._pile("draw_pile")) != wanted:
             self._mismatch(path, "cards in the draw pile", wanted, len(self._pile("draw_pile")))
@@ -433,6 +441,13 @@ def check_layout(ws: Workspace, doc, edition) -> None:
                 ws.report(doc.diagnostic(path + (index,), "unknown-card",
                                          f"the edition has no card '{card_id}'"
                                          f"{did_you_mean(card_id, edition.cards)}"))
+    if data.get("setup") == "edition":
+        for key in ("start", "hands", "draw_pile", "discard_pile", "removed"):
+            if key in data:
+                ws.report(doc.diagnostic((key,), "bad-value",
+                                         f"this scenario deals by the edition's setup (`setup: "
+                                         f"edition`), so it cannot also set `{key}`: drop one of "
+                                         "the two", key=True))
     start = data.get("start", {})
     for key, seats in (("seat", [start.get("seat", 0)]), ("out", start.get("out", []))):
         for seat in seats:
