@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from . import primitives as P
 from . import syntax as s
 from .runtime import RUNTIME
-from .table import PrivateInt
+from .table import as_secret_as
 
 
 class Ctx:
@@ -189,15 +189,8 @@ class _Compiler:
         terms = [self.expr(expr.first)] + [self.expr(t) for t in expr.terms]
         signs = (1,) + tuple(1 if op == "+" else -1 for op in expr.ops)
 
-        def total(values):
-            result = sum(sign * v for sign, v in zip(signs, values))
-            secrets = [v.knower for v in values if isinstance(v, PrivateInt)]
-            if secrets:  # a sum with a secret number in it is just as secret
-                knower = secrets[0]
-                for k in secrets[1:]:
-                    knower &= k
-                return PrivateInt(result, knower)
-            return result
+        def total(values):  # a sum with a secret number in it is just as secret
+            return as_secret_as(sum(sign * v for sign, v in zip(signs, values)), values)
         return self._combine(terms, total)
 
     def _compare(self, expr: s.Compare) -> Code:

@@ -434,12 +434,13 @@ class State:
 
     def _answers(self, seat: int, reactive: frozenset):
         """(options, values) of a seat's legal answers, or (None, None) when it has none."""
-        options, values = None, None
+        options, values, ctx = None, None, None
         for inst in self.table.hands[seat].cards:
             if inst.id in reactive:
                 label = "play " + inst.id
                 rule = self.game.cards[inst.id]
-                if (options is None or label not in options) and self._legal(rule, Ctx(self, seat), inst):
+                ctx = ctx or Ctx(self, seat)
+                if (options is None or label not in options) and self._legal(rule, ctx, inst):
                     if options is None:
                         options, values = [PASS], [None]
                     options.append(label)

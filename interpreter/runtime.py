@@ -14,7 +14,7 @@ are wanted), a card id or tag a string.
 from __future__ import annotations
 
 from .decisions import Chance, Decision
-from .table import PrivateInt, Zone
+from .table import PrivateInt, Zone, as_secret_as
 
 
 def cards_of(value) -> list:
@@ -86,17 +86,6 @@ def _count(ctx, of):
 
 def _has(ctx, player, card):
     return any(inst.id == card for inst in ctx.table.hands[player].cards)
-
-
-def _secret_as(result, *inputs):
-    """A number worked out from a secret one is as secret (known to the same seats)."""
-    secrets = [v.knower for v in inputs if isinstance(v, PrivateInt)]
-    if not secrets:
-        return result
-    knower = secrets[0]
-    for other in secrets[1:]:
-        knower &= other
-    return PrivateInt(result, knower)
 
 
 # -- chance and choices -------------------------------------------------------
@@ -208,8 +197,8 @@ RUNTIME = dict(
     tagged=(_tagged, False),
     count=(_count, False),
     has=(_has, False),
-    min=(lambda ctx, a, b: _secret_as(min(a, b), a, b), False),
-    max=(lambda ctx, a, b: _secret_as(max(a, b), a, b), False),
+    min=(lambda ctx, a, b: as_secret_as(min(a, b), (a, b)), False),
+    max=(lambda ctx, a, b: as_secret_as(max(a, b), (a, b)), False),
     random_card=(_random_card, True),
     choose_player=(_choose_player, True),
     choose_card=(_choose_card, True),

@@ -74,6 +74,16 @@ class PrivateInt(int):
         return obj
 
 
+def as_secret_as(result: int, inputs) -> int:
+    """``result`` worked out from ``inputs``: as secret as they are (known to the seats
+    that know all of the secret ones), or a plain number when none is secret."""
+    knower = None
+    for value in inputs:
+        if isinstance(value, PrivateInt):
+            knower = value.knower if knower is None else knower & value.knower
+    return result if knower is None else PrivateInt(result, knower)
+
+
 class GameOver(Exception):
     """Raised when the game has been decided; unwinds every running effect."""
 
@@ -107,12 +117,12 @@ class Table:
         self.winner: int | None = None
 
     # -- building -------------------------------------------------------------
-    def new_card(self, card, zone: Zone, known: int | None = None) -> CardInst:
+    def new_card(self, card, zone: Zone) -> CardInst:
         inst = CardInst(len(self.cards), card)
         self.cards.append(inst)
         inst.zone = zone
         zone.cards.append(inst)
-        inst.known = self._zone_bits(zone) if known is None else known
+        inst.known = self._zone_bits(zone)
         return inst
 
     def announce(self) -> None:
@@ -157,8 +167,7 @@ class Table:
         return seat
 
     # -- moving cards ---------------------------------------------------------
-    def move(self, cards: list, to: Zone, at: int = 0, actor: int | None = None,
-             face_up: bool = False) -> None:
+    def move(self, cards: list, to: Zone, at: int = 0, face_up: bool = False) -> None:
         """Move cards into ``to`` at place ``at`` (0 = top), keeping knowledge honest."""
         if not cards:
             return
@@ -175,7 +184,7 @@ class Table:
             was_at = source.cards.index(inst) if record and source.kind == PILE else None
             seen = self._take(inst, source, shown == everyone) | shown
             inst.known = seen if to.kind != PILE or face_up else seen & place_knowers
-            inst.face_up = face_up and to.kind == PILE
+            inst.face_up = face_up
             to.cards.insert(at + offset, inst)
             inst.zone = to
             if record:

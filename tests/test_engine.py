@@ -488,3 +488,13 @@ def test_kittens_test_json_for_tools():
     report = json.loads(result.output)
     assert report["failed"] == 0 and report["passed"] == len(report["results"]) >= 15
     assert all(r["passed"] and r["description"] for r in report["results"])
+
+
+def test_numbers_worked_out_from_a_secret_stay_secret():
+    from kittens.interpreter.table import PrivateInt, as_secret_as
+
+    secret = PrivateInt(3, 0b01)
+    assert as_secret_as(4, (1, 3)) == 4 and not isinstance(as_secret_as(4, (1, 3)), PrivateInt)
+    assert as_secret_as(min(1, secret), (1, secret)).knower == 0b01  # min gave the plain 1
+    both = as_secret_as(5, (secret, PrivateInt(2, 0b11)))
+    assert both == 5 and both.knower == 0b01
