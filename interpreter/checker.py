@@ -34,6 +34,7 @@ class CheckEnv:
     rules: dict | None  # rule or parameter name -> type; None: not known yet
     mentioned_cards: set = field(default_factory=set)  # card ids named by literals
     zones: frozenset = frozenset()  # extra zones declared by the files in scope
+    player_zones: frozenset = frozenset()  # of those, the ones each player has a copy of
 
 
 class Checker:
@@ -218,7 +219,7 @@ class Checker:
                             f"{call.name}() needs its '{param.name}' argument: {prim.signature()}")
 
     def _argument(self, call: s.Call, param: P.Param, arg) -> None:
-        if isinstance(arg, s.StrLit) and param.type in (P.CARD_ID, P.TAG, P.STR):
+        if isinstance(arg, s.StrLit) and param.type in (P.CARD_ID, P.TAG, P.STR, P.ZONE_NAME):
             self._literal(arg, param.type)
             return
         found = self._expr(arg)
@@ -233,6 +234,8 @@ class Checker:
             known, what, code = self.env.card_ids, "card", "unknown-card"
         elif wanted == P.TAG:
             known, what, code = self.env.tags, "tag", "unknown-tag"
+        elif wanted == P.ZONE_NAME:
+            known, what, code = self.env.player_zones, "per-player zone", "unknown-zone"
         else:
             return
         if known is not None and arg.value not in known:

@@ -10,22 +10,46 @@ the game to end, and every card in the deck can be used somehow.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 from . import primitives as P
 from .checker import CheckEnv
-from .diagnostics import WARNING, did_you_mean
-from .library import Library, check_effects, declared_zones, load_library, resolve
+from .diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
+from .library import Library, check_effects, declared_zones, load_library, resolve, zone_env
+from .expansion import Layered
 from .loader import Document
-from .model import Edition, Origin, SetupStep
+from .model import Check, Edition, Origin, SetupStep
 from .setup import dry_run
 from .workspace import Workspace, base_names
 
 
-def compile_edition(ws: Workspace, path: str) -> Edition | None:
-    """Compile an edition and its variants; None when it has errors that stop compilation."""
+def compile_edition(ws: Workspace, path: str, expansions: tuple = ()) -> Edition | None:
+    """Compile an edition and its variants, with ``expansions`` (paths) applied in order.
+
+    An expansion file given as ``path`` is compiled on the base it names.
+    None when there are errors that stop compilation.
+    """
     doc, kind = ws.load(path)
+    if doc is not None and kind == "expansion":
+        base = resolve(doc, doc.data["base"])
+        base_doc, base_kind = ws.load(base) if os.path.isfile(base) else (None, None)
+        if base_kind != "edition":
+            if base_doc is not None or not os.path.isfile(base):
+                ws.report(doc.diagnostic(("base",), "wrong-kind" if base_doc else "unknown-file",
+                                         f"'{doc.data['base']}' is not an edition file: `base` names "
+                                         "the edition this expansion is played with"))
+            return None
+        return compile_edition(ws, base, (path, *expansions))
     if doc is None or kind != "edition":
         return None
+    if expansions:
+        layered = Layered(doc)
+        for index, extra in enumerate(expansions):
+            extra_doc, extra_kind = ws.load(extra)
+            if extra_kind != "expansion":
+                return None  # reported by the loader, or by whoever named the file
+            layered.apply(extra_doc)
+        doc = layered
     data = doc.data
     libraries = []
     ws.loading.append(os.path.realpath(doc.path))
@@ -46,18 +70,84 @@ def compile_edition(ws: Workspace, path: str) -> Edition | None:
                                      key=True))
     env = CheckEnv(card_ids=frozenset(cards), tags=frozenset(t for c in cards.values() for t in c.tags),
                    rules={name: spec[0] for name, spec in P.ENGINE_RULES.items()} | param_types,
-                   zones=frozenset(zones))
+                   **zone_env(zones))
     for lib in libraries:
         check_effects(ws, lib, env)
     turn_draw = ws.parse(doc, ("turn", "draw"))
     ws.check(doc, ("turn", "draw"), turn_draw, env, P.TURN,
-             base_names() | {zone: P.ZONE for zone in zones})
-    compiler = _ViewCompiler(ws, doc, cards, combos, env, turn_draw, zones)
+             base_names() | {zone: P.ZONE for zone in env.zones})
+    checks = _checks(ws, doc, env, zones)
+    cards = _skinned(ws, doc, cards)
+    _check_card_refs(ws, cards, zones)
+    compiler = _ViewCompiler(ws, doc, cards, combos, env, turn_draw, zones, checks)
     base = compiler.compile(None)
     variants = {name: compiler.compile(name) for name in data.get("variants", {})}
-    if base is None or ws.has_errors(doc.path) or any(v is None for v in variants.values()):
+    if base is None or ws.has_errors(_paths(doc)) or any(v is None for v in variants.values()):
         return None
     return Edition(**{**base.__dict__, "variants": variants})
+
+
+def _checks(ws: Workspace, doc, env: CheckEnv, zones: dict) -> tuple:
+    """The edition's state checks, parsed and checked once."""
+    names = base_names() | {zone: P.ZONE for zone in env.zones}
+    found = []
+    for index, raw in enumerate(doc.data.get("checks", [])):
+        path = ("checks", index)
+        condition = ws.parse(doc, path + ("if",), expression=True)
+        ws.check(doc, path + ("if",), condition, env, P.TURN, names, pure=True, expect=P.BOOL)
+        effect = ws.parse(doc, path + ("effect",))
+        ws.check(doc, path + ("effect",), effect, env, P.TURN, names)
+        if condition is not None and effect is not None:
+            found.append(Check(raw["id"], raw["text"], condition, effect,
+                               Origin(doc.route(path)[0].path if isinstance(doc, Layered) else doc.path,
+                                      doc.mark(path).line)))
+    return tuple(found)
+
+
+def _skinned(ws: Workspace, doc, cards: dict) -> dict:
+    """Cards with the titles and texts of the edition's `skin` (a re-skin changes nothing else)."""
+    skin = doc.data.get("skin", {})
+    if not skin:
+        return cards
+    out = dict(cards)
+    for card_id, new in skin.items():
+        if card_id not in cards:
+            ws.report(doc.diagnostic(("skin", card_id), "unknown-card",
+                                     f"no included library defines the card '{card_id}'"
+                                     f"{did_you_mean(card_id, cards)}", key=True))
+            continue
+        out[card_id] = replace(cards[card_id], title=new.get("title", cards[card_id].title),
+                               text=new.get("text", cards[card_id].text))
+    return out
+
+
+def _check_card_refs(ws: Workspace, cards: dict, zones: dict) -> None:
+    """Zones and cards that card keys name (`returns_to`, `decoy`, `stands_for`) must exist."""
+    shared = {name for name, spec in zones.items() if not spec.get("per_player")}
+    tags = {tag for card in cards.values() for tag in card.tags}
+    for card_id, card in cards.items():
+        problems = []
+        for key in ("returns_to", "decoy"):
+            zone = getattr(card, key)
+            if zone is not None and zone not in shared:
+                problems.append((key, f"`{key}` names '{zone}', which is not a shared zone of this "
+                                      f"edition{did_you_mean(zone, shared)}: declare it under `zones:`"))
+        if card.stands_for is not None:
+            titles, tag, excluded = card.stands_for
+            for other in sorted((titles or frozenset()) | excluded):
+                if other not in cards:
+                    problems.append(("stands_for", f"`stands_for` names '{other}', which no included "
+                                                   f"library defines{did_you_mean(other, cards)}"))
+            if tag is not None and tag not in tags:
+                problems.append(("stands_for", f"`stands_for` names the tag '{tag}', which no card "
+                                               f"carries{did_you_mean(tag, tags)}"))
+        for key, message in problems:
+            ws.report(Diagnostic(card.origin.path, card.origin.line, 1, ERROR, "unknown-zone"
+                                 if key != "stands_for" else "unknown-card", f"'{card_id}': {message}"))
+
+
+def _paths(doc) -> list[str]:
+    return doc.paths if isinstance(doc, Layered) else [doc.path]
 
 
 def _zones(ws: Workspace, doc: Document, libraries: list) -> dict:
@@ -92,12 +182,17 @@ def _gather(ws: Workspace, libraries: list[Library]) -> tuple[dict, dict]:
     for lib in libraries:
         for card_id, (card, card_lib, path) in lib.visible_cards().items():
             if card_id in owner and owner[card_id] is not card_lib:
+                if card.overrides != cards[card_id].overrides:  # an expansion's new version
+                    if card.overrides:
+                        owner[card_id], cards[card_id] = card_lib, card
+                    continue
                 ws.report(card_lib.doc.diagnostic(
                     path + ("id",), "duplicate-id",
                     f"card '{card_id}' is also defined at {cards[card_id].origin}: "
-                    "an id may be defined only once"))
+                    "an id may be defined only once (or mark the new one `overrides: true`)"))
                 continue
             owner[card_id], cards[card_id] = card_lib, card
+
         for combo_id, (combo, path) in lib.combos.items():
             if combo_id in combos and combos[combo_id] is not combo:
                 ws.report(lib.doc.diagnostic(path + ("id",), "duplicate-id",
@@ -111,9 +206,9 @@ def _gather(ws: Workspace, libraries: list[Library]) -> tuple[dict, dict]:
 class _ViewCompiler:
     """Compiles the edition as seen through one variant (or none)."""
 
-    def __init__(self, ws, doc: Document, cards, combos, env, turn_draw, zones):
+    def __init__(self, ws, doc: Document, cards, combos, env, turn_draw, zones, checks=()):
         self.ws, self.doc, self.cards, self.combos = ws, doc, cards, combos
-        self.env, self.turn_draw, self.zones = env, turn_draw, zones
+        self.env, self.turn_draw, self.zones, self.checks = env, turn_draw, zones, checks
 
     def _part(self, variant: str | None, name: str):
         """(value, json path) of a part, taken from the variant when it sets it."""
@@ -147,14 +242,16 @@ class _ViewCompiler:
             rules.update(data["variants"][variant].get("rules", {}))
         env = CheckEnv(self.env.card_ids, self.env.tags,
                        {**self.env.rules, **_param_types(params)},
-                       self.env.mentioned_cards, self.env.zones)
+                       self.env.mentioned_cards, self.env.zones, self.env.player_zones)
         setup, setup_path = self._setup(variant, env)
-        if self.ws.has_errors(doc.path):  # the whole-edition checks need sound parts
+        if self.ws.has_errors(_paths(doc)):  # the whole-edition checks need sound parts
             return None
         edition = Edition(id=data["id"], name=data["name"], players=(lo, hi), cards=self.cards,
                           deck=deck, combos=tuple(combos), setup=setup, rules=rules, params=params,
                           turn_draw=self.turn_draw, win=data["win"], zones=self.zones,
-                          origin=Origin(doc.path, 1), variant=variant)
+                          origin=Origin(doc.path, 1), variant=variant, checks=self.checks,
+                          kind="expansion" if isinstance(doc, Layered) else "edition",
+                          expansions=tuple(layer.path for layer in getattr(doc, "layers", ())))
         self._dry_runs(edition, setup_path)
         self._unplayable(edition, variant)
         return edition
@@ -214,6 +311,22 @@ class _ViewCompiler:
                 for position, card_id in enumerate(value):
                     self._known_card(card_id, path + (kind, position))
                 steps.append(SetupStep(kind, cards=tuple(value), origin=origin))
+            elif kind in ("place", "remove_random"):
+                for position, card_id in enumerate(value.get("cards", ())):
+                    self._known_card(card_id, path + (kind, "cards", position))
+                zone = value.get("zone")
+                if kind == "place" and (zone not in self.zones or self.zones[zone].get("per_player")):
+                    self.ws.report(self.doc.diagnostic(path + (kind, "zone"), "unknown-zone",
+                                                       f"no shared zone is called '{zone}'"
+                                                       f"{did_you_mean(str(zone), self.zones)}: "
+                                                       "declare it under `zones:`"))
+                if kind == "place" and ("cards" in value) == ("count" in value):
+                    self.ws.report(self.doc.diagnostic(path + (kind,), "bad-step",
+                                                       "give either `cards` or `count`, not both or neither"))
+                count = self._count(value["count"], path + (kind, "count"), env, players) \
+                    if "count" in value else None
+                steps.append(SetupStep(kind, cards=tuple(value.get("cards", ())), count=count,
+                                       zone=zone, origin=origin))
             elif kind in ("deal", "put_back"):
                 card_id = value.get("card")
                 if card_id is not None:
@@ -237,7 +350,8 @@ class _ViewCompiler:
         if isinstance(value, dict):
             return self._ranges(value, path, *players)
         tree = self.ws.parse(self.doc, path, expression=True)
-        self.ws.check(self.doc, path, tree, env, P.SETUP, {"players": P.INT}, pure=True, expect=P.INT)
+        self.ws.check(self.doc, path, tree, env, P.SETUP, {"players": P.INT, "pile": P.INT},
+                      pure=True, expect=P.INT)
         return tree
 
     # -- whole-edition checks -------------------------------------------------

@@ -187,10 +187,13 @@ class _Compiler:
 
     def _sum(self, expr: s.Sum) -> Code:
         terms = [self.expr(expr.first)] + [self.expr(t) for t in expr.terms]
-        signs = (1,) + tuple(1 if op == "+" else -1 for op in expr.ops)
+        ops = tuple(_ARITHMETIC[op] for op in expr.ops)
 
         def total(values):  # a sum with a secret number in it is just as secret
-            return as_secret_as(sum(sign * v for sign, v in zip(signs, values)), values)
+            result = values[0]
+            for op, value in zip(ops, values[1:]):
+                result = op(result, value)
+            return as_secret_as(int(result), values)
         return self._combine(terms, total)
 
     def _compare(self, expr: s.Compare) -> Code:
@@ -319,6 +322,14 @@ def _items(value) -> list:
         return list(cards)
     return [value]
 
+
+def _divide(a: int, b: int) -> int:
+    """Whole-number division rounding down; dividing by zero gives 0 (documented)."""
+    return a // b if b else 0
+
+
+_ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b,
+               "*": lambda a, b: a * b, "/": _divide}
 
 _COMPARE = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b,

@@ -33,6 +33,8 @@ PLAY_LIMIT = 1000
 
 DRAW = "draw"
 PASS = "pass"
+PLAY_BLIND = "play blind"
+BLIND = ("blind",)  # the value of the blind-play option
 PLAYABLE_ON_TURN = ("own_turn", "any_time")
 PLAYABLE_IN_WINDOW = ("reaction", "any_time")
 
@@ -75,19 +77,35 @@ class Game:
             raise GameError(f"{edition.name} is for {lo} to {hi} players, not {players}")
         self.edition = edition
         self.players = players
-        zones = frozenset(getattr(edition, "zones", {}))
+        zones = frozenset(name for name, spec in edition.zones.items() if not spec.get("per_player"))
         self.rules = {**edition.rules, **edition.params}
         shared: dict = {}  # equal expressions share one compiled code (see State._legal)
         self.cards = {card_id: _compile(card, zones, shared) for card_id, card in edition.cards.items()}
         self.combos = tuple(_compile(combo, zones, shared) for combo in edition.combos)
         self.turn_draw = compile_program(edition.turn_draw, zones)
+        self.checks = tuple((check, compile_expression(check.condition, zones),
+                             compile_program(check.effect, zones)) for check in edition.checks)
+        self.draw_hooks = {card_id: compile_program(card.instead_of_draw, zones)
+                           for card_id, card in edition.cards.items() if card.instead_of_draw}
+        self.has_decoys = any(card.decoy for card in edition.cards.values())
+        self.blinders = frozenset(card_id for card_id, card in edition.cards.items() if card.blinds)
         self.deck = edition.deck_for(players)
         self.titles = list(self.deck) or sorted(edition.cards)
         self.reactive = frozenset(card_id for card_id, card in edition.cards.items()
                                   if card.when in PLAYABLE_IN_WINDOW)
         # what an action decision offers, worked out once: card id -> (rule, option)
         self.on_turn = {card_id: (rule, "play " + card_id) for card_id, rule in self.cards.items()
-                        if rule.record.when in PLAYABLE_ON_TURN}
+                        if rule.record.when in PLAYABLE_ON_TURN and rule.record.stands_for is None}
+        # wildcards played as another title: card id -> ((rule of the title, option), ...)
+        self.wild_plays = {
+            card_id: tuple((self.cards[other], f"play {card_id} as {other}") for other in self.titles
+                           if other != card_id and other in self.on_turn
+                           and card.may_stand_for(edition.cards[other]))
+            for card_id, card in edition.cards.items()
+            if card.stands_for is not None and card.when in PLAYABLE_ON_TURN}
+        # wildcards that may fill a same-title combo: card id -> Card
+        self.combo_wilds = {card_id: card for card_id, card in edition.cards.items()
+                            if card.stands_for is not None and card.in_combos}
         self.same_title_combos = tuple((rule, rule.record.tag, rule.record.size, f"combo {rule.id} ")
                                        for rule in self.combos if rule.record.match == "same_title")
         self.mixed_combos = tuple((rule, rule.record.tag, rule.record.size, f"combo {rule.id}")
@@ -150,6 +168,7 @@ class State:
         self.decisions = 0
         self.history: list = []  # every option and chance outcome applied, in order
         self._draw_nesting = 0
+        self._hooking: set = set()  # cards whose `instead_of_draw` is running
         self._pending = None
         self._layout = layout
         self._flow = self._run()
@@ -269,12 +288,20 @@ class State:
                         table.finish(None, "play_limit")
                     choice = yield self._action_decision(seat)
                     yield from self._act(seat, choice)
+                    if self.game.checks:
+                        yield from self._run_checks()
         except GameOver:
             return
 
     # -- your turn ------------------------------------------------------------
     def _action_decision(self, seat: int) -> Decision:
         options, values = [DRAW], [None]
+        if self.game.blinders and self._blind(seat):
+            if self.table.hands[seat].cards:
+                options.append(PLAY_BLIND)
+                values.append(BLIND)
+            return Decision(seat, "action", options, values,
+                            {"owed": self.table.owed[seat], "blind": True})
         by_title: dict = {}
         for inst in self.table.hands[seat].cards:
             found = by_title.get(inst.id)
@@ -289,18 +316,41 @@ class State:
             if entry is not None and legal(entry[0], ctx, insts[0], memo):
                 options.append(entry[1])
                 values.append((entry[0], insts[:1]))
+            for rule, label in self.game.wild_plays.get(card_id, ()):
+                if legal(rule, ctx, insts[0], memo):
+                    options.append(label)
+                    values.append((rule, insts[:1]))
+        wilds = [insts[0] for card_id, insts in by_title.items() if card_id in self.game.combo_wilds] \
+            if self.game.combo_wilds else ()
         for rule, tag, size, prefix in self.game.same_title_combos:
             for card_id, insts in by_title.items():
-                if len(insts) >= size and (tag is None or tag in insts[0].card.tags) \
-                        and legal(rule, ctx, insts[:size], memo):
+                card = insts[0].card
+                if not card.in_combos or (tag is not None and tag not in card.tags):
+                    continue
+                group = insts[:size]
+                if len(group) < size and wilds:  # wildcards fill the pair or triple
+                    group = group + [w for w in self._wild_group(by_title, card, card_id)][:size - len(group)]
+                if len(group) >= size and legal(rule, ctx, group, memo):
                     options.append(prefix + card_id)
-                    values.append((rule, insts[:size]))
+                    values.append((rule, group))
         for rule, tag, size, label in self.game.mixed_combos:
-            if sum(1 for insts in by_title.values() if tag is None or tag in insts[0].card.tags) \
+            if sum(1 for insts in by_title.values()
+                   if insts[0].card.in_combos and (tag is None or tag in insts[0].card.tags)) \
                     >= size and legal(rule, ctx, [], memo):
                 options.append(label)
                 values.append((rule, None))  # the titles are picked one by one
         return Decision(seat, "action", options, values, {"owed": self.table.owed[seat]})
+
+    def _wild_group(self, by_title: dict, card, card_id: str):
+        """The wildcards in hand that may join a same-title combo of ``card``."""
+        for wild_id, wild in self.game.combo_wilds.items():
+            if wild_id != card_id and wild_id in by_title and wild.may_stand_for(card):
+                yield from by_title[wild_id]
+
+    def _blind(self, seat: int) -> bool:
+        """Whether a card lying before ``seat`` makes them play blind."""
+        blinders = self.game.blinders
+        return any(inst.id in blinders for area in self.table.areas_of(seat) for inst in area.cards)
 
     def _legal(self, rule: Rule, ctx: Ctx, this, memo: dict | None = None) -> bool:
         """Whether ``rule`` may be played now: its `requires` holds and it has someone to pick.
@@ -341,10 +391,26 @@ class State:
             else:
                 code.fn(Ctx(self, seat))
             return
+        if choice is BLIND:
+            yield from self._play_blind(seat)
+            return
         rule, cards = choice
         if cards is None:
             cards = yield from self._pick_combo_cards(seat, rule)
         yield from self._play(seat, rule, cards)
+
+    def _play_blind(self, seat: int):
+        """Play a card picked at random from the hand; one that cannot be played now goes back."""
+        hand = self.table.hands[seat].cards
+        index = yield Chance("pick", len(hand), {"zone": self.table.hands[seat].name,
+                                                 "cards": [inst.id for inst in hand]})
+        inst = hand[index]
+        entry = self.game.on_turn.get(inst.id)
+        if entry is not None and self._legal(entry[0], Ctx(self, seat), inst):
+            yield from self._play(seat, entry[0], [inst])
+            return
+        self.table.reveal([inst])
+        self.table.log.emit("blind_miss", seat=seat, card=inst.id)
 
     def _pick_combo_cards(self, seat: int, rule: Rule):
         combo, hand = rule.record, self.table.hands[seat].cards
@@ -353,7 +419,8 @@ class State:
             taken = {c.id for c in picked}
             options, values = [], []
             for inst in hand:
-                if inst.id not in taken and inst.id not in options and combo.may_include(inst.card):
+                if inst.id not in taken and inst.id not in options and combo.may_include(inst.card) \
+                        and inst not in picked:
                     options.append(inst.id)
                     values.append(inst)
             picked.append((yield Decision(seat, "combo_card", options, values,
@@ -362,7 +429,13 @@ class State:
 
     def _play(self, seat: int, rule: Rule, cards: list):
         table = self.table
-        table.move(cards, table.discard_pile)
+        homes = [inst for inst in cards if inst.card.returns_to]
+        table.move([inst for inst in cards if not inst.card.returns_to] if homes else cards,
+                   table.discard_pile)
+        for inst in homes:
+            table.move([inst], table.extra[inst.card.returns_to])
+        for inst in cards:
+            inst.played_by = seat
         what = "combo" if isinstance(rule.record, Combo) else "card"
         if table.log.record:
             table.log.emit("play", seat=seat, **{what: rule.id}, cards=[c.id for c in cards])
@@ -447,9 +520,29 @@ class State:
                     values.append((rule, inst))
         return options, values
 
+    def _run_checks(self):
+        """The edition's state checks, for each player in turn order (one pass)."""
+        table = self.table
+        for seat in list(table.seats_from(table.current)):
+            for check, condition, effect in self.game.checks:
+                if not table.alive[seat]:
+                    break
+                ctx = Ctx(self, seat)
+                ctx.source = check.id
+                if condition.fn(ctx):
+                    table.log.emit("check", seat=seat, id=check.id)
+                    yield from run(effect, ctx)
+
     # -- services for primitives ----------------------------------------------
     def draw(self, seat: int, from_bottom: bool):
         table = self.table
+        if self.game.draw_hooks:
+            for area in table.areas_of(seat):
+                for hook in area.cards:
+                    code = self.game.draw_hooks.get(hook.id)
+                    if code is not None and hook.uid not in self._hooking:
+                        yield from self._run_hook(seat, hook, code)
+                        return
         pile = table.draw_pile.cards
         if not pile:
             table.log.emit("empty_pile", seat=seat)
@@ -476,6 +569,16 @@ class State:
                 code.fn(ctx)
         finally:
             self._draw_nesting -= 1
+
+    def _run_hook(self, seat: int, hook, code):
+        """A card's `instead_of_draw`, run in place of ``seat``'s draw (never inside itself)."""
+        ctx = Ctx(self, seat, hook)
+        ctx.source = hook.id
+        self._hooking.add(hook.uid)
+        try:
+            yield from run(code, ctx)
+        finally:
+            self._hooking.discard(hook.uid)
 
     def about(self, ctx: Ctx) -> dict:
         """What a decision inside an effect is about, for the player asked."""

@@ -92,13 +92,20 @@ def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
     own_only = lib.kind == "combos" and not lib.uses  # nothing says which cards exist
     env = CheckEnv(card_ids=None if own_only else frozenset(visible),
                    tags=None if own_only else frozenset(t for c, _l, _p in visible.values() for t in c.tags),
-                   rules=None, zones=frozenset(lib.visible_zones()))
+                   rules=None, **zone_env(lib.visible_zones()))
     check_effects(ws, lib, env)
     return lib
 
 
 #: names a declared zone may not take: builtins, `this`, the setup's own zone
 RESERVED_ZONE_NAMES = frozenset(P.BUILTIN_NAMES) | {"this", "set_aside", "players"}
+
+
+def zone_env(zones: dict) -> dict:
+    """CheckEnv arguments for a set of declared zones: shared ones are named bare,
+    per-player ones through ``zone_of(player, "name")``."""
+    return {"zones": frozenset(n for n, spec in zones.items() if not spec.get("per_player")),
+            "player_zones": frozenset(n for n, spec in zones.items() if spec.get("per_player"))}
 
 
 def declared_zones(ws: Workspace, doc: Document) -> dict:
@@ -110,7 +117,7 @@ def declared_zones(ws: Workspace, doc: Document) -> dict:
                                      f"'{name}' is already a name effects use: pick another zone name",
                                      key=True))
             continue
-        zones[name] = {"public": spec.get("public", True)}
+        zones[name] = {"public": spec.get("public", True), "per_player": spec.get("per_player", False)}
     return zones
 
 
@@ -151,7 +158,12 @@ def _check_shadowing(ws: Workspace, lib: Library) -> None:
     for used in lib.uses:
         inherited.update(used.visible_cards())
     for card_id, (card, path) in lib.cards.items():
-        if card_id in inherited:
+        if card.overrides and card_id not in inherited:
+            ws.report(lib.doc.diagnostic(path + ("overrides",), "nothing-to-override",
+                                         f"'{card_id}' says `overrides: true` but no library in "
+                                         "`uses` defines it: add the library it changes to `uses`, "
+                                         "or drop `overrides`"))
+        elif card_id in inherited and not card.overrides:
             ws.report(lib.doc.diagnostic(path + ("id",), "duplicate-id",
                                          f"card '{card_id}' is already defined at "
                                          f"{inherited[card_id][0].origin}: pick a new id"))
@@ -177,15 +189,28 @@ def _compile_records(ws: Workspace, lib: Library) -> None:
         if section == "cards":
             lib.cards[record_id] = (Card(tags=frozenset(raw.get("tags", ())), when=raw["when"],
                                          effect=trees.get("effect"), on_draw=trees.get("on_draw"),
-                                         **common), path)
+                                         instead_of_draw=trees.get("instead_of_draw"),
+                                         **_card_extras(raw), **common), path)
         else:
             lib.combos[record_id] = (Combo(size=raw["cards"], match=raw["match"], tag=raw.get("tag"),
                                            effect=trees.get("effect"), **common), path)
 
 
+def _card_extras(raw: dict) -> dict:
+    """The optional card keys that are plain data (wildcards, where it goes, hooks)."""
+    wild = raw.get("stands_for")
+    stands_for = None if wild is None else (
+        None if wild.get("any") or "cards" not in wild else frozenset(wild["cards"]),
+        wild.get("tag"), frozenset(wild.get("except", ())))
+    return dict(stands_for=stands_for, returns_to=raw.get("returns_to"),
+                back_distinct=raw.get("back") == "distinct", in_combos=raw.get("in_combos", True),
+                decoy=raw.get("decoy"), blinds=raw.get("blinds", False),
+                overrides=raw.get("overrides", False))
+
+
 def _parse_record(ws: Workspace, lib: Library, path: tuple, raw: dict) -> dict:
     trees = {}
-    for field_name in ("requires", "effect", "on_draw"):
+    for field_name in ("requires", "effect", "on_draw", "instead_of_draw"):
         if field_name in raw:
             tree = ws.parse(lib.doc, path + (field_name,), expression=field_name == "requires")
             trees[field_name] = lib.trees[path + (field_name,)] = tree
@@ -219,6 +244,7 @@ def check_effects(ws: Workspace, lib: Library, env: CheckEnv) -> None:
         context = P.REACTION if getattr(record, "when", None) == "reaction" else P.PLAY
         if record.effect is not None:
             ws.check(doc, path + ("effect",), record.effect, env, context, names)
-        if getattr(record, "on_draw", None) is not None:
-            ws.check(doc, path + ("on_draw",), record.on_draw, env, P.DRAWN,
-                     base_names() | {zone: P.ZONE for zone in env.zones} | {"this": P.CARD})
+        for hook in ("on_draw", "instead_of_draw"):
+            if getattr(record, hook, None) is not None:
+                ws.check(doc, path + (hook,), getattr(record, hook), env, P.DRAWN,
+                         base_names() | {zone: P.ZONE for zone in env.zones} | {"this": P.CARD})

@@ -36,6 +36,28 @@ class Card:
     effect: s.Program | None
     on_draw: s.Program | None
     origin: Origin
+    # a wildcard: (titles or None for any, tag or None, excluded ids); None = not wild
+    stands_for: tuple | None = None
+    returns_to: str | None = None  # where the card goes after being played (default: discard)
+    back_distinct: bool = False  # its back tells it apart from other cards
+    in_combos: bool = True  # may be part of a combo
+    instead_of_draw: s.Program | None = None  # runs instead of a draw by the player it lies before
+    decoy: str | None = None  # zone random picks from the hand of the player it lies before use
+    blinds: bool = False  # the player it lies before plays blind
+    overrides: bool = False  # replaces a card of the same id from another library
+
+    def may_stand_for(self, other: "Card") -> bool:
+        """Whether this card may be played or combined as ``other``."""
+        if other.id == self.id:
+            return True
+        if self.stands_for is None:
+            return False
+        titles, tag, excluded = self.stands_for
+        if other.id in excluded:
+            return False
+        if titles is not None and other.id not in titles:
+            return False
+        return tag is None or tag in other.tags
 
     @property
     def lethal(self) -> bool:
@@ -58,14 +80,26 @@ class Combo:
     origin: Origin
 
     def may_include(self, card: Card) -> bool:
-        return self.tag is None or self.tag in card.tags
+        return card.in_combos and (self.tag is None or self.tag in card.tags)
+
+
+@dataclass(frozen=True)
+class Check:
+    """A rule looked at for every player after each play and draw (a "state check"):
+    when ``condition`` holds for a player, ``effect`` runs with ``me`` = that player."""
+
+    id: str
+    text: str
+    condition: object
+    effect: s.Program
+    origin: Origin
 
 
 @dataclass(frozen=True)
 class SetupStep:
     """One setup step; ``count`` is an int, a checked expression or (lo, hi, n) ranges."""
 
-    kind: str  # set_aside | deal | put_back | shuffle | remove
+    kind: str  # set_aside | deal | put_back | shuffle | remove | place | remove_random
     cards: tuple = ()
     count: object = None
     or_fewer: bool = False
@@ -89,7 +123,10 @@ class Edition:
     origin: Origin
     variant: str | None = None
     variants: dict = field(default_factory=dict)  # name -> Edition
-    zones: dict = field(default_factory=dict)  # extra zone name -> {"public": bool}
+    zones: dict = field(default_factory=dict)  # extra zone name -> {"public", "per_player"}
+    checks: tuple = ()  # of Check, looked at after every play and draw
+    kind: str = "edition"  # edition | expansion (an expansion applied to its base)
+    expansions: tuple = ()  # paths of the expansions applied, in order
 
     def deck_for(self, players: int) -> dict:
         """Card id -> copies in the box for a game of ``players``."""

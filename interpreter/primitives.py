@@ -22,7 +22,8 @@ INT, BOOL, STR = "int", "bool", "str"
 PLAYER, PLAYERS = "player", "players"
 CARD, CARDS, ZONE = "card", "cards", "zone"
 CARD_ID, TAG = "card_id", "tag"
-TYPES = (INT, BOOL, STR, PLAYER, PLAYERS, CARD, CARDS, ZONE, CARD_ID, TAG)
+ZONE_NAME = "zone_name"  # a string naming a zone declared `per_player: true`
+TYPES = (INT, BOOL, STR, PLAYER, PLAYERS, CARD, CARDS, ZONE, CARD_ID, TAG, ZONE_NAME)
 
 #: a value of the key type may be used where any type of the value set is wanted
 SUBTYPES = {
@@ -111,6 +112,10 @@ _group(
                 'The player whose turn comes after `after` in the current direction of play.'),
     owed=_entry([("player", PLAYER, "me")], INT, QUERY,
                 'How many turns `player` still owes, counting the one being played.'),
+    holding=_entry([("among", PLAYERS), ("card", CARD_ID)], PLAYERS, QUERY,
+                'The players of `among` who hold a card with the id `card`. Using the answer in a way others can see tells them who holds it: do that only when the card says so.'),
+    played_by=_entry([("card", CARD)], PLAYER, QUERY,
+                'The player who last played `card` (nobody, for a card never played).'),
 )
 _group(
     "Cards and zones",
@@ -128,6 +133,16 @@ _group(
                 'How many cards or players there are in `of`.'),
     has=_entry([("player", PLAYER), ("card", CARD_ID)], BOOL, QUERY,
                 'Whether `player` holds at least one card with the id `card`.'),
+    in_zone=_entry([("cards", CARDS), ("zone", ZONE)], CARDS, QUERY,
+                'The cards of `cards` that are in `zone` now.'),
+    without=_entry([("cards", CARDS), ("exclude", CARDS)], CARDS, QUERY,
+                'The cards of `cards` that are not in `exclude`.'),
+    is_face_up=_entry([("card", CARD)], BOOL, QUERY,
+                'Whether `card` lies face up in a pile (see `move(..., face_up=true)`).'),
+    playable_as=_entry([("cards", CARDS), ("card", CARD_ID)], CARDS, QUERY,
+                'The cards of `cards` that are `card` or may stand in for it (a card whose `stands_for` covers it).'),
+    zone_of=_entry([("player", PLAYER), ("name", ZONE_NAME)], ZONE, QUERY,
+                "`player`'s own copy of a zone declared with `per_player: true` (the cards in front of them, say)."),
     min=_entry([("a", INT), ("b", INT)], INT, QUERY,
                 'The smaller of two numbers.', contexts=EFFECT_CONTEXTS | {SETUP}),
     max=_entry([("a", INT), ("b", INT)], INT, QUERY,
@@ -136,7 +151,11 @@ _group(
 _group(
     "Chance and choices",
     random_card=_entry([("cards", CARDS)], CARD, CHANCE,
-                'One card of `cards` picked uniformly at random; nobody chooses it.'),
+                'One card of `cards` picked uniformly at random; nobody chooses it. Taken from a hand guarded by a `decoy` card, it comes from the decoy zone instead.'),
+    blind_pick=_entry([("cards", CARDS), ("by", PLAYER, "me")], CARD, CHANCE,
+                '`by` takes a card without seeing faces: at random, except that a card with a distinct back (`back: distinct`) can be told apart and taken on purpose. Guarded hands give a decoy card, as for `random_card`.'),
+    choose_kind=_entry([("among", CARDS), ("by", PLAYER, "me")], CARD, CHOICE,
+                '`by` picks which kind of card of `among` to use: one card of each title is offered, and nobody is asked when all are of one title.'),
     choose_player=_entry([("among", PLAYERS), ("by", PLAYER, "me")], PLAYER, CHOICE,
                 '`by` picks one player of `among`. A card cannot be played when there is none to pick.'),
     choose_card=_entry([("among", CARDS), ("by", PLAYER, "me")], CARD, CHOICE,
@@ -147,6 +166,8 @@ _group(
                 '`by` picks a place in `zone`: 0 is the top, `count(zone)` the bottom.'),
     ask=_entry([("question", STR), ("by", PLAYER, "me")], BOOL, CHOICE,
                 '`by` answers a yes-or-no question.'),
+    rearrange=_entry([("cards", CARDS), ("by", PLAYER, "me")], None, CHOICE,
+                '`by` puts the cards (a run of one pile, such as `top(draw_pile, 3)`) back in the order they like. Only they learn the new order, and they must be able to see the cards (`show` them first).'),
 )
 _group(
     "Actions",
@@ -164,6 +185,10 @@ _group(
                 "End `turns` of the acting player's owed turns (the current one first); play no more cards this turn."),
     attack=_entry([("victim", PLAYER), ("turns", INT)], None, ACTION,
                 "End all of the acting player's turns; `victim` owes `turns` more, plus the turns the attacker still owed when they were themselves under attack (if the edition's `attacks_stack` rule is on). Play continues from `victim`."),
+    discard=_entry([("cards", CARDS)], None, ACTION,
+                'Put cards where played cards go: the discard pile, or the zone a card names in `returns_to`.'),
+    reverse=_entry([], None, ACTION,
+                'Reverse the direction of play. With two players nothing changes.'),
     eliminate=_entry([("player", PLAYER)], None, ACTION,
                 'Take `player` out of the game; their owed turns are dropped.'),
     cancel=_entry([], None, ACTION,

@@ -13,8 +13,10 @@ are wanted), a card id or tag a string.
 
 from __future__ import annotations
 
+from itertools import permutations
+
 from .decisions import Chance, Decision
-from .table import PrivateInt, Zone, as_secret_as
+from .table import HAND, PrivateInt, Zone, as_secret_as
 
 
 def cards_of(value) -> list:
@@ -56,6 +58,16 @@ def _owed(ctx, player):
     return ctx.table.owed[player]
 
 
+def _holding(ctx, among, card):
+    hands = ctx.table.hands
+    return [seat for seat in seats_of(among) if any(inst.id == card for inst in hands[seat].cards)]
+
+
+def _played_by(ctx, card):
+    found = cards_of(card)
+    return found[0].played_by if found else None
+
+
 # -- cards and zones ----------------------------------------------------------
 def _hand(ctx, player):
     return ctx.table.hands[player]
@@ -88,14 +100,93 @@ def _has(ctx, player, card):
     return any(inst.id == card for inst in ctx.table.hands[player].cards)
 
 
+def _in_zone(ctx, cards, zone):
+    return [inst for inst in cards_of(cards) if inst.zone is zone]
+
+
+def _without(ctx, cards, exclude):
+    gone = {inst.uid for inst in cards_of(exclude)}
+    return [inst for inst in cards_of(cards) if inst.uid not in gone]
+
+
+def _is_face_up(ctx, card):
+    found = cards_of(card)
+    return bool(found) and found[0].face_up
+
+
+def _playable_as(ctx, cards, card):
+    wanted = ctx.game.game.edition.cards[card]
+    return [inst for inst in cards_of(cards) if inst.card.may_stand_for(wanted)]
+
+
+def _zone_of(ctx, player, name):
+    return ctx.table.areas[name][player]
+
+
 # -- chance and choices -------------------------------------------------------
+def _decoyed(ctx, cards):
+    """A hand guarded by a `decoy` card gives its decoy zone's cards instead."""
+    if ctx.game.game.has_decoys and isinstance(cards, Zone) and cards.kind == HAND:
+        table = ctx.table
+        for area in table.areas_of(cards.owner):
+            for inst in area.cards:
+                stash = inst.card.decoy
+                if stash is not None and table.extra[stash].cards:
+                    return table.extra[stash]
+    return cards
+
+
 def _random_card(ctx, cards):
-    found = cards_of(cards)
+    found = cards_of(_decoyed(ctx, cards))
     if not found:
         return None
     index = yield Chance("pick", len(found), {"zone": found[0].zone.name,
                                                "cards": [inst.id for inst in found]})
     return found[index]
+
+
+def _blind_pick(ctx, cards, by):
+    found = cards_of(_decoyed(ctx, cards))
+    marked = [inst for inst in found if inst.card.back_distinct]
+    if marked:
+        plain = [inst for inst in found if not inst.card.back_distinct]
+        options = ([True] if plain else []) + [inst.id for inst in marked]
+        values = ([None] if plain else []) + marked
+        picked = yield Decision(by, "blind_pick", options, values,
+                                {**ctx.game.about(ctx), "random": bool(plain)})
+        if picked is not None:
+            return picked
+        found = plain
+    if not found:
+        return None
+    index = yield Chance("pick", len(found), {"zone": found[0].zone.name,
+                                               "cards": [inst.id for inst in found]})
+    return found[index]
+
+
+def _choose_kind(ctx, among, by):
+    found = cards_of(among)
+    options, values = [], []
+    for inst in found:
+        if inst.id not in options:
+            options.append(inst.id)
+            values.append(inst)
+    if len(options) < 2:
+        return values[0] if values else None
+    return (yield Decision(by, "choose_card", options, values, ctx.game.about(ctx)))
+
+
+def _rearrange(ctx, cards, by):
+    found = cards_of(cards)
+    if len(found) < 2:
+        return
+    options = [list(order) for order in permutations(range(len(found)))]
+    order = yield Decision(by, "rearrange", options, None,
+                           {**ctx.game.about(ctx), "cards": [inst.id for inst in found]})
+    zone = found[0].zone
+    slots = sorted(zone.cards.index(inst) for inst in found)
+    for slot, index in zip(slots, order):  # each card to its new place, known to `by` only
+        ctx.table.move([found[index]], zone, PrivateInt(slot, 1 << by))
 
 
 def _choose_player(ctx, among, by):
@@ -173,6 +264,17 @@ def _attack(ctx, victim, turns):
         ctx.table.attack(ctx.me, victim, turns, ctx.game.rules["attacks_stack"])
 
 
+def _discard(ctx, cards):
+    table = ctx.table
+    for inst in cards_of(cards):
+        home = inst.card.returns_to
+        table.move([inst], table.extra[home] if home else table.discard_pile)
+
+
+def _reverse(ctx):
+    ctx.table.reverse()
+
+
 def _eliminate(ctx, player):
     if player is not None:
         ctx.table.eliminate(player)
@@ -190,6 +292,18 @@ RUNTIME = dict(
     with_cards=(_with_cards, False),
     next_player=(_next_player, False),
     owed=(_owed, False),
+    holding=(_holding, False),
+    played_by=(_played_by, False),
+    in_zone=(_in_zone, False),
+    without=(_without, False),
+    is_face_up=(_is_face_up, False),
+    playable_as=(_playable_as, False),
+    zone_of=(_zone_of, False),
+    blind_pick=(_blind_pick, True),
+    choose_kind=(_choose_kind, True),
+    rearrange=(_rearrange, True),
+    discard=(_discard, False),
+    reverse=(_reverse, False),
     hand=(_hand, False),
     top=(_top, False),
     bottom=(_bottom, False),

@@ -20,7 +20,7 @@ from .. import SCHEMA_DIR
 from .diagnostics import Diagnostic, did_you_mean
 from .loader import Document
 
-KINDS = ("cards", "combos", "edition", "scenario")
+KINDS = ("cards", "combos", "edition", "expansion", "scenario")
 FORMAT_VERSION = 1
 
 _YAML_TYPES = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from . import syntax as s
 from .decisions import Chance
+from .evaluator import _ARITHMETIC as ARITHMETIC
 from .model import Edition, SetupStep
 
 
@@ -33,7 +34,7 @@ def evaluate(expr, names: dict, rules: dict):
         total = evaluate(expr.first, names, rules)
         for op, term in zip(expr.ops, expr.terms):
             value = evaluate(term, names, rules)
-            total = total + value if op == "+" else total - value
+            total = ARITHMETIC[op](total, value)
         return total
     if isinstance(expr, s.Compare):
         left, right = evaluate(expr.left, names, rules), evaluate(expr.right, names, rules)
@@ -50,12 +51,13 @@ def evaluate(expr, names: dict, rules: dict):
     raise EvalError(f"cannot evaluate {type(expr).__name__} here")
 
 
-def step_count(step: SetupStep, players: int, rules: dict) -> int:
+def step_count(step: SetupStep, players: int, rules: dict, pile: int = 0) -> int:
+    """A step's count for ``players``; ``pile`` is the draw pile's size at that step."""
     if isinstance(step.count, int):
         return step.count
     if isinstance(step.count, tuple):  # (lo, hi, count) ranges by player count
         return next((n for lo, hi, n in step.count if lo <= players <= hi), 0)
-    return evaluate(step.count, {"players": players}, rules)
+    return evaluate(step.count, {"players": players, "pile": pile}, rules)
 
 
 def play_setup(table, game, rules: dict):
@@ -69,7 +71,8 @@ def play_setup(table, game, rules: dict):
     zones = {"draw_pile": table.draw_pile, "discard_pile": table.discard_pile,
              "removed": table.removed, "set_aside": table.set_aside, **table.extra}
     for step in edition.setup:
-        count = step_count(step, game.players, rules) if step.count is not None else 0
+        count = step_count(step, game.players, rules, len(table.draw_pile.cards)) \
+            if step.count is not None else 0
         yield from _STEPS[step.kind](table, zones, step, count)
     table.current = 0
 
@@ -109,9 +112,24 @@ def _remove(table, zones, step, count):
     return ()
 
 
+def _place(table, zones, step, count):
+    pile = table.draw_pile.cards
+    wanted = set(step.cards)
+    table.move([c for c in pile if c.id in wanted] if step.cards else pile[:count], zones[step.zone])
+    return ()
+
+
+def _remove_random(table, zones, step, count):
+    """Shuffle the pile, then take ``count`` cards off the top, unseen."""
+    pile = table.draw_pile
+    order = yield Chance("order", len(pile.cards), {"zone": pile.name, "cards": [c.id for c in pile.cards]})
+    table.shuffle(pile, order)
+    table.move(pile.cards[:count], table.removed)
+
+
 #: setup step kind -> how to carry it out (keywords: a step may share a word with a card)
 _STEPS = dict(set_aside=_set_aside, deal=_deal, put_back=_put_back, shuffle=_shuffle,
-              remove=_remove)
+              remove=_remove, place=_place, remove_random=_remove_random)
 
 
 @dataclass
@@ -131,7 +149,7 @@ def dry_run(edition: Edition, players: int) -> tuple[list[Problem], Counter]:
     worst_first = sorted(edition.cards, key=lambda c: (c not in lethal, c))
     problems: list[Problem] = []
     for index, step in enumerate(edition.setup):
-        count = step_count(step, players, rules) if step.count is not None else 0
+        count = step_count(step, players, rules, sum(pile.values())) if step.count is not None else 0
         if count < 0:
             problems.append(Problem(index, "deal-impossible",
                                     f"with {players} players the count is {count}, below zero"))
@@ -168,6 +186,16 @@ def dry_run(edition: Edition, players: int) -> tuple[list[Problem], Counter]:
             pile[card_id] += moved
         elif step.kind == "remove":
             aside.clear()
+        elif step.kind == "place" and step.cards:
+            for card_id in step.cards:
+                pile.pop(card_id, None)
+        elif step.kind in ("place", "remove_random"):
+            if sum(pile.values()) < count:
+                problems.append(Problem(index, "deal-impossible",
+                                        f"with {players} players this takes {count} cards but the "
+                                        f"draw pile holds only {sum(pile.values())}"))
+                break
+            _take_unknown(pile, count, worst_first)
     else:
         needed = players - 1
         in_pile = sum(pile[c] for c in lethal)

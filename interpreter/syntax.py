@@ -63,10 +63,13 @@ class Call(Node):
 
 @dataclass(frozen=True)
 class Sum(Node):
-    """``first op term op term ...``, kept flat so long sums do not nest."""
+    """``first op term op term ...``, kept flat so long sums do not nest.
+
+    Products use the same node with ``*`` and ``/`` (the grammar gives them their
+    own level, so one node never mixes the two kinds of operator)."""
 
     first: "Expr"
-    ops: tuple  # of "+" / "-"
+    ops: tuple  # of "+" / "-", or of "*" / "/"
     terms: tuple  # of Expr, one per op
 
 

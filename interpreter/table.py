@@ -33,7 +33,7 @@ PUBLIC = "public"  # everyone sees it
 class CardInst:
     """One physical card: ``card`` is its compiled definition (model.Card)."""
 
-    __slots__ = ("uid", "card", "id", "zone", "known", "face_up")
+    __slots__ = ("uid", "card", "id", "zone", "known", "face_up", "played_by")
 
     def __init__(self, uid: int, card) -> None:
         self.uid = uid
@@ -42,6 +42,7 @@ class CardInst:
         self.zone = None
         self.known = 0
         self.face_up = False
+        self.played_by = None  # the seat that last played it
 
     def __repr__(self) -> str:
         return f"<{self.id}#{self.uid}>"
@@ -102,8 +103,13 @@ class Table:
         self.removed = Zone("removed", PUBLIC)
         self.set_aside = Zone("set_aside", PUBLIC)
         self.hands = [Zone(f"hand {seat}", HAND, seat) for seat in range(players)]
+        zones = getattr(edition, "zones", {})
         self.extra = {name: Zone(name, PUBLIC if spec.get("public", True) else PILE)
-                      for name, spec in getattr(edition, "zones", {}).items()}
+                      for name, spec in zones.items() if not spec.get("per_player")}
+        # per-player zones: name -> one zone per seat (the cards in front of each player)
+        self.areas = {name: [Zone(f"{name} {seat}", PUBLIC if spec.get("public", True) else PILE, seat)
+                             for seat in range(players)]
+                      for name, spec in zones.items() if spec.get("per_player")}
         self.cards: list[CardInst] = []
         self.alive = [True] * players
         self.owed = [0] * players
@@ -138,7 +144,11 @@ class Table:
 
     def zones(self) -> list[Zone]:
         return [self.draw_pile, self.discard_pile, self.removed, self.set_aside,
-                *self.hands, *self.extra.values()]
+                *self.hands, *self.extra.values(), *(z for zs in self.areas.values() for z in zs)]
+
+    def areas_of(self, seat: int):
+        """The per-player zones that belong to ``seat``."""
+        return [zones[seat] for zones in self.areas.values()]
 
     def _zone_bits(self, zone: Zone) -> int:
         if zone.kind == PUBLIC:
@@ -178,11 +188,15 @@ class Table:
         at = max(0, min(int(at), len(to.cards)))
         shown = everyone if (to.kind == PUBLIC or face_up) else \
             (1 << to.owner) if to.kind == HAND else 0
+        marked = shown if to.kind != HAND else everyone  # a distinct back is seen in any hand
         record = self.log.record
         for offset, inst in enumerate(cards):
             source = inst.zone
             was_at = source.cards.index(inst) if record and source.kind == PILE else None
-            seen = self._take(inst, source, shown == everyone) | shown
+            if inst.card.back_distinct:
+                seen = self._take(inst, source, marked == everyone) | marked
+            else:
+                seen = self._take(inst, source, shown == everyone) | shown
             inst.known = seen if to.kind != PILE or face_up else seen & place_knowers
             inst.face_up = face_up
             to.cards.insert(at + offset, inst)
@@ -290,6 +304,10 @@ class Table:
         self.attacked[victim] = True
         self.current = victim
         self.log.emit("attacked", seat=attacker, victim=victim, owed=self.owed[victim])
+
+    def reverse(self) -> None:
+        self.direction = -self.direction
+        self.log.emit("reversed", direction=self.direction)
 
     def eliminate(self, seat: int) -> None:
         if not self.alive[seat]:

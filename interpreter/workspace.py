@@ -44,8 +44,9 @@ class Workspace:
     def diagnostics(self) -> list[Diagnostic]:
         return sorted(self._found.values(), key=lambda d: (d.path, d.line, d.column, d.code))
 
-    def has_errors(self, path: str | None = None) -> bool:
-        return any(d.is_error and (path is None or d.path == path) for d in self._found.values())
+    def has_errors(self, path: str | list | None = None) -> bool:
+        paths = [path] if isinstance(path, str) else path
+        return any(d.is_error and (paths is None or d.path in paths) for d in self._found.values())
 
     # -- documents ------------------------------------------------------------
     def load(self, path: str) -> tuple[Document | None, str | None]:
@@ -154,6 +155,8 @@ class Workspace:
         return found_type
 
     def _report_at(self, doc, path, offset, code, message, severity) -> None:
+        if hasattr(doc, "route"):  # an edition with expansions applied: find the real file
+            doc, path = doc.route(path)
         mark = doc.offset_mark(path, offset)
         self.report(Diagnostic(doc.path, mark.line, mark.column, severity, code, message,
                                doc.source_line(mark.line)))

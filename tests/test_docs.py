@@ -37,7 +37,8 @@ def test_every_example_checks_clean_against_the_original_cards():
     for name, example in docs.load_examples(ROOT / "docs").items():
         prim = P.PRIMITIVES[name]
         context = P.PLAY if P.PLAY in prim.contexts else sorted(prim.contexts)[0]
-        env = CheckEnv(frozenset(edition.cards), tags, {k: v[0] for k, v in P.ENGINE_RULES.items()})
+        env = CheckEnv(frozenset(edition.cards), tags, {k: v[0] for k, v in P.ENGINE_RULES.items()},
+                       player_zones=frozenset({"in_front"}))
         checker = Checker(env, context, {**P.BUILTIN_NAMES, "this": P.CARD})
         checker.program(parse_program(example))
         assert checker.findings == [], (name, checker.findings)

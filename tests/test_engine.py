@@ -260,7 +260,8 @@ def test_declared_zones_hold_cards_and_show_in_views(write):
   - put_back: {card: exploding_kitten, count: 1}
   - shuffle: draw_pile""")
     edition = load_edition(path)
-    assert edition.zones == {"playmat": {"public": True}, "vault": {"public": False}}
+    assert edition.zones == {"playmat": {"public": True, "per_player": False},
+                             "vault": {"public": False, "per_player": False}}
     state = Game(edition, 2).new_state(4)
     while "play parking_cat" not in state.legal_actions():
         state.apply_action("draw")

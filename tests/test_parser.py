@@ -20,6 +20,7 @@ def test_program_statements_and_positions():
 
 @pytest.mark.parametrize("text, tree", [
     ("1 + 2 - 3", s.Sum(0, s.IntLit(0, 1), ("+", "-"), (s.IntLit(4, 2), s.IntLit(8, 3)))),
+    ("1 + 2 * 3", s.Sum(0, s.IntLit(0, 1), ("+",), (s.Sum(4, s.IntLit(4, 2), ("*",), (s.IntLit(8, 3),)),))),
     ("not a", s.Not(0, s.Name(4, "a"))),
     ("a or b and c", s.BoolOp(0, "or", (s.Name(0, "a"), s.BoolOp(5, "and", (s.Name(5, "b"), s.Name(11, "c")))))),
     ("rules.hand_size", s.RuleRef(0, "hand_size", 6)),
@@ -42,7 +43,7 @@ def test_expressions(text, tree):
     ("end_turn() }", 11, "unexpected '}'"),
     ("x = 1", 2, "unexpected '='"),
     ("move(a, , b)", 8, "unexpected ','"),
-    ("end_turn(5 * 2)", 11, "unexpected character '*'"),
+    ("end_turn(5 % 2)", 11, "unexpected character '%'"),
     ("5", 0, "unexpected '5'; expected a name"),
 ])
 def test_syntax_errors_point_at_the_character(text, pos, words):

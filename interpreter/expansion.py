@@ -1,0 +1,125 @@
+"""Expansions: rule files that add to an edition instead of standing alone.
+
+An expansion (``kind: expansion``) names the edition it is played with by
+default (``base``) and says what it adds: card libraries, deck counts (added to
+the base's), combos, checks, zones, parameters and rules, variants, and
+optionally a new player range, setup or turn step (these replace the base's).
+
+Applying expansions makes one *layered* document: the merged data, plus a
+route for every merged value back to the file and place it came from. The
+edition compiler works on it like on any edition file, and every diagnostic
+still points at the line of the file that wrote the value.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .loader import Document
+
+#: parts an expansion replaces outright when it gives them
+REPLACED = ("players", "setup", "turn", "win")
+#: mapping parts whose keys are set one by one (later files win)
+KEYED = ("params", "rules", "zones", "variants", "skin")
+#: list parts that grow
+APPENDED = ("include", "combos", "checks")
+
+
+class Layered:
+    """A base edition document with expansions applied, routing paths to their files."""
+
+    def __init__(self, base: Document) -> None:
+        self.base = base
+        self.path = base.path
+        self.data = {key: value for key, value in base.data.items()}
+        self.layers: list[Document] = []
+        self.routes: dict = {}  # merged path prefix -> (document, path in it)
+
+    # -- the Document interface the compiler uses -----------------------------
+    def route(self, path) -> tuple:
+        path = tuple(path)
+        for cut in range(len(path), 0, -1):
+            found = self.routes.get(path[:cut])
+            if found is not None:
+                doc, prefix = found
+                return doc, prefix + path[cut:]
+        return self.base, path
+
+    def diagnostic(self, path, code: str, message: str, **options):
+        doc, real = self.route(path)
+        return doc.diagnostic(real, code, message, **options)
+
+    def mark(self, path, key: bool = False):
+        doc, real = self.route(path)
+        return doc.mark(real, key)
+
+    def value_at(self, path):
+        doc, real = self.route(path)
+        return doc.value_at(real)
+
+    def offset_mark(self, path, offset: int):
+        doc, real = self.route(path)
+        return doc.offset_mark(real, offset)
+
+    @property
+    def paths(self) -> list[str]:
+        """Every file that contributed, base first."""
+        return [self.base.path] + [layer.path for layer in self.layers]
+
+    # -- applying -------------------------------------------------------------
+    def apply(self, layer: Document) -> None:
+        data, base_dir = layer.data, os.path.dirname(self.base.path)
+        self.layers.append(layer)
+        self.data["id"] = f"{self.data['id']}+{data['id']}"
+        self.data["name"] = f"{self.data['name']} + {data['name']}"
+        for part in REPLACED:
+            if part in data:
+                self.data[part] = data[part]
+                self.routes[(part,)] = (layer, (part,))
+        for part in KEYED:
+            merged = dict(self.data.get(part, {}))
+            for key, value in data.get(part, {}).items():
+                merged[key] = value
+                self.routes[(part, key)] = (layer, (part, key))
+            if merged:
+                self.data[part] = merged
+        for part in APPENDED:
+            merged = list(self.data.get(part, []))
+            for index, value in enumerate(data.get(part, [])):
+                if part == "include":  # paths are resolved against the base file's folder
+                    value = os.path.relpath(
+                        os.path.normpath(os.path.join(os.path.dirname(layer.path), value)), base_dir)
+                self.routes[(part, len(merged))] = (layer, (part, index))
+                merged.append(value)
+            if merged:
+                self.data[part] = merged
+        deck = dict(self.data.get("deck", {}))
+        players = self.data["players"]
+        for card_id, count in data.get("deck", {}).items():
+            deck[card_id] = add_counts(deck[card_id], count, players["min"], players["max"]) \
+                if card_id in deck else count
+            self.routes[("deck", card_id)] = (layer, ("deck", card_id))
+        self.data["deck"] = deck
+
+
+def add_counts(first, second, lo: int, hi: int):
+    """Two deck counts added: a number, or a mapping by player range when either is one."""
+    if isinstance(first, int) and isinstance(second, int):
+        return first + second
+    per_players = [_count_for(first, n) + _count_for(second, n) for n in range(lo, hi + 1)]
+    ranges, start = {}, lo
+    for n in range(lo, hi + 1):
+        if n == hi or per_players[n - lo] != per_players[n + 1 - lo]:
+            ranges[f"{start}-{n}" if start != n else str(start)] = per_players[n - lo]
+            start = n + 1
+    return ranges
+
+
+def _count_for(count, players: int) -> int:
+    if isinstance(count, int):
+        return count
+    for key, number in count.items():
+        first, _, last = key.partition("-")
+        if int(first) <= players <= int(last or first):
+            return number
+    return 0
