@@ -83,15 +83,16 @@ def validate(
     raise typer.Exit(EXIT_ERRORS if report.errors else EXIT_OK)
 
 
-def _load_edition(path: str, variant: str | None, command: str):
+def _load_edition(path: str, variant: str | None, command: str, expansions=None):
     """Compile an edition for play; rule errors print as diagnostics and exit 1."""
     from .interpreter.validate import RuleError, load_edition
 
-    if not os.path.isfile(path):
-        typer.echo(f"kittens {command}: no such edition file: {path}", err=True)
-        raise typer.Exit(EXIT_USAGE)
+    for name in [path, *(expansions or [])]:
+        if not os.path.isfile(name):
+            typer.echo(f"kittens {command}: no such rule file: {name}", err=True)
+            raise typer.Exit(EXIT_USAGE)
     try:
-        return load_edition(path, variant)
+        return load_edition(path, variant, tuple(expansions or ()))
     except RuleError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(EXIT_ERRORS)
@@ -126,6 +127,7 @@ PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", min=1,
                                                    help="Number of seats (default: 4, within the edition's range).")]
 VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="Play one of the edition's variants.")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Seed for all chance; the same seed replays the same game.")]
+WithOpt = Annotated[Optional[List[str]], typer.Option("--with", "-w", help="Apply an expansion file to the edition (repeat for several, applied in order).")]
 
 
 @app.command()
@@ -136,6 +138,7 @@ def run(
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games; game i uses seed+i.")] = 1,
     bots: Annotated[str, typer.Option("--bots", "-b", help="Bots by seat, comma-separated, repeated to fill the table: random, heuristic.")] = "random",
     variant: VariantOpt = None,
+    expansions: WithOpt = None,
     log: Annotated[Optional[str], typer.Option("--log", help="Write every event of every game to this file, as JSON lines.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
     each: Annotated[Optional[bool], typer.Option("--each/--no-each", help="A line per game with its winner (default: only for up to 20 games).")] = None,
@@ -144,7 +147,7 @@ def run(
     from .interpreter.game import Game, RuleRuntimeError
     from .interpreter.simulate import run_games
 
-    compiled = _load_edition(edition, variant, "run")
+    compiled = _load_edition(edition, variant, "run", expansions)
     count = _players_for(compiled, players, "run")
     names = _bot_names(bots, "run")
     game = Game(compiled, count)
@@ -154,7 +157,8 @@ def run(
         else:
             with _atomic_text(log, "run") as stream:
                 summary = run_games(game, games=games, seed=seed, bots=names, log=stream,
-                                    header={"edition": edition})
+                                    header={"edition": edition,
+                                            **({"with": expansions} if expansions else {})})
     except RuleRuntimeError as exc:
         typer.echo(f"kittens run: the rules broke down in play: {exc}", err=True)
         raise typer.Exit(EXIT_ERRORS)
@@ -222,6 +226,7 @@ def play(
     bots: Annotated[str, typer.Option("--bots", "-b", help="Bots for the other seats, comma-separated: random, heuristic.")] = "heuristic",
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Seed for all chance (default: a new one each game).")] = None,
     variant: VariantOpt = None,
+    expansions: WithOpt = None,
     log: Annotated[Optional[str], typer.Option("--log", help="Write the game's events to this file (JSON lines) at the end.")] = None,
 ) -> None:
     """Play in the terminal against bots; several people can play hot-seat."""
@@ -233,7 +238,7 @@ def play(
     from .interpreter.simulate import game_header
     from .terminal import HumanTable, Quit, Terminal
 
-    compiled = _load_edition(edition, variant, "play")
+    compiled = _load_edition(edition, variant, "play", expansions)
     count = _players_for(compiled, players, "play")
     humans = sorted(set(seat or [0]))
     bad = [k for k in humans if not 0 <= k < count]
@@ -266,7 +271,8 @@ def play(
     if log:
         with _atomic_text(log, "play") as stream:
             labels = ["person" if k in humans else seat_bots[k].name for k in range(count)]
-            stream.write(dumps(game_header(game, seed, labels, edition=edition)) + "\n")
+            extra = {"with": expansions} if expansions else {}
+            stream.write(dumps(game_header(game, seed, labels, edition=edition, **extra)) + "\n")
             for event in state.events:
                 stream.write(dumps(event) + "\n")
 
@@ -286,6 +292,8 @@ def bench(
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games per round.")] = 2000,
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds; the best is reported.")] = 3,
     events: Annotated[bool, typer.Option("--events/--no-events", help="Also record every event (as --log does).")] = False,
+    variant: VariantOpt = None,
+    expansions: WithOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
 ) -> None:
     """Time random-bot games on one core: games and decisions per second."""
@@ -295,7 +303,7 @@ def bench(
     from .interpreter.simulate import benchmark
 
     path = edition or str(EDITIONS_DIR / "original.yaml")
-    compiled = _load_edition(path, None, "bench")
+    compiled = _load_edition(path, variant, "bench", expansions)
     count = _players_for(compiled, players, "bench")
     figures = benchmark(compiled, players=count, games=games, rounds=rounds, record=events)
     figures["edition"] = compiled.id
@@ -308,6 +316,31 @@ def bench(
     typer.echo(f"  {figures['games_per_second']:,.0f} games/s")
     typer.echo(f"  {figures['decisions_per_second']:,} decisions/s "
                f"({figures['decisions_per_game']} decisions per game)")
+
+
+@app.command("list")
+def list_editions(
+    paths: Annotated[Optional[List[str]], typer.Argument(help="Folders or files to look in (default: the editions that come with kittens).", show_default=False)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list of objects: name, kind, path, players, ...")] = False,
+) -> None:
+    """List the editions, expansions and variants you can play, with their player ranges."""
+    from .interpreter.catalog import catalog, shipped_editions
+    from .interpreter.validate import UsageError
+
+    try:
+        entries = catalog(paths or [shipped_editions()])
+    except UsageError as exc:
+        typer.echo(f"kittens list: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    if as_json:
+        typer.echo(json.dumps(entries, indent=2))
+        return
+    for entry in entries:
+        players = "has errors (run kittens validate)" if entry.get("errors") else \
+            f"{entry['players'][0]}-{entry['players'][1]} players"
+        indent = "    " if entry["kind"] == "variant" else ""
+        label = f"--variant {entry['variant']}" if entry["kind"] == "variant" else entry["path"]
+        typer.echo(f"{indent}{entry['name']}  [{entry['kind']}, {players}]  {label}")
 
 
 @app.command("test")

@@ -98,9 +98,17 @@ def _edition(header: dict, log_path: str, line: int, cache: dict):
     if found is None:
         raise LogError(f"{log_path}:{line}:1: the edition file '{name}' was not found "
                        "(run replay from the folder the game was played in)")
-    key = (os.path.realpath(found), header.get("variant"))
+    expansions = []
+    for extra in header.get("with", []):
+        here = next((c for c in (extra, os.path.join(os.path.dirname(log_path), extra))
+                     if os.path.isfile(c)), None)
+        if here is None:
+            raise LogError(f"{log_path}:{line}:1: the expansion file '{extra}' was not found "
+                           "(run replay from the folder the game was played in)")
+        expansions.append(here)
+    key = (os.path.realpath(found), header.get("variant"), *map(os.path.realpath, expansions))
     if key not in cache:
-        cache[key] = load_edition(found, header.get("variant"))
+        cache[key] = load_edition(found, header.get("variant"), tuple(expansions))
     return cache[key]
 
 

@@ -146,7 +146,18 @@ class _Run:
         for zone in ("draw_pile", "discard_pile", "removed"):
             for card_id in self.data.get(zone, []):
                 table.new_card(cards[card_id], getattr(table, zone))
+        for name, ids in self.data.get("zones", {}).items():
+            for card_id in ids:
+                table.new_card(cards[card_id], table.extra[name])
+        for name, by_seat in self.data.get("areas", {}).items():
+            for seat, ids in by_seat.items():
+                for card_id in ids:
+                    table.new_card(cards[card_id], table.areas[name][int(seat)])
+        for index in self.data.get("face_up", []):
+            inst = table.draw_pile.cards[index]
+            inst.face_up, inst.known = True, table.everyone
         start = self.data.get("start", {})
+        table.direction = start.get("direction", 1)
         for seat in start.get("out", []):
             table.alive[seat] = False
         seat = start.get("seat", 0)
@@ -339,6 +350,28 @@ class _Run:
         if Counter(wanted) != Counter(self._pile("removed")):
             self._mismatch(path, "cards out of the game", sorted(wanted), sorted(self._pile("removed")))
 
+    def _check_zones(self, path, wanted):
+        for name, ids in wanted.items():
+            got = [c.id for c in self.state.table.extra[name].cards]
+            if got != ids:
+                self._mismatch(path + (name,), f"zone {name} (top first)", ids, got)
+
+    def _check_areas(self, path, wanted):
+        for name, by_seat in wanted.items():
+            for seat, ids in by_seat.items():
+                got = [c.id for c in self.state.table.areas[name][int(seat)].cards]
+                if got != ids:
+                    self._mismatch(path + (name, seat), f"{name} of seat {seat}", ids, got)
+
+    def _check_direction(self, path, wanted):
+        if self.state.table.direction != wanted:
+            self._mismatch(path, "direction of play", wanted, self.state.table.direction)
+
+    def _check_draw_pile_face_up(self, path, wanted):
+        got = [i for i, c in enumerate(self.state.table.draw_pile.cards) if c.face_up]
+        if got != wanted:
+            self._mismatch(path, "face-up places in the draw pile", wanted, got)
+
     def _check_decision(self, path, wanted):
         pending = self.state.decision()
         if pending is None or type(pending) is Chance:
@@ -432,8 +465,21 @@ def check_layout(ws: Workspace, doc, edition) -> None:
                                  f"{edition.name} is for {lo} to {hi} players, not {players}"))
     places = [(("hands", seat), cards) for seat, cards in data.get("hands", {}).items()]
     places += [((zone,), data[zone]) for zone in ("draw_pile", "discard_pile", "removed") if zone in data]
+    shared = {n for n, spec in edition.zones.items() if not spec.get("per_player")}
+    for name, cards in data.get("zones", {}).items():
+        if name not in shared:
+            ws.report(doc.diagnostic(("zones", name), "unknown-zone", f"the edition has no shared "
+                                     f"zone '{name}'{did_you_mean(name, shared)}", key=True))
+        else:
+            places.append((("zones", name), cards))
+    for name, by_seat in data.get("areas", {}).items():
+        if name not in edition.zones or not edition.zones[name].get("per_player"):
+            ws.report(doc.diagnostic(("areas", name), "unknown-zone", f"the edition has no per-player "
+                                     f"zone '{name}'", key=True))
+            continue
+        places += [(("areas", name, seat), cards) for seat, cards in by_seat.items()]
     for path, cards in places:
-        if path[0] == "hands" and int(path[1]) >= players:
+        if path[0] in ("hands", "areas") and int(path[-1]) >= players:
             ws.report(doc.diagnostic(path, "bad-value", f"there is no seat {path[1]} in a "
                                      f"{players}-player game (seats count from 0)", key=True))
         for index, card_id in enumerate(cards):
@@ -442,7 +488,7 @@ def check_layout(ws: Workspace, doc, edition) -> None:
                                          f"the edition has no card '{card_id}'"
                                          f"{did_you_mean(card_id, edition.cards)}"))
     if data.get("setup") == "edition":
-        for key in ("start", "hands", "draw_pile", "discard_pile", "removed"):
+        for key in ("start", "hands", "draw_pile", "discard_pile", "removed", "zones", "areas", "face_up"):
             if key in data:
                 ws.report(doc.diagnostic((key,), "bad-value",
                                          f"this scenario deals by the edition's setup (`setup: "

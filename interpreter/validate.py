@@ -62,7 +62,7 @@ def validate_paths(paths: list[str]) -> Report:
 
 def check_file(ws: Workspace, path: str) -> None:
     doc, kind = ws.load(path)
-    if kind == "edition":
+    if kind in ("edition", "expansion"):
         compile_edition(ws, path)
     elif kind in ("cards", "combos"):
         load_library(ws, path)
@@ -73,10 +73,15 @@ def check_file(ws: Workspace, path: str) -> None:
             check_layout(ws, doc, edition)
 
 
-def load_edition(path: str, variant: str | None = None) -> Edition:
-    """Compile an edition for play, or raise :class:`RuleError` with its diagnostics."""
+def load_edition(path: str, variant: str | None = None, expansions: tuple = ()) -> Edition:
+    """Compile an edition (or an expansion on its base) for play, with ``expansions``
+    applied in order; raise :class:`RuleError` with the diagnostics if it cannot be."""
     ws = Workspace()
-    edition = compile_edition(ws, path)
+    for extra in expansions:
+        doc, kind = ws.load(extra)
+        if doc is not None and kind not in (None, "expansion"):
+            raise RuleError([], f"{extra} is not an expansion (its kind is {kind})")
+    edition = compile_edition(ws, path, tuple(expansions))
     errors = [d for d in ws.diagnostics if d.is_error]
     if edition is None or errors:
         if not errors:  # e.g. the file is a card library, not an edition

@@ -77,8 +77,10 @@ class View:
     def removed(self) -> list[str]:
         return [inst.id for inst in self._state.table.removed.cards]
 
-    def zone(self, name: str) -> dict:
-        zone = self._state.table.extra[name]
+    def zone(self, name: str, seat: int | None = None) -> dict:
+        """A shared zone, or with ``seat`` that seat's copy of a per-player zone."""
+        table = self._state.table
+        zone = table.extra[name] if seat is None else table.areas[name][seat]
         if zone.kind == PUBLIC:
             return {"cards": [inst.id for inst in zone.cards]}
         bit = self._bit
@@ -110,6 +112,8 @@ class View:
             "discard_pile": self.discard_pile,
             "removed": self.removed,
             "zones": {name: self.zone(name) for name in table.extra},
+            "areas": {name: {seat: self.zone(name, seat) for seat in range(table.players)}
+                      for name in table.areas},
             "decision": decision.to_dict() if decision is not None else None,
             "finished": table.finished,
             "winner": table.winner,

@@ -1,0 +1,50 @@
+"""`kittens list`: the editions, expansions and variants found under some folders."""
+
+from __future__ import annotations
+
+import os
+
+from .edition import compile_edition
+from .validate import expand
+from .workspace import Workspace
+
+
+def shipped_editions() -> str:
+    """The folder of editions that comes with kittens."""
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "editions")
+
+
+def catalog(paths: list[str]) -> list[dict]:
+    """One entry per playable thing: editions, expansions (on their base) and their variants.
+
+    Each entry has ``name``, ``kind`` (edition, expansion or variant), ``path``,
+    ``players`` ([min, max]) and ``id``; variants also ``variant`` and ``of``;
+    expansions ``base``. Files with errors are listed with ``errors: true``.
+    """
+    ws = Workspace()
+    entries = []
+    for path in expand(paths):
+        doc, kind = ws.load(path)
+        if kind not in ("edition", "expansion"):
+            continue
+        edition = compile_edition(ws, path)
+        shown = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else path
+        if edition is None:
+            entries.append({"name": doc.data.get("name", path), "kind": kind, "path": shown,
+                            "players": None, "id": doc.data.get("id"), "errors": True})
+            continue
+        entry = {"name": doc.data["name"], "kind": kind, "path": shown,
+                 "players": list(edition.players), "id": doc.data["id"],
+                 "description": " ".join(str(doc.data.get("description", "")).split())}
+        if kind == "expansion":
+            entry["base"] = os.path.normpath(os.path.join(os.path.dirname(shown), doc.data["base"]))
+        entries.append(entry)
+        own = doc.data.get("variants", {})
+        for name, variant in edition.variants.items():
+            if kind == "expansion" and name not in own:
+                continue  # the base's own variants are listed with the base
+            entries.append({"name": f"{doc.data['name']}: {name}", "kind": "variant", "path": shown,
+                            "players": list(variant.players), "id": name, "variant": name,
+                            "of": doc.data["id"],
+                            "description": " ".join(str(own.get(name, {}).get("description", "")).split())})
+    return entries
