@@ -4,6 +4,7 @@ An expansion (``kind: expansion``) names the edition it is played with by
 default (``base``) and says what it adds: card libraries, deck counts (added to
 the base's), combos, checks, zones, parameters and rules, variants, and
 optionally a new player range, setup or turn step (these replace the base's).
+The base's own variants are dropped: they were written for the base alone.
 
 Applying expansions makes one *layered* document: the merged data, plus a
 route for every merged value back to the file and place it came from. The
@@ -69,6 +70,8 @@ class Layered:
     # -- applying -------------------------------------------------------------
     def apply(self, layer: Document) -> None:
         data, base_dir = layer.data, os.path.dirname(self.base.path)
+        if not self.layers:  # the base's variants were written for the base alone
+            self.data.pop("variants", None)
         self.layers.append(layer)
         self.data["id"] = f"{self.data['id']}+{data['id']}"
         self.data["name"] = f"{self.data['name']} + {data['name']}"

@@ -541,7 +541,7 @@ class State:
                 for hook in area.cards:
                     code = self.game.draw_hooks.get(hook.id)
                     if code is not None and hook.uid not in self._hooking:
-                        yield from self._run_hook(seat, hook, code)
+                        yield from self._run_hook(seat, hook, code, from_bottom)
                         return
         pile = table.draw_pile.cards
         if not pile:
@@ -570,10 +570,11 @@ class State:
         finally:
             self._draw_nesting -= 1
 
-    def _run_hook(self, seat: int, hook, code):
+    def _run_hook(self, seat: int, hook, code, from_bottom: bool):
         """A card's `instead_of_draw`, run in place of ``seat``'s draw (never inside itself)."""
         ctx = Ctx(self, seat, hook)
         ctx.source = hook.id
+        ctx.vars["from_bottom"] = from_bottom
         self._hooking.add(hook.uid)
         try:
             yield from run(code, ctx)

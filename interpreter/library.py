@@ -244,7 +244,7 @@ def check_effects(ws: Workspace, lib: Library, env: CheckEnv) -> None:
         context = P.REACTION if getattr(record, "when", None) == "reaction" else P.PLAY
         if record.effect is not None:
             ws.check(doc, path + ("effect",), record.effect, env, context, names)
-        for hook in ("on_draw", "instead_of_draw"):
+        for hook, extra in (("on_draw", {}), ("instead_of_draw", {"from_bottom": P.BOOL})):
             if getattr(record, hook, None) is not None:
                 ws.check(doc, path + (hook,), getattr(record, hook), env, P.DRAWN,
-                         base_names() | {zone: P.ZONE for zone in env.zones} | {"this": P.CARD})
+                         base_names() | {zone: P.ZONE for zone in env.zones} | {"this": P.CARD} | extra)

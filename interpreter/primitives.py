@@ -138,7 +138,7 @@ _group(
     without=_entry([("cards", CARDS), ("exclude", CARDS)], CARDS, QUERY,
                 'The cards of `cards` that are not in `exclude`.'),
     is_face_up=_entry([("card", CARD)], BOOL, QUERY,
-                'Whether `card` lies face up in a pile (see `move(..., face_up=true)`).'),
+                'Whether `card` lies face up in a pile (see `move(..., face_up=true)`); for a card that has just come into a hand (a drawn card), whether it lay face up before.'),
     playable_as=_entry([("cards", CARDS), ("card", CARD_ID)], CARDS, QUERY,
                 'The cards of `cards` that are `card` or may stand in for it (a card whose `stands_for` covers it).'),
     zone_of=_entry([("player", PLAYER), ("name", ZONE_NAME)], ZONE, QUERY,

@@ -111,7 +111,10 @@ def _without(ctx, cards, exclude):
 
 def _is_face_up(ctx, card):
     found = cards_of(card)
-    return bool(found) and found[0].face_up
+    if not found:
+        return False
+    inst = found[0]  # a card just drawn: whether it lay face up in the pile
+    return inst.face_up or (inst.zone.kind == HAND and inst.was_face_up)
 
 
 def _playable_as(ctx, cards, card):

@@ -33,7 +33,7 @@ PUBLIC = "public"  # everyone sees it
 class CardInst:
     """One physical card: ``card`` is its compiled definition (model.Card)."""
 
-    __slots__ = ("uid", "card", "id", "zone", "known", "face_up", "played_by")
+    __slots__ = ("uid", "card", "id", "zone", "known", "face_up", "was_face_up", "played_by")
 
     def __init__(self, uid: int, card) -> None:
         self.uid = uid
@@ -42,6 +42,7 @@ class CardInst:
         self.zone = None
         self.known = 0
         self.face_up = False
+        self.was_face_up = False  # whether it lay face up before its last move
         self.played_by = None  # the seat that last played it
 
     def __repr__(self) -> str:
@@ -198,7 +199,7 @@ class Table:
             else:
                 seen = self._take(inst, source, shown == everyone) | shown
             inst.known = seen if to.kind != PILE or face_up else seen & place_knowers
-            inst.face_up = face_up
+            inst.was_face_up, inst.face_up = inst.face_up, face_up
             to.cards.insert(at + offset, inst)
             inst.zone = to
             if record:
