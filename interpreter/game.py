@@ -311,25 +311,29 @@ class State:
                 found.append(inst)
         ctx, memo = Ctx(self, seat), {}
         legal = self._legal
+        game = self.game
+        on_turn, wild_plays = game.on_turn, game.wild_plays
         for card_id, insts in by_title.items():
-            entry = self.game.on_turn.get(card_id)
+            entry = on_turn.get(card_id)
             if entry is not None and legal(entry[0], ctx, insts[0], memo):
                 options.append(entry[1])
                 values.append((entry[0], insts[:1]))
-            for rule, label in self.game.wild_plays.get(card_id, ()):
-                if legal(rule, ctx, insts[0], memo):
-                    options.append(label)
-                    values.append((rule, insts[:1]))
-        wilds = [insts[0] for card_id, insts in by_title.items() if card_id in self.game.combo_wilds] \
-            if self.game.combo_wilds else ()
-        for rule, tag, size, prefix in self.game.same_title_combos:
+            if wild_plays and card_id in wild_plays:
+                for rule, label in wild_plays[card_id]:
+                    if legal(rule, ctx, insts[0], memo):
+                        options.append(label)
+                        values.append((rule, insts[:1]))
+        wilds = game.combo_wilds and any(card_id in game.combo_wilds for card_id in by_title)
+        for rule, tag, size, prefix in game.same_title_combos:
             for card_id, insts in by_title.items():
+                if len(insts) < size and not wilds:
+                    continue
                 card = insts[0].card
                 if not card.in_combos or (tag is not None and tag not in card.tags):
                     continue
                 group = insts[:size]
-                if len(group) < size and wilds:  # wildcards fill the pair or triple
-                    group = group + [w for w in self._wild_group(by_title, card, card_id)][:size - len(group)]
+                if len(group) < size:  # wildcards fill the pair or triple
+                    group = group + list(self._wild_group(by_title, card, card_id))[:size - len(group)]
                 if len(group) >= size and legal(rule, ctx, group, memo):
                     options.append(prefix + card_id)
                     values.append((rule, group))
