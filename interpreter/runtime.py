@@ -118,6 +118,8 @@ def _is_face_up(ctx, card):
 
 
 def _playable_as(ctx, cards, card):
+    if not ctx.game.game.has_wilds:
+        return [inst for inst in cards_of(cards) if inst.id == card]
     wanted = ctx.game.game.edition.cards[card]
     return [inst for inst in cards_of(cards) if inst.card.may_stand_for(wanted)]
 
@@ -150,7 +152,7 @@ def _random_card(ctx, cards):
 
 def _blind_pick(ctx, cards, by):
     found = cards_of(_decoyed(ctx, cards))
-    marked = [inst for inst in found if inst.card.back_distinct]
+    marked = [inst for inst in found if inst.card.back_distinct] if ctx.game.game.has_marked else ()
     if marked:
         plain = [inst for inst in found if not inst.card.back_distinct]
         options = ([True] if plain else []) + [inst.id for inst in marked]

@@ -112,6 +112,7 @@ class Table:
                              for seat in range(players)]
                       for name, spec in zones.items() if spec.get("per_player")}
         self.cards: list[CardInst] = []
+        self._marked = any(card.back_distinct for card in getattr(edition, "cards", {}).values())
         self.alive = [True] * players
         self.owed = [0] * players
         self.attacked = [False] * players  # owes turns because of an attack
@@ -194,7 +195,7 @@ class Table:
         for offset, inst in enumerate(cards):
             source = inst.zone
             was_at = source.cards.index(inst) if record and source.kind == PILE else None
-            if inst.card.back_distinct:
+            if self._marked and inst.card.back_distinct:
                 seen = self._take(inst, source, marked == everyone) | marked
             else:
                 seen = self._take(inst, source, shown == everyone) | shown
