@@ -153,8 +153,12 @@ class HumanTable:
             return "Pick the next card of the combo:"
         if kind == "ask":
             return f"{source}: {info.get('question', '')}"
+        if kind == "rearrange":
+            cards = ", ".join(self.title(c) for c in info.get("cards", []))
+            return f"{source}: put these back in a new order, top first (now: {cards})"
         what = {"choose_player": "pick a player", "choose_card": "pick a card",
-                "choose_title": "name a card", "choose_position": "where in the draw pile?"}
+                "choose_title": "name a card", "choose_position": "where in the draw pile?",
+                "blind_pick": "take a card you can tell apart, or one at random?"}
         return f"{source}: {what.get(kind, kind)}"
 
     def _label(self, decision, option) -> str:
@@ -165,6 +169,10 @@ class HumanTable:
             if option == "pass":
                 return "Pass"
             parts = str(option).split()
+            if option == "play blind":
+                return "Play a card picked at random from your hand (you play blind)"
+            if parts[0] == "play" and len(parts) == 4:  # a wildcard played as another card
+                return f"Play {self.title(parts[1])} as {self.title(parts[3])}"
             if parts[0] == "play":
                 return f"Play {self.title(parts[1])}"
             combo = next((c for c in self.edition.combos if c.id == parts[1]), None)
@@ -176,6 +184,11 @@ class HumanTable:
             size = len(decision.options) - 1
             where = " (top)" if option == 0 else " (bottom)" if option == size else ""
             return f"place {option + 1}{where}"
+        if kind == "rearrange":
+            cards = decision.info.get("cards", [])
+            return ", ".join(self.title(cards[i]) for i in option) if cards else str(option)
+        if kind == "blind_pick":
+            return "one at random" if option is True else self.title(option)
         if kind in ("choose_card", "choose_title", "combo_card"):
             return self.title(option) if isinstance(option, str) else f"card {option + 1}"
         return "yes" if option is True else "no" if option is False else str(option)
@@ -205,8 +218,27 @@ class HumanTable:
         discard = view.discard_pile
         shown = ", ".join(self.title(c) for c in discard[:6]) + (" ..." if len(discard) > 6 else "")
         write(f"Discard pile ({len(discard)}), top first: {shown or 'empty'}")
+        table = self.state.table
+        for name in table.extra:
+            self._write_zone(name.replace("_", " ").capitalize(), view.zone(name))
+        for name, zones in table.areas.items():
+            for other in range(view.players):
+                if zones[other].cards:
+                    self._write_zone(f"{name.replace('_', ' ').capitalize()} of "
+                                     f"{'you' if other == seat else f'seat {other}'}", view.zone(name, other))
+        if table.direction < 0:
+            write("Play goes in reverse (down the seat numbers).")
         hand = sorted(view.hand, key=self.title)
         write("Your hand: " + (", ".join(self.title(c) for c in hand) or "empty"))
+
+    def _write_zone(self, label: str, shown: dict) -> None:
+        if "cards" in shown:
+            if shown["cards"]:
+                self.io.write(f"{label}: " + ", ".join(self.title(c) for c in shown["cards"]))
+        elif shown["count"]:
+            known = "; you know " + ", ".join(f"{self.title(c)} (place {p + 1})" for p, c in
+                                             sorted(shown["known"].items())) if shown["known"] else ""
+            self.io.write(f"{label}: {_cards(shown['count'])} face down{known}")
 
     def _show_events(self, seat: int) -> None:
         events = self.state.events
@@ -263,6 +295,12 @@ class HumanTable:
             return f"{who(event['seat']).capitalize()} {'are' if event['seat'] == viewer else 'is'} out of the game!"
         if kind == "empty_pile":
             return "The draw pile is empty: nothing to draw."
+        if kind == "reversed":
+            return "The direction of play is reversed."
+        if kind == "blind_miss":
+            return f"{who(event['seat']).capitalize()} picked {self.title(event['card'])} blind; it cannot be played now."
+        if kind == "check":
+            return f"{who(event['seat']).capitalize()}: {self.check_text(event['id'])}"
         return None
 
     def _describe_move(self, event: dict, viewer: int) -> str | None:
@@ -282,6 +320,9 @@ class HumanTable:
         if src is not None and target == "discard_pile":
             return f"{self.who(src, viewer).capitalize()} discarded {name}."
         return None
+
+    def check_text(self, check_id: str) -> str:
+        return next((c.text for c in self.edition.checks if c.id == check_id), check_id)
 
     def _zone(self, zone: str, viewer: int) -> str:
         if zone.startswith("hand "):

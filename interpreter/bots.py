@@ -216,6 +216,16 @@ class HeuristicBot:
     def _ask(self, view, decision):
         return True
 
+    def _rearrange(self, view, decision):
+        """Put the cards that can eliminate their drawer as deep as they go."""
+        cards = decision.info.get("cards", [])
+        lethal = self.roles.lethal if self.roles else set()
+        return min(decision.options, key=lambda order: [cards[i] in lethal for i in order])
+
+    def _blind_pick(self, view, decision):
+        """A card that can be told apart by its back is worth taking (a Godcat)."""
+        return next((o for o in decision.options if o is not True), True)
+
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
 
