@@ -130,7 +130,7 @@ class Table:
         self.cards.append(inst)
         inst.zone = zone
         zone.cards.append(inst)
-        inst.known = self._zone_bits(zone)
+        inst.known = self.everyone if card.back_distinct and zone.kind == HAND else self._zone_bits(zone)
         return inst
 
     def announce(self) -> None:
@@ -143,6 +143,10 @@ class Table:
                 self.log.emit("zone", zone=zone.name, count=len(zone.cards),
                               cards=[inst.id for inst in zone.cards],
                               secret=None if seers == self.everyone else {"cards": seers})
+        if self._marked:  # cards whose backs give them away are known in any hand
+            marked = [inst for hand in self.hands for inst in hand.cards if inst.card.back_distinct]
+            if marked:
+                self.reveal(marked)
 
     def zones(self) -> list[Zone]:
         return [self.draw_pile, self.discard_pile, self.removed, self.set_aside,
