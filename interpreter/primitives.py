@@ -188,7 +188,7 @@ _group(
     discard=_entry([("cards", CARDS)], None, ACTION,
                 'Put cards where played cards go: the discard pile, or the zone a card names in `returns_to`.'),
     reverse=_entry([], None, ACTION,
-                'Reverse the direction of play. With two players nothing changes.'),
+                'Reverse the direction of play. With two players the order of turns stays the same.'),
     eliminate=_entry([("player", PLAYER)], None, ACTION,
                 'Take `player` out of the game; their owed turns are dropped.'),
     cancel=_entry([], None, ACTION,

@@ -188,10 +188,7 @@ def _rearrange(ctx, cards, by):
     options = [list(order) for order in permutations(range(len(found)))]
     order = yield Decision(by, "rearrange", options, None,
                            {**ctx.game.about(ctx), "cards": [inst.id for inst in found]})
-    zone = found[0].zone
-    slots = sorted(zone.cards.index(inst) for inst in found)
-    for slot, index in zip(slots, order):  # each card to its new place, known to `by` only
-        ctx.table.move([found[index]], zone, PrivateInt(slot, 1 << by))
+    ctx.table.rearrange([found[index] for index in order], 1 << by)
 
 
 def _choose_player(ctx, among, by):

@@ -207,6 +207,8 @@ class _Run:
                 passed = f"; the script gave no answer for seat {seats}, so they passed"
             self._fail(path, f"the script has {label}, but seat {pending.seat} must decide now "
                              f"({pending.kind}: {_options(pending.options)}){passed}")
+        if pending.kind == "rearrange" and isinstance(option, list):
+            option = _order_of(option, pending.info.get("cards", []))
         if option not in pending.options or type(option) is not type(
                 pending.options[pending.options.index(option)]):
             self._fail(path + ("do",), f"`{option}` is not a legal option for seat {seat} now "
@@ -500,6 +502,20 @@ def check_layout(ws: Workspace, doc, edition) -> None:
             if seat >= players:
                 ws.report(doc.diagnostic(("start", key), "bad-value", f"there is no seat {seat} in a "
                                          f"{players}-player game (seats count from 0)"))
+
+
+def _order_of(wanted: list, cards: list) -> list:
+    """A rearrange option from card ids in their new order (top first), or the option itself."""
+    if not all(isinstance(item, str) for item in wanted):
+        return wanted
+    left, order = list(enumerate(cards)), []
+    for card_id in wanted:
+        index = next((i for i, c in left if c == card_id), None)
+        if index is None:
+            return wanted  # not a reordering of these cards: reported as an illegal option
+        left.remove((index, card_id))
+        order.append(index)
+    return order
 
 
 def _matches(event: dict, pattern: dict) -> bool:

@@ -263,6 +263,27 @@ class Table:
         """Place (as a JSON key) -> card id of the face-up cards of a pile (what anyone can count)."""
         return {str(i): inst.id for i, inst in enumerate(zone.cards) if inst.face_up}
 
+    def rearrange(self, cards: list, knowers: int) -> None:
+        """Put ``cards`` (all in one zone) back into the places they fill, in this order.
+
+        Only ``knowers`` learn the new order: every other seat forgets those
+        cards, except face-up ones, which everyone watches move. One event, so
+        nobody can follow the cards one by one.
+        """
+        zone = cards[0].zone
+        slots = sorted(zone.cards.index(inst) for inst in cards)
+        for slot, inst in zip(slots, cards):
+            zone.cards[slot] = inst
+            if not inst.face_up:
+                inst.known &= knowers
+        if self.log.record:
+            event = {"zone": zone.name, "at": slots, "cards": [inst.id for inst in cards],
+                     "secret": {"cards": knowers}}
+            places = self.face_up_places(zone)
+            if places:
+                event["face_up_places"] = places
+            self.log.emit("rearranged", **event)
+
     def show(self, cards: list, seats: int) -> None:
         """Let the seats in the bit mask ``seats`` see the cards' faces and places."""
         for inst in cards:

@@ -358,3 +358,45 @@ def test_dividing_by_zero_gives_zero():
     from kittens.interpreter.parser import parse_expression
     from kittens.interpreter.setup import evaluate
     assert evaluate(parse_expression("7 / 0 + 10 / 3 * 2"), {}, {}) == 6
+
+
+# -- rearranging --------------------------------------------------------------------
+def test_rearranging_is_one_event_that_keeps_face_up_cards_and_tells_others_nothing():
+    path = str(ROOT / "editions" / "imploding.yaml")
+    state = _play(path, 3, {0: ["alter_the_future"], 1: ["tacocat"], 2: ["tacocat"]},
+                  ["tacocat", "imploding_kitten", "beard_cat", "cattermelon"])
+    pile = state.table.draw_pile.cards
+    pile[1].face_up, pile[1].known = True, state.table.everyone
+    pile[2].known |= 1 << 1  # seat 1 saw the beard cat before
+    state.apply_action("play alter_the_future")
+    decision = state.decision()
+    assert decision.kind == "rearrange" and decision.info["cards"] == ["tacocat", "imploding_kitten",
+                                                                      "beard_cat"]
+    state.apply_action([2, 0, 1])
+    assert [c.id for c in pile] == ["beard_cat", "tacocat", "imploding_kitten", "cattermelon"]
+    assert [i for i, c in enumerate(pile) if c.face_up] == [2]
+    assert state.view(1).draw_pile_known() == {2: "imploding_kitten"}
+    assert state.view(0).draw_pile_known() == {0: "beard_cat", 1: "tacocat", 2: "imploding_kitten"}
+    event = state.events[-1]
+    assert event["type"] == "rearranged" and event["face_up_places"] == {"2": "imploding_kitten"}
+    from kittens.interpreter.events import for_seat
+    assert "cards" not in for_seat(event, 1) and for_seat(event, 0)["cards"][0] == "beard_cat"
+
+
+def test_a_scenario_can_script_a_new_order_by_card_ids(write):
+    path = write("order.yaml", f"""format: 1
+kind: scenario
+description: The cards come back in the order the script names.
+edition: {ROOT / "editions" / "imploding.yaml"}
+players: 2
+hands: {{0: [alter_the_future]}}
+draw_pile: [tacocat, beard_cat, cattermelon, skip]
+steps:
+  - {{seat: 0, do: play alter_the_future}}
+  - {{seat: 0, do: [cattermelon, tacocat, beard_cat]}}
+expect:
+  draw_pile: [cattermelon, tacocat, beard_cat, skip]
+""")
+    from kittens.interpreter.scenario import ScenarioRunner
+    outcome = ScenarioRunner().run(path)
+    assert outcome.passed, outcome.failures

@@ -125,6 +125,11 @@ class Observer:
             self._saw(event["cards"], [event["zone"]] * len(event["cards"]), event["at"])
         elif kind == "reveal":
             self._saw(event["cards"], event["zones"], event["at"])
+        elif kind == "rearranged" and event["zone"] in self.piles:
+            pile = self.piles[event["zone"]]
+            for index, place in enumerate(event["at"]):
+                pile[place] = event["cards"][index] if "cards" in event else None
+            self._face_up(event["zone"], event)
 
     def _saw(self, cards, zones, places):
         for card, zone, place in zip(cards, zones, places):
