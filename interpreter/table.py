@@ -239,8 +239,10 @@ class Table:
         if source.kind == PILE:
             return inst.known  # the place it left from is public
         owner = 1 << source.owner
+        marked = self._marked
         for other in source.cards:  # only the owner can tell which card left
-            other.known &= owner
+            if not (marked and other.card.back_distinct):  # a distinct back stays in sight
+                other.known &= owner
         return owner
 
     def shuffle(self, zone: Zone, order: list[int] | None = None) -> None:

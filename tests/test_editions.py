@@ -103,6 +103,8 @@ class Observer:
 
     def __init__(self, seat, table):
         self.seat = seat
+        # cards whose backs give them away stay in sight in any hand
+        self.marked = {inst.id for inst in table.cards if inst.card.back_distinct}
         self.own = f"hand {seat}"
         self.piles = {zone.name: [] for zone in table.zones() if zone.kind == PILE}
         self.hands = {zone.name: Counter() for zone in table.zones() if zone.kind == HAND}
@@ -154,7 +156,9 @@ class Observer:
             if card is not None and hand[card] > 0:
                 hand[card] -= 1
             elif card is None:
-                hand.clear()
+                for card_id in list(hand):
+                    if card_id not in self.marked:
+                        del hand[card_id]
         if target in self.piles:
             if "at" in event:
                 self.piles[target].insert(event["at"], card)
@@ -217,6 +221,7 @@ def test_no_view_or_event_tells_a_seat_what_it_may_not_know(entry, players):
     game = Game(_edition(entry), players)
     for seed in range(int(4 * SCALE)):
         state = game.new_state(500 + seed)
+        assert state.table.cards, "the observer reads the cards' kinds from the table"
         observers = [Observer(seat, state.table) for seat in range(players)]
         cursor = [0]
         rng = random.Random(seed)
