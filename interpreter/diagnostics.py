@@ -58,6 +58,7 @@ CODES: dict[str, str] = {
     "unknown-zone": "a zone name that no loaded file declares (or a shared zone used where a per-player one is needed)",
     "nothing-to-override": "a card says `overrides: true` but no library it uses defines that id",
     "bad-step": "a setup step whose keys contradict each other",
+    "unknown-step": "an expansion adds setup steps next to a step name the setup does not have",
     "unknown-combo": "an edition enables a combo that no loaded combo file defines",
     "unknown-file": "an included file does not exist",
     "wrong-kind": "an included file is not of the kind expected there",

@@ -48,7 +48,8 @@ def compile_edition(ws: Workspace, path: str, expansions: tuple = ()) -> Edition
             extra_doc, extra_kind = ws.load(extra)
             if extra_kind != "expansion":
                 return None  # reported by the loader, or by whoever named the file
-            layered.apply(extra_doc)
+            for where, path, code, message in layered.apply(extra_doc):
+                ws.report(where.diagnostic(path, code, message))
         doc = layered
     data = doc.data
     libraries = []
@@ -305,7 +306,14 @@ class _ViewCompiler:
         steps = []
         for index, raw in enumerate(steps_data):
             path = setup_path + (index,)
-            (kind, value), = raw.items()
+            found = [(k, v) for k, v in raw.items() if k != "name"]
+            if len(found) != 1:
+                self.ws.report(self.doc.diagnostic(
+                    path, "bad-value", f"this step has {len(found)} kinds of step ("
+                    f"{', '.join(k for k, _v in found) or 'none'}): write each step as its own "
+                    "list item, `- deal: ...`, with at most a `name` beside it"))
+                continue
+            (kind, value), = found
             origin = Origin(self.doc.path, self.doc.mark(path).line)
             if kind == "set_aside":
                 for position, card_id in enumerate(value):
@@ -350,7 +358,8 @@ class _ViewCompiler:
         if isinstance(value, dict):
             return self._ranges(value, path, *players)
         tree = self.ws.parse(self.doc, path, expression=True)
-        self.ws.check(self.doc, path, tree, env, P.SETUP, {"players": P.INT, "pile": P.INT},
+        self.ws.check(self.doc, path, tree, env, P.SETUP,
+                      {"players": P.INT, "pile": P.INT, "draw_pile": P.ZONE},
                       pure=True, expect=P.INT)
         return tree
 

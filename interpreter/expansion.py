@@ -35,6 +35,8 @@ class Layered:
         self.data = {key: value for key, value in base.data.items()}
         self.layers: list[Document] = []
         self.routes: dict = {}  # merged path prefix -> (document, path in it)
+        # where each setup step came from, so steps added in between keep their routes
+        self._steps = [(base, ("setup", i)) for i in range(len(base.data.get("setup", [])))]
 
     # -- the Document interface the compiler uses -----------------------------
     def route(self, path) -> tuple:
@@ -68,7 +70,8 @@ class Layered:
         return [self.base.path] + [layer.path for layer in self.layers]
 
     # -- applying -------------------------------------------------------------
-    def apply(self, layer: Document) -> None:
+    def apply(self, layer: Document) -> list:
+        """Merge one expansion in; returns problems as (document, path, code, message)."""
         data, base_dir = layer.data, os.path.dirname(self.base.path)
         if not self.layers:  # the base's variants were written for the base alone
             self.data.pop("variants", None)
@@ -79,6 +82,8 @@ class Layered:
             if part in data:
                 self.data[part] = data[part]
                 self.routes[(part,)] = (layer, (part,))
+                if part == "setup":
+                    self._steps = [(layer, ("setup", i)) for i in range(len(data["setup"]))]
         for part in KEYED:
             merged = dict(self.data.get(part, {}))
             for key, value in data.get(part, {}).items():
@@ -103,6 +108,31 @@ class Layered:
                 if card_id in deck else count
             self.routes[("deck", card_id)] = (layer, ("deck", card_id))
         self.data["deck"] = deck
+        return self._insert_steps(layer)
+
+    def _insert_steps(self, layer: Document) -> list:
+        """Add the layer's `setup_steps` next to named steps of the setup so far."""
+        problems = []
+        steps = list(self.data.get("setup", []))
+        for index, insertion in enumerate(layer.data.get("setup_steps", [])):
+            where = "before" if "before" in insertion else "after"
+            name = insertion.get(where)
+            names = [step.get("name") for step in steps]
+            if name not in names:
+                known = ", ".join(n for n in names if n) or "none"
+                problems.append((layer, ("setup_steps", index, where), "unknown-step",
+                                 f"the setup has no step named '{name}' (its named steps: {known}); "
+                                 "name the step in the base edition (`name: ...`)"))
+                continue
+            at = names.index(name) + (where == "after")
+            added = insertion["steps"]
+            steps[at:at] = added
+            self._steps[at:at] = [(layer, ("setup_steps", index, "steps", i)) for i in range(len(added))]
+        self.data["setup"] = steps
+        self.routes = {key: value for key, value in self.routes.items() if key[:1] != ("setup",)}
+        for position, source in enumerate(self._steps):
+            self.routes[("setup", position)] = source
+        return problems
 
 
 def add_counts(first, second, lo: int, hi: int):

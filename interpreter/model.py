@@ -8,6 +8,7 @@ came from. The engine never parses or re-validates anything.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from . import syntax as s
 
@@ -59,7 +60,7 @@ class Card:
             return False
         return tag is None or tag in other.tags
 
-    @property
+    @cached_property
     def lethal(self) -> bool:
         """Whether drawing this card can eliminate the drawer."""
         return self.on_draw is not None and calls_primitive(self.on_draw, "eliminate")

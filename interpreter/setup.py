@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import syntax as s
 from .decisions import Chance
@@ -22,42 +23,60 @@ class EvalError(Exception):
     pass
 
 
-def evaluate(expr, names: dict, rules: dict):
-    """Evaluate a pure, checked expression (numbers, names, rules, min/max, logic)."""
-    if isinstance(expr, (s.IntLit, s.BoolLit)):
+def evaluate(expr, names: dict, rules: dict, cards: dict | None = None):
+    """Evaluate a pure, checked expression (numbers, names, rules, min/max, logic).
+
+    In setup counts, ``draw_pile`` is a Counter of card ids, and ``count``,
+    ``find`` and ``tagged`` work on it (``cards``: id -> Card, for tags).
+    """
+    if isinstance(expr, (s.IntLit, s.BoolLit, s.StrLit)):
         return expr.value
     if isinstance(expr, s.Name):
         return names[expr.id]
     if isinstance(expr, s.RuleRef):
         return rules[expr.name]
     if isinstance(expr, s.Sum):
-        total = evaluate(expr.first, names, rules)
+        total = evaluate(expr.first, names, rules, cards)
         for op, term in zip(expr.ops, expr.terms):
-            value = evaluate(term, names, rules)
-            total = ARITHMETIC[op](total, value)
+            total = ARITHMETIC[op](total, evaluate(term, names, rules, cards))
         return total
     if isinstance(expr, s.Compare):
-        left, right = evaluate(expr.left, names, rules), evaluate(expr.right, names, rules)
+        left, right = evaluate(expr.left, names, rules, cards), evaluate(expr.right, names, rules, cards)
         return {"==": left == right, "!=": left != right, "<": left < right, ">": left > right,
                 "<=": left <= right, ">=": left >= right}[expr.op]
     if isinstance(expr, s.BoolOp):
-        values = (evaluate(o, names, rules) for o in expr.operands)
+        values = (evaluate(o, names, rules, cards) for o in expr.operands)
         return all(values) if expr.op == "and" else any(values)
     if isinstance(expr, s.Not):
-        return not evaluate(expr.operand, names, rules)
-    if isinstance(expr, s.Call) and expr.name in ("min", "max"):
-        values = [evaluate(a, names, rules) for a in expr.args]
-        return min(values) if expr.name == "min" else max(values)
+        return not evaluate(expr.operand, names, rules, cards)
+    if isinstance(expr, s.Call) and expr.name in _SETUP_CALLS:
+        values = [evaluate(a, names, rules, cards) for a in expr.args]
+        return _SETUP_CALLS[expr.name](values, cards or {})
     raise EvalError(f"cannot evaluate {type(expr).__name__} here")
 
 
-def step_count(step: SetupStep, players: int, rules: dict, pile: int = 0) -> int:
-    """A step's count for ``players``; ``pile`` is the draw pile's size at that step."""
+#: the queries a setup count may use, on card counts (keywords: names may be card words)
+_SETUP_CALLS = dict(
+    min=lambda values, cards: min(values),
+    max=lambda values, cards: max(values),
+    count=lambda values, cards: sum(values[0].values()),
+    find=lambda values, cards: Counter({values[1]: values[0][values[1]]}),
+    tagged=lambda values, cards: Counter({card_id: n for card_id, n in values[0].items()
+                                          if values[1] in cards[card_id].tags}),
+)
+
+
+def step_count(step: SetupStep, players: int, rules: dict, pile: Counter | None = None,
+               cards: dict | None = None) -> int:
+    """A step's count for ``players``; ``pile`` counts the draw pile's cards at that step
+    (by id) and ``cards`` maps ids to cards, for counts that look at the pile."""
     if isinstance(step.count, int):
         return step.count
     if isinstance(step.count, tuple):  # (lo, hi, count) ranges by player count
         return next((n for lo, hi, n in step.count if lo <= players <= hi), 0)
-    return evaluate(step.count, {"players": players, "pile": pile}, rules)
+    pile = pile if pile is not None else Counter()
+    return evaluate(step.count, {"players": players, "pile": sum(pile.values()), "draw_pile": pile},
+                    rules, cards)
 
 
 def play_setup(table, game, rules: dict):
@@ -71,10 +90,18 @@ def play_setup(table, game, rules: dict):
     zones = {"draw_pile": table.draw_pile, "discard_pile": table.discard_pile,
              "removed": table.removed, "set_aside": table.set_aside, **table.extra}
     for step in edition.setup:
-        count = step_count(step, game.players, rules, len(table.draw_pile.cards)) \
+        pile = Counter(c.id for c in table.draw_pile.cards) if _looks_at_pile(step) else None
+        count = max(step_count(step, game.players, rules, pile, edition.cards), 0) \
             if step.count is not None else 0
         yield from _STEPS[step.kind](table, zones, step, count)
     table.current = 0
+
+
+@lru_cache(maxsize=None)
+def _looks_at_pile(step: SetupStep) -> bool:
+    """Whether a step's count looks at the draw pile (its size or its cards)."""
+    return isinstance(step.count, s.Node) and any(
+        isinstance(node, s.Name) and node.id in ("pile", "draw_pile") for node in s.walk(step.count))
 
 
 def _set_aside(table, zones, step, count):
@@ -149,7 +176,7 @@ def dry_run(edition: Edition, players: int) -> tuple[list[Problem], Counter]:
     worst_first = sorted(edition.cards, key=lambda c: (c not in lethal, c))
     problems: list[Problem] = []
     for index, step in enumerate(edition.setup):
-        count = step_count(step, players, rules, sum(pile.values())) if step.count is not None else 0
+        count = step_count(step, players, rules, pile, edition.cards) if step.count is not None else 0
         if count < 0:
             problems.append(Problem(index, "deal-impossible",
                                     f"with {players} players the count is {count}, below zero"))
