@@ -400,3 +400,20 @@ expect:
     from kittens.interpreter.scenario import ScenarioRunner
     outcome = ScenarioRunner().run(path)
     assert outcome.passed, outcome.failures
+
+
+# -- expansions that add setup steps combine -------------------------------------------
+@pytest.mark.parametrize("base", ["original", "party", "good_vs_evil"])
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_imploding_and_barking_add_their_steps_to_any_base(base, players):
+    from collections import Counter
+    edition = load_edition(str(ROOT / "editions" / f"{base}.yaml"), None,
+                           (str(ROOT / "editions" / "imploding.yaml"),
+                            str(ROOT / "editions" / "barking.yaml")))
+    table = Game(edition, players).new_state(players).table
+    pile = Counter(c.id for c in table.draw_pile.cards)
+    assert pile["imploding_kitten"] == 1 and pile["exploding_kitten"] == players - 2  # ruling 12
+    stash = table.extra["tower_stash"].cards
+    assert len(stash) == 6 and not any("kitten" in c.card.tags for c in stash)
+    if base == "good_vs_evil":
+        assert sorted(c.id for c in table.extra["playmat"].cards) == ["devilcat", "godcat"]
