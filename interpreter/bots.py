@@ -20,6 +20,8 @@ from . import syntax as s
 from .model import calls_primitive
 from .primitives import NAMES
 
+PLAY_BLIND = "play blind"  # the option of a player who plays blind (game.PLAY_BLIND)
+
 
 class Player(Protocol):
     def choose(self, view, decision): ...
@@ -99,6 +101,7 @@ class HeuristicBot:
         self.rng = bot_rng(seed, seat)
         self.roles: CardRoles | None = None
         self.seat = seat
+        self._blind_tries: dict = {}  # (seat, turn number) -> blind plays tried
 
     def start(self, game, seat: int) -> None:
         self.roles = CardRoles(game.edition)
@@ -128,12 +131,14 @@ class HeuristicBot:
     def _play_role(self, decision, roles) -> str | None:
         for role in roles:
             for option in decision.options:
-                if option.startswith("play ") and self._role(option[5:]) == role:
+                if option.startswith("play ") and option != PLAY_BLIND and self._role(option[5:]) == role:
                     return option
         return None
 
     # -- decisions ------------------------------------------------------------
     def _action(self, view, decision):
+        if decision.info.get("blind"):  # a random card of the hand: only worth a try in danger
+            return self._blind_action(view, decision)
         lethal = self.roles.lethal if self.roles else set()
         known = view.draw_pile_known()
         top = known.get(0)
@@ -154,6 +159,16 @@ class HeuristicBot:
                 return peek
         if not saved and danger >= 0.25:
             return self._play_role(decision, ("attacker", "skipper")) or "draw"
+        return "draw"
+
+    def _blind_action(self, view, decision):
+        """Playing blind: try a random card (at most three times a turn) when the top is deadly."""
+        turn = (view.current, view.turn_number)
+        tries = self._blind_tries.get(turn, 0)
+        top = view.draw_pile_known().get(0)
+        if PLAY_BLIND in decision.options and tries < 3 and top in (self.roles.lethal if self.roles else ()):
+            self._blind_tries = {turn: tries + 1}
+            return PLAY_BLIND
         return "draw"
 
     def _steal(self, decision):

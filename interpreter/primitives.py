@@ -172,7 +172,7 @@ _group(
 _group(
     "Actions",
     move=_entry([("cards", CARDS), ("to", ZONE), ("at", INT, "0"), ("face_up", BOOL, "false")], None, ACTION,
-                'Move cards into a zone, at position `at` counted from the top. Whoever owns the destination hand learns the cards; a public zone shows them to everyone. With `face_up=true` a card in the draw pile lies face up: everyone sees it and its place. A place picked with `choose_position` stays known only to whoever picked it.'),
+                'Move cards into a zone, at position `at` counted from the top. Whoever owns the destination hand learns the cards; a public zone shows them to everyone. With `face_up=true` a card lies face up: in a pile everyone sees it and its place; in a hand everyone sees it there until it leaves the hand. A place picked with `choose_position` stays known only to whoever picked it.'),
     shuffle=_entry([("zone", ZONE)], None, ACTION,
                 'Shuffle a zone uniformly at random; what anyone knew of its order is forgotten.'),
     show=_entry([("cards", CARDS), ("to", PLAYERS)], None, ACTION,

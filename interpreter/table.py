@@ -187,7 +187,7 @@ class Table:
         """Move cards into ``to`` at place ``at`` (0 = top), keeping knowledge honest."""
         if not cards:
             return
-        face_up = face_up and to.kind == PILE  # only a pile has a face-down side to turn
+        face_up = face_up and to.kind != PUBLIC  # a public zone shows every card anyway
         everyone = self.everyone
         secret_place = to.kind == PILE and isinstance(at, PrivateInt)
         place_knowers = at.knower if secret_place else everyone
@@ -241,7 +241,8 @@ class Table:
         owner = 1 << source.owner
         marked = self._marked
         for other in source.cards:  # only the owner can tell which card left
-            if not (marked and other.card.back_distinct):  # a distinct back stays in sight
+            # a card turned face up in the hand, or with a distinct back, stays in sight
+            if not (other.face_up or (marked and other.card.back_distinct)):
                 other.known &= owner
         return owner
 

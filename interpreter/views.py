@@ -35,6 +35,10 @@ class View:
         return self._state.table.current
 
     @property
+    def turn_number(self) -> int:
+        return self._state.table.turn
+
+    @property
     def owed(self) -> list[int]:
         return list(self._state.table.owed)
 

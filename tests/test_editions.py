@@ -108,6 +108,7 @@ class Observer:
         self.own = f"hand {seat}"
         self.piles = {zone.name: [] for zone in table.zones() if zone.kind == PILE}
         self.hands = {zone.name: Counter() for zone in table.zones() if zone.kind == HAND}
+        self.face_up = {name: Counter() for name in self.hands}  # cards turned face up in a hand
 
     def feed(self, event):
         kind = event["type"]
@@ -152,13 +153,14 @@ class Observer:
             assert "from_at" in event, "the place a card leaves a pile from is public"
             self.piles[source].pop(event["from_at"])
         elif source in self.hands:
-            hand = self.hands[source]
+            hand, shown = self.hands[source], self.face_up[source]
             if card is not None and hand[card] > 0:
                 hand[card] -= 1
+                shown[card] = min(shown[card], hand[card])
             elif card is None:
                 for card_id in list(hand):
                     if card_id not in self.marked:
-                        del hand[card_id]
+                        hand[card_id] = shown[card_id]  # only face-up cards stay in sight
         if target in self.piles:
             if "at" in event:
                 self.piles[target].insert(event["at"], card)
@@ -167,6 +169,8 @@ class Observer:
                 self._face_up(target, event)
         elif target in self.hands and card is not None:
             self.hands[target][card] += 1
+            if event.get("face_up"):
+                self.face_up[target][card] += 1
 
     def _check_may_see(self, event, card, source, target):
         if self.own in (source, target) or event.get("face_up"):
