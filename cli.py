@@ -336,8 +336,9 @@ def list_editions(
         typer.echo(json.dumps(entries, indent=2))
         return
     for entry in entries:
+        lo, hi = entry["players"] or (0, 0)
         players = "has errors (run kittens validate)" if entry.get("errors") else \
-            f"{entry['players'][0]}-{entry['players'][1]} players"
+            f"{lo} players" if lo == hi else f"{lo}-{hi} players"
         indent = "    " if entry["kind"] == "variant" else ""
         label = f"--variant {entry['variant']}" if entry["kind"] == "variant" else entry["path"]
         typer.echo(f"{indent}{entry['name']}  [{entry['kind']}, {players}]  {label}")
