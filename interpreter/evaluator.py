@@ -282,7 +282,7 @@ def _may_be_missing(node) -> bool:
     if isinstance(node, s.Name):
         return node.id not in P.BUILTIN_NAMES and node.id != "this"
     if isinstance(node, s.Call):
-        return P.PRIMITIVES[node.name].kind in (P.CHOICE, P.CHANCE)
+        return P.PRIMITIVES[node.name].kind in (P.CHOICE, P.CHANCE) or node.name in P.MAY_GIVE_NOTHING
     return False
 
 

@@ -129,7 +129,8 @@ class Layered:
             steps[at:at] = added
             self._steps[at:at] = [(layer, ("setup_steps", index, "steps", i)) for i in range(len(added))]
         self.data["setup"] = steps
-        self.routes = {key: value for key, value in self.routes.items() if key[:1] != ("setup",)}
+        self.routes = {key: value for key, value in self.routes.items()
+                       if not (len(key) == 2 and key[0] == "setup")}  # step routes, rebuilt below
         for position, source in enumerate(self._steps):
             self.routes[("setup", position)] = source
         return problems

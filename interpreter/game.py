@@ -427,8 +427,7 @@ class State:
             taken = {c.id for c in picked}
             options, values = [], []
             for inst in hand:
-                if inst.id not in taken and inst.id not in options and combo.may_include(inst.card) \
-                        and inst not in picked:
+                if inst.id not in taken and inst.id not in options and combo.may_include(inst.card):
                     options.append(inst.id)
                     values.append(inst)
             picked.append((yield Decision(seat, "combo_card", options, values,

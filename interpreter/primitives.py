@@ -199,6 +199,10 @@ _group(
 #: primitive without writing a string that could be mistaken for a card id
 NAMES = SimpleNamespace(**{name: name for name in PRIMITIVES})
 
+#: queries that may give no player at all (a card nobody has played yet): like
+#: choices with nothing to choose, what takes their value then does nothing
+MAY_GIVE_NOTHING = frozenset({NAMES.played_by})
+
 #: names an effect can use without defining them, by context, with their types
 BUILTIN_NAMES = {
     "me": PLAYER,

@@ -27,14 +27,14 @@ def _expansion(write, name="extra", body="deck: {skip: 2}\n", base=ORIGINAL):
 
 
 def _edition(write, cards: str, deck: str, *, extra: str = "", zones: str = "",
-             setup: str = "  - shuffle: draw_pile") -> str:
+             setup: str = "  - shuffle: draw_pile", include: str = "") -> str:
     write("lib.yaml", f"format: 1\nkind: cards\nuses: [{ORIGINAL_CARDS}]\n{zones}cards:\n{cards}")
     return write("ed.yaml", f"""format: 1
 kind: edition
 id: ed
 name: Made-up
 players: {{min: 2, max: 2}}
-include: [{ORIGINAL_CARDS}, lib.yaml]
+include: [{ORIGINAL_CARDS}, lib.yaml{include}]
 deck: {deck}
 setup:
 {setup}
@@ -196,8 +196,6 @@ def test_a_wildcard_saves_from_a_kitten_and_a_distinct_back_is_seen_by_all(write
 
 
 def test_a_thief_may_take_a_distinct_card_on_purpose(write):
-    path = _edition(write, WILD, "{exploding_kitten: 1, wild: 1, tacocat: 2}", zones=MAT,
-                    extra=f"include_combos: []\n" if False else "")
     write("combos.yaml", f"""format: 1
 kind: combos
 uses: [{ORIGINAL_CARDS}, lib.yaml]
@@ -212,9 +210,8 @@ combos:
     choose:
       victim: choose_player(with_cards(others()))
 """)
-    text = open(path).read().replace("include: [", "include: [combos.yaml, ").replace(
-        "win: last_standing", "win: last_standing\ncombos: [pair]")
-    write("ed.yaml", text)
+    path = _edition(write, WILD, "{exploding_kitten: 1, wild: 1, tacocat: 2}", zones=MAT,
+                    include=", combos.yaml", extra="combos: [pair]\n")
     state = _play(path, 2, {0: ["tacocat", "feral"], 1: ["wild", "skip", "defuse"]}, ["skip"])
     assert "combo pair tacocat" in state.legal_actions()  # the feral fills the pair
     state.apply_action("combo pair tacocat")
@@ -417,3 +414,13 @@ def test_imploding_and_barking_add_their_steps_to_any_base(base, players):
     assert len(stash) == 6 and not any("kitten" in c.card.tags for c in stash)
     if base == "good_vs_evil":
         assert sorted(c.id for c in table.extra["playmat"].cards) == ["devilcat", "godcat"]
+
+
+def test_a_card_nobody_played_gives_no_player_and_what_takes_it_does_nothing(write):
+    cards = HOOKS.replace("let thief = played_by(this)\n      discard(this)\n      draw(thief, from_bottom=from_bottom)",
+                          "discard(this)\n      draw(played_by(this), from_bottom=from_bottom)")
+    path = _edition(write, cards, "{exploding_kitten: 1, claim: 1}", zones=FRONT)
+    state = _play(path, 2, {0: ["skip"]}, ["tacocat", "skip"], areas={"front": {0: ["claim"]}})
+    state.apply_action("draw")  # the claim lying before seat 0 was never played: no thief
+    assert state.table.hands[0].cards[0].id == "skip" and len(state.table.draw_pile.cards) == 2
+    assert state.table.areas["front"][0].cards == [] and state.table.current == 1
