@@ -124,6 +124,12 @@ class Observer:
         elif kind == "shuffled" and event["zone"] in self.piles:
             self.piles[event["zone"]] = [None] * len(self.piles[event["zone"]])
             self._face_up(event["zone"], event)
+        elif kind == "shuffled" and event["zone"] in self.hands:  # only face-up cards stay in sight
+            shown = Counter(event.get("face_up_places", {}).values())
+            self.face_up[event["zone"]] = shown
+            if event["zone"] != self.own:
+                kept = Counter({c: n for c, n in self.hands[event["zone"]].items() if c in self.marked})
+                self.hands[event["zone"]] = shown + kept
         elif kind == "show" and "cards" in event:
             self._saw(event["cards"], [event["zone"]] * len(event["cards"]), event["at"])
         elif kind == "reveal":

@@ -17,7 +17,7 @@ from kittens.interpreter.game import Game
 from kittens.interpreter.validate import RuleError, load_edition
 
 from conftest import ROOT
-from test_invariants import Observer, _check_views
+from test_editions import Observer, _check_views
 
 SCALE = float(os.environ.get("KITTENS_FUZZ_SCALE", "1"))
 CARD_IDS = ["tacocat", "defuse", "nope", "exploding_kitten", "skip"]
@@ -196,7 +196,7 @@ def test_generated_effects_leak_nothing(programs, seed, players):
     with tempfile.TemporaryDirectory() as folder:
         edition = load_edition(_edition(folder, programs))
     state = Game(edition, players).new_state(seed)
-    observers = [Observer(seat, players) for seat in range(players)]
+    observers = [Observer(seat, state.table) for seat in range(players)]
     cursor, steps = [0], 0
     while not state.is_terminal() and steps < 600:
         _check_views(state, observers, cursor)
