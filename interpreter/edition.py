@@ -16,7 +16,7 @@ from . import primitives as P
 from .checker import CheckEnv
 from .diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
 from .library import Library, check_effects, declared_zones, load_library, resolve, zone_env
-from .expansion import Layered
+from .expansion import Layered, by_marks, is_by_marks
 from .loader import Document
 from .model import Check, Edition, Origin, SetupStep
 from .setup import dry_run
@@ -210,6 +210,7 @@ class _ViewCompiler:
     def __init__(self, ws, doc: Document, cards, combos, env, turn_draw, zones, checks=()):
         self.ws, self.doc, self.cards, self.combos = ws, doc, cards, combos
         self.env, self.turn_draw, self.zones, self.checks = env, turn_draw, zones, checks
+        self._marks_checked: bool | None = None  # whether the edition's `marks` are sound
 
     def _part(self, variant: str | None, name: str):
         """(value, json path) of a part, taken from the variant when it sets it."""
@@ -270,8 +271,30 @@ class _ViewCompiler:
                                                    f"no included library defines the card '{card_id}'"
                                                    f"{did_you_mean(card_id, self.cards)}", key=True))
                 continue
+            if is_by_marks(count):
+                count = self._by_marks(count, path, lo, hi)
             deck[card_id] = self._ranges(count, path, lo, hi)
         return deck
+
+    def _by_marks(self, count: dict, path: tuple, lo: int, hi: int):
+        """A count by printed mark, as counts by player range (0 where the marks are unsound)."""
+        marks = self.doc.data.get("marks")
+        if not marks:
+            self.ws.report(self.doc.diagnostic(path, "bad-value", "this count is given by mark, but the "
+                                               "edition has no `marks:` saying which marks are used "
+                                               "at which player counts"))
+            return 0
+        known = {mark for used in marks.values() for mark in used}
+        for mark in count:
+            if mark not in known:
+                self.ws.report(self.doc.diagnostic(path + (mark,), "bad-value",
+                                                   f"no player count uses the mark '{mark}'"
+                                                   f"{did_you_mean(mark, known)}", key=True))
+        if self._marks_checked is None:  # the mark ranges themselves, checked once
+            before = len(self.ws.diagnostics)
+            self._ranges({key: 0 for key in marks}, ("marks",), lo, hi)
+            self._marks_checked = len(self.ws.diagnostics) == before
+        return by_marks(count, marks) if self._marks_checked else 0
 
     def _ranges(self, count, path, lo, hi) -> tuple:
         if isinstance(count, int):

@@ -3,7 +3,8 @@
 An expansion (``kind: expansion``) names the edition it is played with by
 default (``base``) and says what it adds: card libraries, deck counts (added to
 the base's), combos, checks, zones, parameters and rules, variants, and
-optionally a new player range, setup or turn step (these replace the base's).
+optionally a setup or turn step (these replace the base's) and a player range
+(which widens the base's: the two ranges' union).
 The base's own variants are dropped: they were written for the base alone.
 
 Applying expansions makes one *layered* document: the merged data, plus a
@@ -18,8 +19,8 @@ import os
 
 from .loader import Document
 
-#: parts an expansion replaces outright when it gives them
-REPLACED = ("players", "setup", "turn", "win")
+#: parts an expansion replaces outright when it gives them (`players` widens instead)
+REPLACED = ("setup", "turn", "win")
 #: mapping parts whose keys are set one by one (later files win)
 KEYED = ("params", "rules", "zones", "variants", "skin")
 #: list parts that grow
@@ -78,6 +79,11 @@ class Layered:
         self.layers.append(layer)
         self.data["id"] = f"{self.data['id']}+{data['id']}"
         self.data["name"] = f"{self.data['name']} + {data['name']}"
+        if "players" in data:  # a range that widens the base's (Imploding: up to six)
+            base_range = self.data["players"]
+            self.data["players"] = {"min": min(base_range["min"], data["players"]["min"]),
+                                    "max": max(base_range["max"], data["players"]["max"])}
+            self.routes[("players",)] = (layer, ("players",))
         for part in REPLACED:
             if part in data:
                 self.data[part] = data[part]
@@ -103,9 +109,13 @@ class Layered:
                 self.data[part] = merged
         deck = dict(self.data.get("deck", {}))
         players = self.data["players"]
+        marks = self.data.get("marks", {})
         for card_id, count in data.get("deck", {}).items():
-            deck[card_id] = add_counts(deck[card_id], count, players["min"], players["max"]) \
-                if card_id in deck else count
+            if card_id in deck:
+                first = by_marks(deck[card_id], marks) if is_by_marks(deck[card_id]) else deck[card_id]
+                second = by_marks(count, marks) if is_by_marks(count) else count
+                count = add_counts(first, second, players["min"], players["max"])
+            deck[card_id] = count
             self.routes[("deck", card_id)] = (layer, ("deck", card_id))
         self.data["deck"] = deck
         return self._insert_steps(layer)
@@ -134,6 +144,16 @@ class Layered:
         for position, source in enumerate(self._steps):
             self.routes[("setup", position)] = source
         return problems
+
+
+def is_by_marks(count) -> bool:
+    """Whether a deck count is given by printed mark (`{paw: 3, plain: 7}`)."""
+    return isinstance(count, dict) and any(not key[:1].isdigit() for key in count)
+
+
+def by_marks(count: dict, marks: dict) -> dict:
+    """A count by mark turned into a count by player range, through the edition's `marks`."""
+    return {players: sum(count.get(mark, 0) for mark in used) for players, used in marks.items()}
 
 
 def add_counts(first, second, lo: int, hi: int):

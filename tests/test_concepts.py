@@ -75,10 +75,26 @@ def test_an_expansion_adds_counts_and_keeps_the_base_setup(write):
 
 
 def test_with_applies_an_expansion_to_any_edition(write):
-    path = _expansion(write, body="players: {min: 3, max: 5}\ndeck: {skip: {\"3-4\": 1, \"5\": 2}}\n")
+    path = _expansion(write, body="players: {min: 3, max: 4}\ndeck: {skip: {\"2-4\": 1, \"5\": 2}}\n")
     edition = load_edition(str(ORIGINAL), None, (path,))
-    assert edition.players == (3, 5)
+    assert edition.players == (2, 5)  # an expansion's range widens the base's, never narrows it
     assert Game(edition, 5).deck["skip"] == 6 and Game(edition, 3).deck["skip"] == 5
+
+
+def test_deck_counts_by_printed_mark_follow_the_marks_in_use(write):
+    path = _edition(write, CAT.format(id="plain_cat"), "{exploding_kitten: 2, tacocat: {paw: 3, plain: 4}}",
+                    extra='marks: {"2": [paw], "3": [paw, plain]}\n')
+    text = open(path).read().replace("max: 2", "max: 3")
+    write("ed.yaml", text)
+    edition = load_edition(path)
+    assert edition.deck["tacocat"] == ((2, 2, 3), (3, 3, 7))
+    party = load_edition(str(ROOT / "editions" / "party.yaml"), None,
+                         (str(ROOT / "editions" / "imploding.yaml"),))
+    assert party.players == (2, 10)
+    assert Game(party, 2).deck["feral_cat"] == 2 + 4 and Game(party, 9).deck["feral_cat"] == 6 + 4
+    bad = _edition(write, CAT.format(id="plain_cat"), "{exploding_kitten: 1, tacocat: {pawn: 3}}",
+                   extra='marks: {"2": [paw]}\n')
+    assert any("mark 'pawn'" in d.message for d in validate_paths([bad]).diagnostics)
 
 
 def test_diagnostics_about_merged_values_point_at_the_expansion(write):
