@@ -271,7 +271,10 @@ class HumanTable:
         if kind == "answer":
             return f"{who(event['seat']).capitalize()} answered with {self.title(event['card'])}!"
         if kind == "cancelled":
-            return f"{self.title(event.get('card') or event.get('combo'))} was cancelled."
+            if "combo" in event:
+                name = next((c.title for c in self.edition.combos if c.id == event["combo"]), event["combo"])
+                return f"{name} was cancelled."
+            return f"{self.title(event['card'])} was cancelled."
         if kind == "chose" and isinstance(event["value"], int):
             return f"{who(event['seat']).capitalize()} picked seat {event['value']}."
         if kind == "chose" and isinstance(event["value"], str):

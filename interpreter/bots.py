@@ -131,7 +131,9 @@ class HeuristicBot:
     def _play_role(self, decision, roles) -> str | None:
         for role in roles:
             for option in decision.options:
-                if option.startswith("play ") and option != PLAY_BLIND and self._role(option[5:]) == role:
+                # a wildcard played as another title does what that title does
+                played = option[5:].split(" as ")[-1]
+                if option.startswith("play ") and option != PLAY_BLIND and self._role(played) == role:
                     return option
         return None
 
