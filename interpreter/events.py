@@ -59,6 +59,8 @@ class EventLog:
             secret["at"] = place_seers
         if inst.face_up:
             event["face_up"] = True
+        if inst.was_face_up and source.owner is not None:  # it left a hand face up, in sight
+            event["from_face_up"] = True
         if secret:
             event["secret"] = secret
         self.events.append(event)

@@ -160,9 +160,11 @@ class Observer:
             self.piles[source].pop(event["from_at"])
         elif source in self.hands:
             hand, shown = self.hands[source], self.face_up[source]
-            if card is not None and hand[card] > 0:
+            if card is not None and event.get("from_face_up"):
                 hand[card] -= 1
-                shown[card] = min(shown[card], hand[card])
+                shown[card] -= 1
+            elif card is not None and hand[card] > 0:
+                hand[card] = max(hand[card] - 1, shown[card])  # face-up copies stay
             elif card is None:
                 for card_id in list(hand):
                     if card_id not in self.marked:
