@@ -23,7 +23,9 @@ from .decisions import CHANCE, TERMINAL, Chance, Decision
 from .evaluator import Code, Ctx, compile_expression, compile_program, run
 from .setup import play_setup
 from .model import Combo
+from .reactions import Play, Reactions
 from .table import GameOver, PrivateInt, Table
+from .triggers import BLIND, PLAY_BLIND, Triggers
 
 #: when a game has lasted this many turns, or one turn this many plays, it is
 #: stopped without a winner: a house rule whose pile can run dry, or whose cards
@@ -32,9 +34,6 @@ TURN_LIMIT = 5000
 PLAY_LIMIT = 1000
 
 DRAW = "draw"
-PASS = "pass"
-PLAY_BLIND = "play blind"
-BLIND = ("blind",)  # the value of the blind-play option
 PLAYABLE_ON_TURN = ("own_turn", "any_time")
 PLAYABLE_IN_WINDOW = ("reaction", "any_time")
 
@@ -148,17 +147,7 @@ def _names_this(tree) -> bool:
     return any(isinstance(item, s.Name) and item.id == "this" for item in s.walk(tree))
 
 
-class Play:
-    """A card or combo on its way to taking effect; answers may cancel it."""
-
-    __slots__ = ("seat", "rule", "cards", "cancelled")
-
-    def __init__(self, seat: int, rule: Rule, cards: list) -> None:
-        self.seat, self.rule, self.cards = seat, rule, cards
-        self.cancelled = False
-
-
-class State:
+class State(Reactions, Triggers):
     """One game in progress. Decisions and chance are answered with apply_action."""
 
     def __init__(self, game: Game, seed: int, *, record: bool = True,
@@ -355,11 +344,6 @@ class State:
             if wild_id != card_id and wild_id in by_title and wild.may_stand_for(card):
                 yield from by_title[wild_id]
 
-    def _blind(self, seat: int) -> bool:
-        """Whether a card lying before ``seat`` makes them play blind."""
-        blinders = self.game.blinders
-        return any(inst.id in blinders for area in self.table.areas_of(seat) for inst in area.cards)
-
     def _legal(self, rule: Rule, ctx: Ctx, this, memo: dict | None = None) -> bool:
         """Whether ``rule`` may be played now: its `requires` holds and it has someone to pick.
 
@@ -406,19 +390,6 @@ class State:
         if cards is None:
             cards = yield from self._pick_combo_cards(seat, rule)
         yield from self._play(seat, rule, cards)
-
-    def _play_blind(self, seat: int):
-        """Play a card picked at random from the hand; one that cannot be played now goes back."""
-        hand = self.table.hands[seat].cards
-        index = yield Chance("pick", len(hand), {"zone": self.table.hands[seat].name,
-                                                 "cards": [inst.id for inst in hand]})
-        inst = hand[index]
-        entry = self.game.on_turn.get(inst.id)
-        if entry is not None and self._legal(entry[0], Ctx(self, seat), inst):
-            yield from self._play(seat, entry[0], [inst])
-            return
-        self.table.reveal([inst])
-        self.table.log.emit("blind_miss", seat=seat, card=inst.id)
 
     def _pick_combo_cards(self, seat: int, rule: Rule):
         combo, hand = rule.record, self.table.hands[seat].cards
@@ -467,89 +438,11 @@ class State:
             else:
                 rule.effect.fn(ctx)
 
-    # -- reaction windows -----------------------------------------------------
-    def _window(self, play: Play, ctx: Ctx):
-        """Let every other seat answer, without limit; answers resolve by parity.
-
-        Seats are asked in turn order after whoever played last. A seat with no
-        legal answer is passed over; it is never observable, because passing
-        writes nothing public (ruling 6).
-        """
-        table, reactive = self.table, self.game.reactive
-        chain = [play]  # the play, then each answer to the one before
-        last = play.seat
-        if table.log.record:
-            table.log.emit("window", seat=play.seat, id=play.rule.id)
-        while True:
-            answer = None
-            order = table.seats_from(last)
-            for seat in order[1:] + order[:1]:
-                if chain[-1].seat == seat and not self.rules["may_nope_own_action"]:
-                    continue
-                options, values = self._answers(seat, reactive)
-                if options is None:
-                    continue
-                info = {"answering": _describe(chain[-1]), "depth": len(chain),
-                        "play": _describe(play), "targets": _targets(ctx)}
-                choice = yield Decision(seat, "answer", options, values, info)
-                if choice is not None:
-                    answer = (seat, *choice)
-                    break
-            if answer is None:
-                break
-            seat, rule, inst = answer
-            table.move([inst], table.discard_pile)
-            if table.log.record:
-                table.log.emit("answer", seat=seat, card=rule.id, depth=len(chain))
-            chain.append(Play(seat, rule, [inst]))
-            last = seat
-        if table.log.record:
-            table.log.emit("window_closed", seat=play.seat, id=play.rule.id, answers=len(chain) - 1)
-        for index in range(len(chain) - 1, 0, -1):
-            entry = chain[index]
-            if not entry.cancelled and entry.rule.effect is not None:
-                answer_ctx = Ctx(self, entry.seat, entry.cards[0], target=chain[index - 1])
-                answer_ctx.source = entry.rule.id
-                yield from run(entry.rule.effect, answer_ctx)
-
-    def _answers(self, seat: int, reactive: frozenset):
-        """(options, values) of a seat's legal answers, or (None, None) when it has none."""
-        options, values, ctx = None, None, None
-        for inst in self.table.hands[seat].cards:
-            if inst.id in reactive:
-                label = "play " + inst.id
-                rule = self.game.cards[inst.id]
-                ctx = ctx or Ctx(self, seat)
-                if (options is None or label not in options) and self._legal(rule, ctx, inst):
-                    if options is None:
-                        options, values = [PASS], [None]
-                    options.append(label)
-                    values.append((rule, inst))
-        return options, values
-
-    def _run_checks(self):
-        """The edition's state checks, for each player in turn order (one pass)."""
-        table = self.table
-        for seat in list(table.seats_from(table.current)):
-            for check, condition, effect in self.game.checks:
-                if not table.alive[seat]:
-                    break
-                ctx = Ctx(self, seat)
-                ctx.source = check.id
-                if condition.fn(ctx):
-                    table.log.emit("check", seat=seat, id=check.id)
-                    yield from run(effect, ctx)
-
     # -- services for primitives ----------------------------------------------
     def draw(self, seat: int, from_bottom: bool):
         table = self.table
-        if self.game.draw_hooks:
-            for area in table.areas_of(seat):
-                for hook in area.cards:
-                    code = self.game.draw_hooks.get(hook.id)
-                    if code is not None and hook.uid not in self._hooking:
-                        yield from self._run_hook(seat, hook, code, from_bottom)
-                        return
+        if self.game.draw_hooks and (yield from self._draw_hooked(seat, from_bottom)):
+            return
         pile = table.draw_pile.cards
         if not pile:
             table.log.emit("empty_pile", seat=seat)
@@ -577,17 +470,6 @@ class State:
         finally:
             self._draw_nesting -= 1
 
-    def _run_hook(self, seat: int, hook, code, from_bottom: bool):
-        """A card's `instead_of_draw`, run in place of ``seat``'s draw (never inside itself)."""
-        ctx = Ctx(self, seat, hook)
-        ctx.source = hook.id
-        ctx.vars["from_bottom"] = from_bottom
-        self._hooking.add(hook.uid)
-        try:
-            yield from run(code, ctx)
-        finally:
-            self._hooking.discard(hook.uid)
-
     def about(self, ctx: Ctx) -> dict:
         """What a decision inside an effect is about, for the player asked."""
         return {"source": ctx.source, "actor": ctx.me}
@@ -608,14 +490,3 @@ def _public(value):
     if isinstance(value, list):
         return {"count": len(value)}
     return {"count": 1}
-
-
-def _describe(play: Play) -> dict:
-    return {"seat": play.seat, "id": play.rule.id}
-
-
-def _targets(ctx: Ctx) -> dict:
-    """The play's announced choices (seats, titles), as the seats answering it may see them."""
-    return {name: value for name, value in ctx.vars.items()
-            if isinstance(value, (int, str)) and not isinstance(value, PrivateInt)}
-
