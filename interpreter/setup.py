@@ -192,11 +192,12 @@ def dry_run(edition: Edition, players: int) -> tuple[list[Problem], Counter]:
                                         f"but only {aside[card_id]} are set aside"))
                 break
             aside[card_id] -= wanted
-        elif step.kind == "deal":
-            wanted = count * players
+        elif step.kind in ("deal", "place", "remove_random") and not step.cards:
+            # cards off the top of the pile, nobody knows which: assume the worst
+            wanted, verb = (count * players, "deals") if step.kind == "deal" else (count, "takes")
             if sum(pile.values()) < wanted:
                 problems.append(Problem(index, "deal-impossible",
-                                        f"with {players} players this deals {wanted} cards but the "
+                                        f"with {players} players this {verb} {wanted} cards but the "
                                         f"draw pile holds only {sum(pile.values())}"))
                 break
             _take_unknown(pile, wanted, worst_first)
@@ -213,16 +214,9 @@ def dry_run(edition: Edition, players: int) -> tuple[list[Problem], Counter]:
             pile[card_id] += moved
         elif step.kind == "remove":
             aside.clear()
-        elif step.kind == "place" and step.cards:
+        elif step.kind == "place":
             for card_id in step.cards:
                 pile.pop(card_id, None)
-        elif step.kind in ("place", "remove_random"):
-            if sum(pile.values()) < count:
-                problems.append(Problem(index, "deal-impossible",
-                                        f"with {players} players this takes {count} cards but the "
-                                        f"draw pile holds only {sum(pile.values())}"))
-                break
-            _take_unknown(pile, count, worst_first)
     else:
         needed = players - 1
         in_pile = sum(pile[c] for c in lethal)

@@ -215,17 +215,22 @@ def _check_views(state, observers, cursor):
                       if zones[seat].kind == PILE})
         for name, known in piles.items():
             assert len(observer.piles[name]) == sum(len(z.cards) for z in table.zones() if z.name == name)
+            zone = next(z for z in table.zones() if z.name == name)
             for place, card in known.items():
                 assert observer.piles[name][place] == card, (
                     f"seat {observer.seat}'s view knows {card} at place {place} of {name}, "
                     f"but its events only support {observer.piles[name][place]}")
+                assert zone.cards[place].id == card  # and it is true
         for other in range(table.players):
+            actual = Counter(c.id for c in table.hands[other].cards)
             if other == observer.seat:
+                assert Counter(view.hand) == actual
                 continue
             shown = Counter(view.known_in_hand(other))
             assert not shown - observer.hands[f"hand {other}"], (
                 f"seat {observer.seat}'s view shows {dict(shown)} in hand {other}, "
                 f"but its events only support {dict(observer.hands[f'hand {other}'])}")
+            assert not shown - actual
 
 
 @pytest.mark.parametrize("entry, players", CASES)
