@@ -15,8 +15,9 @@ from dataclasses import replace
 from . import primitives as P
 from .checker import CheckEnv
 from .diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
-from .library import Library, check_effects, declared_zones, load_library, resolve, zone_env
-from .expansion import Layered, by_marks, is_by_marks
+from . import cardset
+from .compose import Layered, by_marks, is_by_marks, resolve_stack
+from .library import check_effects, declared_zones, zone_env
 from .loader import Document
 from .model import Check, Edition, Origin, SetupStep
 from .setup import dry_run
@@ -26,44 +27,22 @@ from .workspace import Workspace, base_names
 def compile_edition(ws: Workspace, path: str, expansions: tuple = ()) -> Edition | None:
     """Compile an edition and its variants, with ``expansions`` (paths) applied in order.
 
-    An expansion file given as ``path`` is compiled on the base it names.
-    None when there are errors that stop compilation.
+    An expansion file given as ``path`` is compiled on the base it names, and an
+    edition that `extends` another on that one (see compose.py). None when there
+    are errors that stop compilation.
     """
-    doc, kind = ws.load(path)
-    if doc is not None and kind == "expansion":
-        base = resolve(doc, doc.data["base"])
-        base_doc, base_kind = ws.load(base) if os.path.isfile(base) else (None, None)
-        if base_kind != "edition":
-            if base_doc is not None or not os.path.isfile(base):
-                ws.report(doc.diagnostic(("base",), "wrong-kind" if base_doc else "unknown-file",
-                                         f"'{doc.data['base']}' is not an edition file: `base` names "
-                                         "the edition this expansion is played with"))
-            return None
-        return compile_edition(ws, base, (path, *expansions))
-    if doc is None or kind != "edition":
+    doc = resolve_stack(ws, path, tuple(expansions))
+    if doc is None:
         return None
-    if expansions:
-        layered = Layered(doc)
-        for index, extra in enumerate(expansions):
-            extra_doc, extra_kind = ws.load(extra)
-            if extra_kind != "expansion":
-                return None  # reported by the loader, or by whoever named the file
-            for where, path, code, message in layered.apply(extra_doc):
-                ws.report(where.diagnostic(path, code, message))
-        doc = layered
     data = doc.data
-    libraries = []
-    ws.loading.append(os.path.realpath(doc.path))
-    try:
-        for index, relative in enumerate(data["include"]):
-            lib = load_library(ws, resolve(doc, relative), from_doc=doc, from_path=("include", index))
-            if lib is not None:
-                libraries.append(lib)
-    finally:
-        ws.loading.pop()
-    cards, combos = _gather(ws, libraries)
+    sources = cardset.libraries(ws, doc)
+    libraries = [source.library for source in sources]
+    cards, combos = cardset.gather(ws, sources)
+    cards, patches = cardset.patch(ws, doc, cards)
+    card_params = cardset.card_params(ws, sources)
+    cardset.unknown_params(ws, doc, {**card_params, **data.get("params", {})})
     zones = _zones(ws, doc, libraries)
-    param_types = _param_types(data.get("params", {}))
+    param_types = _param_types({**{n: v for n, (v, _o) in card_params.items()}, **data.get("params", {})})
     for name in param_types:
         if name in P.ENGINE_RULES:
             ws.report(doc.diagnostic(("params", name), "redefined-name",
@@ -74,13 +53,14 @@ def compile_edition(ws: Workspace, path: str, expansions: tuple = ()) -> Edition
                    **zone_env(zones))
     for lib in libraries:
         check_effects(ws, lib, env)
+    cardset.check_patches(ws, patches, cards, env)
     turn_draw = ws.parse(doc, ("turn", "draw"))
     ws.check(doc, ("turn", "draw"), turn_draw, env, P.TURN,
              base_names() | {zone: P.ZONE for zone in env.zones})
     checks = _checks(ws, doc, env, zones)
     cards = _skinned(ws, doc, cards)
     _check_card_refs(ws, cards, zones)
-    compiler = _ViewCompiler(ws, doc, cards, combos, env, turn_draw, zones, checks)
+    compiler = _ViewCompiler(ws, doc, cards, combos, env, turn_draw, zones, checks, card_params)
     base = compiler.compile(None)
     variants = {name: compiler.compile(name) for name in data.get("variants", {})}
     if base is None or ws.has_errors(_paths(doc)) or any(v is None for v in variants.values()):
@@ -173,42 +153,13 @@ def _param_types(params: dict) -> dict:
     return {name: (P.BOOL if isinstance(value, bool) else P.INT) for name, value in params.items()}
 
 
-def _gather(ws: Workspace, libraries: list[Library]) -> tuple[dict, dict]:
-    """Every card and combo of the included libraries, reporting ids defined twice.
-
-    A library reached twice (included, and used by another include) is the same
-    object, so its cards are not duplicates of themselves.
-    """
-    cards, combos, owner = {}, {}, {}
-    for lib in libraries:
-        for card_id, (card, card_lib, path) in lib.visible_cards().items():
-            if card_id in owner and owner[card_id] is not card_lib:
-                if card.overrides != cards[card_id].overrides:  # an expansion's new version
-                    if card.overrides:
-                        owner[card_id], cards[card_id] = card_lib, card
-                    continue
-                ws.report(card_lib.doc.diagnostic(
-                    path + ("id",), "duplicate-id",
-                    f"card '{card_id}' is also defined at {cards[card_id].origin}: "
-                    "an id may be defined only once (or mark the new one `overrides: true`)"))
-                continue
-            owner[card_id], cards[card_id] = card_lib, card
-
-        for combo_id, (combo, path) in lib.combos.items():
-            if combo_id in combos and combos[combo_id] is not combo:
-                ws.report(lib.doc.diagnostic(path + ("id",), "duplicate-id",
-                                             f"combo '{combo_id}' is also defined at "
-                                             f"{combos[combo_id].origin}: an id may be defined only once"))
-                continue
-            combos[combo_id] = combo
-    return cards, combos
-
-
 class _ViewCompiler:
     """Compiles the edition as seen through one variant (or none)."""
 
-    def __init__(self, ws, doc: Document, cards, combos, env, turn_draw, zones, checks=()):
+    def __init__(self, ws, doc: Document, cards, combos, env, turn_draw, zones, checks=(),
+                 card_params=None):
         self.ws, self.doc, self.cards, self.combos = ws, doc, cards, combos
+        self.card_params = card_params or {}
         self.env, self.turn_draw, self.zones, self.checks = env, turn_draw, zones, checks
         self._marks_checked: bool | None = None  # whether the edition's `marks` are sound
 
@@ -236,8 +187,9 @@ class _ViewCompiler:
                                               f"{did_you_mean(combo_id, self.combos)}"))
             else:
                 combos.append(self.combos[combo_id])
-        params = {**data.get("params", {}), **(data["variants"][variant].get("params", {})
-                                                  if variant else {})}
+        params = {**{name: value for name, (value, _o) in self.card_params.items()},
+                  **data.get("params", {}),
+                  **(data["variants"][variant].get("params", {}) if variant else {})}
         rules = {name: spec[1] for name, spec in P.ENGINE_RULES.items()}
         rules.update(data.get("rules", {}))
         if variant:
@@ -252,11 +204,56 @@ class _ViewCompiler:
                           deck=deck, combos=tuple(combos), setup=setup, rules=rules, params=params,
                           turn_draw=self.turn_draw, win=data["win"], zones=self.zones,
                           origin=Origin(doc.path, 1), variant=variant, checks=self.checks,
-                          kind="expansion" if isinstance(doc, Layered) else "edition",
-                          expansions=tuple(layer.path for layer in getattr(doc, "layers", ())))
+                          kind="expansion" if getattr(doc, "expansions", list)() else "edition",
+                          expansions=tuple(layer.path for layer in getattr(doc, "expansions", list)()),
+                          description=" ".join(str(data.get("description", "")).split()),
+                          sources=tuple(_paths(doc)), extends=self._extends(),
+                          origins=self._origins(variant, deck, combo_ids or [], params, setup))
         self._dry_runs(edition, setup_path)
         self._unplayable(edition, variant)
         return edition
+
+    # -- origins --------------------------------------------------------------
+    def _extends(self) -> str | None:
+        """The edition file the top file builds on (the house rule's `extends`)."""
+        top = self.doc.base if isinstance(self.doc, Layered) else self.doc
+        for layer, kind in reversed(getattr(self.doc, "layers", [])):
+            if kind != "expansion":
+                top = layer
+                break
+        extends = top.data.get("extends")
+        return os.path.normpath(os.path.join(os.path.dirname(top.path), extends)) if extends else None
+
+    def _origin(self, path: tuple) -> Origin:
+        doc, real = self.doc.route(path) if isinstance(self.doc, Layered) else (self.doc, path)
+        return Origin(doc.path, doc.mark(real).line)
+
+    def _origins(self, variant, deck, combo_ids, params, setup) -> dict:
+        """Where each value of the compiled view came from (see Edition.origins)."""
+        def part(*path):
+            variant_part = self.doc.data["variants"][variant] if variant else {}
+            value = variant_part
+            for key in path:
+                value = value.get(key) if isinstance(value, dict) else None
+            return self._origin(("variants", variant) + path if value is not None else path)
+
+        origins = {"players": part("players"), "turn": self._origin(("turn",)),
+                   "win": self._origin(("win",)), "id": self._origin(("id",))}
+        origins.update({f"deck.{card_id}": part("deck", card_id) for card_id in deck})
+        _ids, combos_path = self._part(variant, "combos")
+        for index, combo_id in enumerate(combo_ids):
+            origins[f"combos.{combo_id}"] = self._origin(combos_path + (index,))
+        for name in params:
+            in_files = name in self.doc.data.get("params", {}) or (
+                variant and name in self.doc.data["variants"][variant].get("params", {}))
+            origins[f"params.{name}"] = part("params", name) if in_files else self.card_params[name][1]
+        for name in P.ENGINE_RULES:
+            in_files = name in self.doc.data.get("rules", {}) or (
+                variant and name in self.doc.data["variants"][variant].get("rules", {}))
+            origins[f"rules.{name}"] = part("rules", name) if in_files else None
+        for index, step in enumerate(setup):
+            origins[f"setup.{index}"] = step.origin
+        return origins
 
     # -- deck -----------------------------------------------------------------
     def _deck(self, variant, lo, hi) -> dict:
@@ -337,7 +334,7 @@ class _ViewCompiler:
                     "list item, `- deal: ...`, with at most a `name` beside it"))
                 continue
             (kind, value), = found
-            origin = Origin(self.doc.path, self.doc.mark(path).line)
+            origin = self._origin(path)
             if kind == "set_aside":
                 for position, card_id in enumerate(value):
                     self._known_card(card_id, path + (kind, position))

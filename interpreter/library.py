@@ -27,6 +27,7 @@ class Library:
     uses: list = field(default_factory=list)  # of Library
     trees: dict = field(default_factory=dict)  # json path -> parsed effect (or None)
     zones: dict = field(default_factory=dict)  # extra zone name -> {"public": bool}
+    params: dict = field(default_factory=dict)  # name -> (default value, json path)
 
     def visible_zones(self) -> dict:
         """Own zones plus those of used libraries, transitively."""
@@ -86,7 +87,8 @@ def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
     finally:
         ws.loading.pop()
     lib.zones = declared_zones(ws, doc)
-    _compile_records(ws, lib)
+    lib.params = {name: (value, ("params", name)) for name, value in doc.data.get("params", {}).items()}
+    _compile_records(ws, lib, ((kind, kind, False),))
     _check_shadowing(ws, lib)
     visible = lib.visible_cards()
     own_only = lib.kind == "combos" and not lib.uses  # nothing says which cards exist
@@ -169,11 +171,28 @@ def _check_shadowing(ws: Workspace, lib: Library) -> None:
                                          f"{inherited[card_id][0].origin}: pick a new id"))
 
 
-def _compile_records(ws: Workspace, lib: Library) -> None:
+#: where an edition or expansion defines cards and combos of its own: (key, kind, replaces)
+INLINE_SECTIONS = (("define_cards", "cards", False), ("replace_cards", "cards", True),
+                   ("define_combos", "combos", False))
+
+
+def inline_library(ws: Workspace, doc: Document) -> Library:
+    """The cards and combos a rule file defines itself (`define_cards`, `replace_cards`,
+    `define_combos`); their effects are checked with the edition's."""
+    lib = Library(doc.path, "inline", doc)
+    _compile_records(ws, lib, INLINE_SECTIONS)
+    return lib
+
+
+def _compile_records(ws: Workspace, lib: Library, sections: tuple) -> None:
+    for key, section, replaces in sections:
+        _compile_section(ws, lib, key, section, replaces)
+
+
+def _compile_section(ws: Workspace, lib: Library, key: str, section: str, replaces: bool) -> None:
     doc = lib.doc
-    section = "cards" if lib.kind == "cards" else "combos"
-    for index, raw in enumerate(doc.data[section]):
-        path = (section, index)
+    for index, raw in enumerate(doc.data.get(key, [])):
+        path = (key, index)
         record_id = raw["id"]
         if record_id in (lib.cards if section == "cards" else lib.combos):
             first = (lib.cards if section == "cards" else lib.combos)[record_id][0].origin
@@ -182,6 +201,7 @@ def _compile_records(ws: Workspace, lib: Library) -> None:
             continue
         trees = _parse_record(ws, lib, path, raw)
         origin = Origin(doc.path, doc.mark(path).line)
+        raw = {**raw, "overrides": True} if replaces else raw
         common = dict(id=record_id, title=raw["title"], text=raw["text"],
                       nopeable=raw.get("nopeable", True), requires=trees.get("requires"),
                       choose=tuple((name, trees.get(("choose", name))) for name in raw.get("choose", {})),
@@ -190,10 +210,15 @@ def _compile_records(ws: Workspace, lib: Library) -> None:
             lib.cards[record_id] = (Card(tags=frozenset(raw.get("tags", ())), when=raw["when"],
                                          effect=trees.get("effect"), on_draw=trees.get("on_draw"),
                                          instead_of_draw=trees.get("instead_of_draw"),
-                                         **_card_extras(raw), **common), path)
+                                         raw=_plain(raw), **_card_extras(raw), **common), path)
         else:
             lib.combos[record_id] = (Combo(size=raw["cards"], match=raw["match"], tag=raw.get("tag"),
-                                           effect=trees.get("effect"), **common), path)
+                                           effect=trees.get("effect"), raw=_plain(raw), **common), path)
+
+
+def _plain(raw: dict) -> dict:
+    """A card's definition as written, minus comments for people (`ruling`)."""
+    return {key: value for key, value in raw.items() if key not in ("ruling", "overrides")}
 
 
 def _card_extras(raw: dict) -> dict:

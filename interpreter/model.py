@@ -46,6 +46,9 @@ class Card:
     decoy: str | None = None  # zone random picks from the hand of the player it lies before use
     blinds: bool = False  # the player it lies before plays blind
     overrides: bool = False  # replaces a card of the same id from another library
+    # the definition as written (patches applied), for `kittens show` and `kittens diff`
+    raw: dict = field(default=None, compare=False, hash=False)
+    changed_at: tuple = ()  # of Origin: the patches (`patch_cards`) that changed the card
 
     def may_stand_for(self, other: "Card") -> bool:
         """Whether this card may be played or combined as ``other``."""
@@ -79,6 +82,7 @@ class Combo:
     choose: tuple
     effect: s.Program
     origin: Origin
+    raw: dict = field(default=None, compare=False, hash=False)  # the definition as written
 
     def may_include(self, card: Card) -> bool:
         return card.in_combos and (self.tag is None or self.tag in card.tags)
@@ -128,6 +132,13 @@ class Edition:
     checks: tuple = ()  # of Check, looked at after every play and draw
     kind: str = "edition"  # edition | expansion (an expansion applied to its base)
     expansions: tuple = ()  # paths of the expansions applied, in order
+    description: str = ""
+    sources: tuple = ()  # every file layered into this edition, base first
+    extends: str | None = None  # the edition file this one builds on, if it extends one
+    # where each value came from: "players", "deck.defuse", "params.hand_size",
+    # "rules.attacks_stack", "combos.two_of_a_kind", "setup.3", "turn", "win" -> Origin
+    # (None for an engine default); cards and combos carry their own origins
+    origins: dict = field(default_factory=dict, compare=False, hash=False)
 
     def deck_for(self, players: int) -> dict:
         """Card id -> copies in the box for a game of ``players``."""

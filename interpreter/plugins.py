@@ -1,0 +1,93 @@
+"""Finding expansions: files, folders, and installed Python distributions.
+
+An expansion can be given three ways:
+
+* a file (``kind: expansion``);
+* a folder holding ``expansion.yaml`` and, beside it, its card libraries;
+* the name of an installed distribution's entry point in the
+  ``kittens.expansions`` group. The entry point names a package, and the
+  package's folder holds ``expansion.yaml``::
+
+      [project.entry-points."kittens.expansions"]
+      space_cats = "space_cats"
+
+kittens finds that folder without importing the package: no code from it runs.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from dataclasses import dataclass
+from importlib import metadata
+
+GROUP = "kittens.expansions"
+EXPANSION_FILE = "expansion.yaml"
+
+
+@dataclass(frozen=True)
+class Installed:
+    """An expansion an installed distribution declares."""
+
+    name: str  # the entry point's name: what `--with` and `apply:` accept
+    path: str | None  # its expansion.yaml, or None when it cannot be found
+    distribution: str
+    version: str
+    problem: str | None = None  # why it cannot be used
+
+    @property
+    def origin(self) -> str:
+        return f"entry point '{self.name}' of {self.distribution} {self.version}"
+
+
+def installed() -> list[Installed]:
+    """Every expansion installed distributions declare, by name."""
+    found = {}
+    for entry in metadata.entry_points(group=GROUP):
+        dist = entry.dist
+        name, version = (dist.metadata["Name"], dist.version) if dist is not None else ("?", "?")
+        path, problem = _package_file(entry.value)
+        found.setdefault(entry.name, Installed(entry.name, path, name, version, problem))
+    return [found[name] for name in sorted(found)]
+
+
+def _package_file(value: str) -> tuple[str | None, str | None]:
+    module = value.split(":")[0].strip()
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError) as exc:
+        return None, f"cannot find the package '{module}': {exc}"
+    if spec is None or not spec.submodule_search_locations:
+        return None, f"'{module}' is not an installed package (a folder holding {EXPANSION_FILE})"
+    for folder in spec.submodule_search_locations:
+        candidate = os.path.join(folder, EXPANSION_FILE)
+        if os.path.isfile(candidate):
+            return candidate, None
+    return None, f"the package '{module}' has no {EXPANSION_FILE}"
+
+
+def locate(reference: str, folder: str = ".") -> str | None:
+    """The expansion file a reference names: a path (relative to ``folder``), a folder
+    holding expansion.yaml, or an installed expansion's name. None if none is found."""
+    path = os.path.normpath(os.path.join(folder, reference))
+    if os.path.isdir(path):
+        inside = os.path.join(path, EXPANSION_FILE)
+        return inside if os.path.isfile(inside) else None
+    if os.path.isfile(path):
+        return path
+    if os.sep not in reference and "/" not in reference and not reference.endswith((".yaml", ".yml")):
+        for item in installed():
+            if item.name == reference:
+                return item.path
+    return None
+
+
+def not_found(reference: str, folder: str = ".") -> str:
+    """Why ``reference`` names no expansion, in words that say how to fix it."""
+    path = os.path.normpath(os.path.join(folder, reference))
+    if os.path.isdir(path):
+        return f"the folder '{reference}' holds no {EXPANSION_FILE}"
+    names = [item.name for item in installed()]
+    known = f" (installed: {', '.join(names)})" if names else " (no expansion is installed)"
+    return (f"no expansion '{reference}': give a file, a folder holding {EXPANSION_FILE}, or the "
+            f"name of an installed expansion{known}")
