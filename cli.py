@@ -85,14 +85,21 @@ def validate(
 
 def _load_edition(path: str, variant: str | None, command: str, expansions=None):
     """Compile an edition for play; rule errors print as diagnostics and exit 1."""
+    from .interpreter import plugins
     from .interpreter.validate import RuleError, load_edition
 
-    for name in [path, *(expansions or [])]:
-        if not os.path.isfile(name):
-            typer.echo(f"kittens {command}: no such rule file: {name}", err=True)
+    if not os.path.isfile(path):
+        typer.echo(f"kittens {command}: no such rule file: {path}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    found = []
+    for name in expansions or []:
+        located = plugins.locate(name)
+        if located is None:
+            typer.echo(f"kittens {command}: {plugins.not_found(name)}", err=True)
             raise typer.Exit(EXIT_USAGE)
+        found.append(located)
     try:
-        return load_edition(path, variant, tuple(expansions or ()))
+        return load_edition(path, variant, tuple(found))
     except RuleError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(EXIT_ERRORS)
@@ -127,7 +134,7 @@ PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", min=1,
                                                    help="Number of seats (default: 4, within the edition's range).")]
 VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="Play one of the edition's variants.")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Seed for all chance; the same seed replays the same game.")]
-WithOpt = Annotated[Optional[List[str]], typer.Option("--with", "-w", help="Apply an expansion file to the edition (repeat for several, applied in order).")]
+WithOpt = Annotated[Optional[List[str]], typer.Option("--with", "-w", help="Apply an expansion to the edition: a file, a folder holding expansion.yaml, or an installed expansion's name (repeat for several, applied in order).")]
 
 
 @app.command()
@@ -344,6 +351,128 @@ def list_editions(
         typer.echo(f"{indent}{entry['name']}  [{entry['kind']}, {players}]  {label}")
 
 
+@app.command()
+def show(
+    edition: EditionArg,
+    variant: VariantOpt = None,
+    expansions: WithOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the resolved edition and the origin of each value as JSON.")] = False,
+) -> None:
+    """Print the resolved edition as YAML, each value with the file and line that set it."""
+    from .interpreter.resolved import as_data, render_show
+
+    compiled = _load_edition(edition, variant, "show", expansions)
+    if as_json:
+        origins = {key: (str(origin) if origin else None) for key, origin in compiled.origins.items()}
+        origins.update({f"cards.{card_id}": [str(card.origin), *map(str, card.changed_at)]
+                        for card_id, card in compiled.cards.items()})
+        typer.echo(json.dumps({"edition": as_data(compiled), "sources": list(compiled.sources),
+                               "origins": origins}, indent=2))
+        return
+    typer.echo(render_show(compiled), nl=False)
+
+
+@app.command()
+def diff(
+    first: Annotated[str, typer.Argument(help="The ruleset to compare against (an edition file).", show_default=False)],
+    second: Annotated[str, typer.Argument(help="The ruleset whose changes are shown (e.g. a house rule).", show_default=False)],
+    variant: Annotated[Optional[str], typer.Option("--variant", help="Compare against this variant of the SECOND file.")] = None,
+    expansions: WithOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the changes as a JSON list.")] = False,
+) -> None:
+    """Show what the second ruleset changes against the first: deck, cards, combos, parameters, setup."""
+    from .interpreter.resolved import diff as compare, render_diff
+
+    before = _load_edition(first, None, "diff")
+    after = _load_edition(second, variant, "diff", expansions)
+    changes = compare(before, after)
+    if as_json:
+        typer.echo(json.dumps([change.to_dict() for change in changes], indent=2, default=str))
+        return
+    typer.echo(render_diff(changes, before, after), nl=False)
+
+
+class SheetFormat(str, Enum):
+    markdown = "markdown"
+    html = "html"
+
+
+@app.command()
+def rules(
+    edition: EditionArg,
+    players: PlayersOpt = None,
+    variant: VariantOpt = None,
+    expansions: WithOpt = None,
+    output_format: Annotated[SheetFormat, typer.Option("--format", "-f", help="markdown or html.")] = SheetFormat.markdown,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the rulesheet to this file instead of printing it.")] = None,
+) -> None:
+    """Write a rulesheet generated from the rules: setup, deck, cards, combos, and what changed."""
+    from .interpreter.resolved import against_base
+    from .interpreter.rulesheet import render_rulesheet
+
+    whole = _load_edition(edition, None, "rules", expansions)
+    compiled = _load_edition(edition, variant, "rules", expansions) if variant else whole
+    count = _players_for(compiled, players, "rules")
+    base, changes = against_base(compiled, whole, lambda path: _load_edition(path, None, "rules"))
+    lines = None
+    if base is not None:
+        label = f"Against {base.name}" + (f" ({base.variant})" if base.variant else "")
+        lines = [f"{label}:"] + [change.render() for change in changes] if changes else \
+            [f"{label}: no differences in the rules"]
+    sheet = render_rulesheet(compiled, count, output_format.value, changes=lines)
+    if output is None:
+        typer.echo(sheet, nl=False)
+        return
+    with _atomic_text(output, "rules") as stream:
+        stream.write(sheet)
+    typer.echo(f"rulesheet written to {output}")
+
+
+new_app = typer.Typer(help="Write starter files: a house rule or an expansion, with a scenario.",
+                      no_args_is_help=True)
+app.add_typer(new_app, name="new")
+
+
+def _scaffold(make, *args) -> None:
+    from .interpreter.scaffold import ScaffoldError
+    from .interpreter.validate import RuleError
+
+    try:
+        written = make(*args)
+    except ScaffoldError as exc:
+        typer.echo(f"kittens new: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    except RuleError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(EXIT_ERRORS)
+    for item in written:
+        typer.echo(f"wrote {item.path} ({item.what})")
+
+
+@new_app.command("house-rule")
+def new_house_rule(
+    name: Annotated[str, typer.Argument(help="The house rule's name, e.g. 'Two Defuses'.", show_default=False)],
+    base: Annotated[str, typer.Option("--from", help="The edition it changes: a file, or a shipped edition's name.")] = "original",
+    folder: Annotated[str, typer.Option("--dir", "-d", help="Where to write the files.")] = ".",
+) -> None:
+    """A house rule that extends an edition (NAME.yaml) and a scenario beside it."""
+    from .interpreter.scaffold import house_rule
+
+    _scaffold(house_rule, name, base, folder)
+
+
+@new_app.command("expansion")
+def new_expansion(
+    name: Annotated[str, typer.Argument(help="The expansion's name.", show_default=False)],
+    base: Annotated[str, typer.Option("--base", help="The edition it is played with by default.")] = "original",
+    folder: Annotated[str, typer.Option("--dir", "-d", help="Where to make the expansion's folder.")] = ".",
+) -> None:
+    """An expansion folder: expansion.yaml, a card library and a scenario."""
+    from .interpreter.scaffold import expansion
+
+    _scaffold(expansion, name, base, folder)
+
+
 @app.command("test")
 def test_scenarios(
     paths: Annotated[List[str], typer.Argument(help="Scenario files or folders (searched for *.yaml).",
@@ -354,10 +483,10 @@ def test_scenarios(
 ) -> None:
     """Run scenario files (rule tests) and say which pass."""
     from .interpreter.scenario import ScenarioRunner
-    from .interpreter.validate import UsageError, expand
+    from .interpreter.validate import UsageError, scenario_files
 
     try:
-        files = expand(paths)
+        files = scenario_files(paths)
     except UsageError as exc:
         typer.echo(f"kittens test: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)

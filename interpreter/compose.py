@@ -357,7 +357,7 @@ class Layered:
             at = find(name, ("replace_steps", name))
             if at is not None:
                 problems += self._claim(("setup", name), layer, ("replace_steps", name))
-                steps[at] = {**step, "name": name}
+                steps[at] = {"name": name, **step}
                 sources[at] = (layer, ("replace_steps", name))
         for index, name in enumerate(data.get("remove_steps", [])):
             at = find(name, ("remove_steps", index))

@@ -208,12 +208,23 @@ class _ViewCompiler:
                           expansions=tuple(layer.path for layer in getattr(doc, "expansions", list)()),
                           description=" ".join(str(data.get("description", "")).split()),
                           sources=tuple(_paths(doc)), extends=self._extends(),
-                          origins=self._origins(variant, deck, combo_ids or [], params, setup))
+                          origins=self._origins(variant, deck, combo_ids or [], params, setup),
+                          data=self._view_data(variant))
         self._dry_runs(edition, setup_path)
         self._unplayable(edition, variant)
         return edition
 
     # -- origins --------------------------------------------------------------
+    def _view_data(self, variant: str | None) -> dict:
+        """The resolved rule data as one variant sees it (for `kittens show` and `diff`)."""
+        view = {key: value for key, value in self.doc.data.items() if key != "variants"}
+        for key, value in (self.doc.data["variants"][variant].items() if variant else ()):
+            if key in ("params", "rules", "deck"):
+                view[key] = {**view.get(key, {}), **value}
+            elif key != "description":
+                view[key] = value
+        return view
+
     def _extends(self) -> str | None:
         """The edition file the top file builds on (the house rule's `extends`)."""
         top = self.doc.base if isinstance(self.doc, Layered) else self.doc

@@ -139,6 +139,8 @@ class Edition:
     # "rules.attacks_stack", "combos.two_of_a_kind", "setup.3", "turn", "win" -> Origin
     # (None for an engine default); cards and combos carry their own origins
     origins: dict = field(default_factory=dict, compare=False, hash=False)
+    # the resolved rule data of this view (the variant's parts merged in), as written
+    data: dict = field(default_factory=dict, compare=False, hash=False)
 
     def deck_for(self, players: int) -> dict:
         """Card id -> copies in the box for a game of ``players``."""

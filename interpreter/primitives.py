@@ -191,6 +191,8 @@ _group(
                 'Reverse the direction of play. With two players the order of turns stays the same.'),
     eliminate=_entry([("player", PLAYER)], None, ACTION,
                 'Take `player` out of the game; their owed turns are dropped.'),
+    win=_entry([("player", PLAYER)], None, ACTION,
+                'End the game at once with `player` as its winner (for a win condition other than being the last one left, usually in a state check).'),
     cancel=_entry([], None, ACTION,
                 'Cancel the card or combo this card was played in answer to. Answering a cancel with another cancel restores the action, and so on.', contexts=[REACTION]),
 )

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .events import dumps, from_json
 from .game import Game, GameError
+from . import plugins
 from .simulate import edition_digest
 from .validate import load_edition
 
@@ -100,8 +101,8 @@ def _edition(header: dict, log_path: str, line: int, cache: dict):
                        "(run replay from the folder the game was played in)")
     expansions = []
     for extra in header.get("with", []):
-        here = next((c for c in (extra, os.path.join(os.path.dirname(log_path), extra))
-                     if os.path.isfile(c)), None)
+        here = next((c for c in (plugins.locate(extra), plugins.locate(extra, os.path.dirname(log_path)))
+                     if c is not None), None)
         if here is None:
             raise LogError(f"{log_path}:{line}:1: the expansion file '{extra}' was not found "
                            "(run replay from the folder the game was played in)")

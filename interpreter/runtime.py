@@ -282,6 +282,11 @@ def _eliminate(ctx, player):
         ctx.table.eliminate(player)
 
 
+def _win(ctx, player):
+    if player is not None:
+        ctx.table.finish(player, "won")
+
+
 def _cancel(ctx):
     if ctx.target is not None:
         ctx.target.cancelled = True
@@ -329,5 +334,6 @@ RUNTIME = dict(
     end_turn=(_end_turn, False),
     attack=(_attack, False),
     eliminate=(_eliminate, False),
+    win=(_win, False),
     cancel=(_cancel, False),
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 from .diagnostics import Diagnostic
@@ -49,6 +50,31 @@ def expand(paths: list[str]) -> list[str]:
     if not files:
         raise UsageError(f"no rule files (*.yaml, *.yml) in {', '.join(paths)}")
     return list(dict.fromkeys(os.path.normpath(f) for f in files))
+
+
+_KIND_LINE = re.compile(r"^kind:\s*['\"]?([A-Za-z_]+)", re.MULTILINE)
+
+
+def scenario_files(paths: list[str]) -> list[str]:
+    """Scenario files: those named, plus those below named folders whose `kind` is
+    scenario (or unreadable, so a broken scenario still fails); rule files beside
+    them, such as the house rule a scenario tests, are skipped."""
+    files = []
+    for path in paths:
+        if not os.path.isdir(path):
+            files += expand([path])
+            continue
+        for found in expand([path]):
+            try:
+                with open(found, encoding="utf-8", errors="replace") as handle:
+                    match = _KIND_LINE.search(handle.read(64 * 1024))
+            except OSError:
+                match = None
+            if match is None or match.group(1) == "scenario":
+                files.append(found)
+    if not files:
+        raise UsageError(f"no scenario files in {', '.join(paths)}")
+    return files
 
 
 def validate_paths(paths: list[str]) -> Report:
