@@ -203,7 +203,8 @@ def check_patches(ws: Workspace, done: list, cards: dict, env) -> None:
 
 
 def unknown_params(ws: Workspace, doc, params: dict) -> None:
-    """`set_params` names that neither a file nor a card library declares."""
+    """`set_params` names no file below declared and no card library declares either
+    (``params``: the card libraries' parameters)."""
     for layer, path in getattr(doc, "params_to_find", []):
         name = path[-1]
         if name not in params:

@@ -169,6 +169,7 @@ class Layered:
                 problems.append(Problem(layer, (key,), "ambiguous-key",
                                         f"`{key}` in a file that extends another could mean "
                                         f"\"replace\" or \"merge\": say which with {instead}", True))
+        self.data.pop("variants", None)  # written for the files below, not for this change
         self.data["id"], self.data["name"] = data["id"], data["name"]
         self._set(("id",), layer, ("id",))
         self._set(("name",), layer, ("name",))
@@ -492,7 +493,7 @@ def _extended(ws, doc: Document, chain: tuple):
         return None  # its own errors are reported in it
     if parent_kind != "edition":
         ws.report(doc.diagnostic(("extends",), "wrong-kind",
-                                 f"'{doc.data['extends']}' is a {parent_kind} file; `extends` takes "
+                                 f"'{doc.data['extends']}' is {_a(parent_kind)} file; `extends` takes "
                                  "an edition (apply expansions with `apply:`)"))
         return None
     below = resolve_stack(ws, parent, (), chain + (real,))
@@ -509,12 +510,16 @@ def _extended(ws, doc: Document, chain: tuple):
             return None
         if extra_kind != "expansion":
             ws.report(doc.diagnostic(("apply", index), "wrong-kind",
-                                     f"'{reference}' is a {extra_kind} file; `apply` takes expansions "
+                                     f"'{reference}' is {_a(extra_kind)} file; `apply` takes expansions "
                                      "(an edition to build on goes in `extends`)"))
             return None
         _report(ws, layered.apply(extra_doc))
     _report(ws, layered.extend(doc))
     return layered
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
 def _report(ws, problems: list[Problem]) -> None:

@@ -40,7 +40,7 @@ def compile_edition(ws: Workspace, path: str, expansions: tuple = ()) -> Edition
     cards, combos = cardset.gather(ws, sources)
     cards, patches = cardset.patch(ws, doc, cards)
     card_params = cardset.card_params(ws, sources)
-    cardset.unknown_params(ws, doc, {**card_params, **data.get("params", {})})
+    cardset.unknown_params(ws, doc, card_params)
     zones = _zones(ws, doc, libraries)
     param_types = _param_types({**{n: v for n, (v, _o) in card_params.items()}, **data.get("params", {})})
     for name in param_types:

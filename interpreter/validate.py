@@ -6,7 +6,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from .diagnostics import Diagnostic
+from .diagnostics import WARNING, Diagnostic
 from .edition import compile_edition
 from .library import load_library
 from .model import Edition
@@ -89,7 +89,9 @@ def validate_paths(paths: list[str]) -> Report:
 def check_file(ws: Workspace, path: str) -> None:
     doc, kind = ws.load(path)
     if kind in ("edition", "expansion"):
-        compile_edition(ws, path)
+        edition = compile_edition(ws, path)
+        if edition is not None:
+            _text_mismatches(ws, edition)
     elif kind in ("cards", "combos"):
         load_library(ws, path)
     elif kind == "scenario":
@@ -97,6 +99,45 @@ def check_file(ws: Workspace, path: str) -> None:
         edition = check_scenario(ws, doc)
         if edition is not None:
             check_layout(ws, doc, edition)
+
+
+def _text_mismatches(ws: Workspace, edition: Edition) -> None:
+    """Warn where a card's text and effect disagree on a number (see rulesheet.py).
+
+    The warning points at the change that made them disagree when there is one:
+    the card's last patch, or a parameter it reads that another file set."""
+    from . import syntax
+    from .rulesheet import number_mismatches
+
+    for view in [edition, *edition.variants.values()]:
+        for finding in number_mismatches(view):
+            record = view.cards.get(finding.card_id) or next(
+                (combo for combo in view.combos if combo.id == finding.card_id), None)
+            where = finding.origin
+            if getattr(record, "changed_at", ()):
+                where = record.changed_at[-1]
+            else:
+                trees = [getattr(record, name, None) for name in ("effect", "on_draw", "requires")]
+                for node in syntax.walk(tuple(t for t in trees if t is not None)):
+                    origin = view.origins.get(f"params.{getattr(node, 'name', '')}") \
+                        if isinstance(node, syntax.RuleRef) else None
+                    if origin is not None and origin.path != finding.origin.path:
+                        where = origin
+                        break
+            suffix = f" (variant '{view.variant}')" if view.variant else ""
+            ws.report(Diagnostic(where.path, where.line, 1, WARNING, "text-mismatch",
+                                 f"'{finding.card_id}'{suffix}: {finding.message}: make the text and "
+                                 "the effect agree (`patch_cards` can change the text)",
+                                 _source_line(where)))
+
+
+def _source_line(origin) -> str:
+    try:
+        with open(origin.path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+        return lines[origin.line - 1] if 0 < origin.line <= len(lines) else ""
+    except OSError:
+        return ""
 
 
 def load_edition(path: str, variant: str | None = None, expansions: tuple = ()) -> Edition:
