@@ -330,12 +330,15 @@ def list_editions(
     paths: Annotated[Optional[List[str]], typer.Argument(help="Folders or files to look in (default: the editions that come with kittens).", show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list of objects: name, kind, path, players, ...")] = False,
 ) -> None:
-    """List the editions, expansions and variants you can play, with their player ranges."""
-    from .interpreter.catalog import catalog, shipped_editions
+    """List the editions, expansions and variants you can play, with their player ranges.
+
+    Without PATHS: the editions that come with kittens, and the expansions
+    installed Python packages declare (entry point group `kittens.expansions`)."""
+    from .interpreter.catalog import catalog, installed_catalog, shipped_editions
     from .interpreter.validate import UsageError
 
     try:
-        entries = catalog(paths or [shipped_editions()])
+        entries = catalog(paths or [shipped_editions()]) + (installed_catalog() if not paths else [])
     except UsageError as exc:
         typer.echo(f"kittens list: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
@@ -348,6 +351,10 @@ def list_editions(
             f"{lo} players" if lo == hi else f"{lo}-{hi} players"
         indent = "    " if entry["kind"] == "variant" else ""
         label = f"--variant {entry['variant']}" if entry["kind"] == "variant" else entry["path"]
+        if entry.get("installed") and entry["kind"] != "variant":
+            label = f"--with {entry.get('name_to_use', entry['id'])}  ({entry['installed']}: {entry['path']})"
+            if entry.get("problem"):
+                label = f"({entry['installed']}: {entry['problem']})"
         typer.echo(f"{indent}{entry['name']}  [{entry['kind']}, {players}]  {label}")
 
 

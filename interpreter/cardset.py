@@ -52,8 +52,12 @@ def libraries(ws: Workspace, doc) -> list[Source]:
     return sorted(found, key=lambda source: source.layer)
 
 
-def gather(ws: Workspace, sources: list[Source]) -> tuple[dict, dict]:
-    """Every card and combo, later layers replacing earlier ones where they say so."""
+def gather(ws: Workspace, sources: list[Source], settled: frozenset = frozenset()) -> tuple[dict, dict]:
+    """Every card and combo, later layers replacing earlier ones where they say so.
+
+    ``settled``: card ids a house rule replaces or patches; two expansions that
+    redefine one of those differently do not conflict, the house rule decides.
+    """
     cards, combos, owner = {}, {}, {}  # owner: card id -> Source of its current definition
     for source in sources:
         lib = source.library
@@ -81,7 +85,8 @@ def gather(ws: Workspace, sources: list[Source]) -> tuple[dict, dict]:
                     f"defined only once ({hint})"))
                 continue
             if (cards[card_id].overrides and before.kind == EXPANSION and source.kind == EXPANSION
-                    and before.layer != source.layer and cards[card_id].raw != card.raw):
+                    and before.layer != source.layer and cards[card_id].raw != card.raw
+                    and card_id not in settled):
                 ws.report(card_lib.doc.diagnostic(
                     path + ("id",), "conflict",
                     f"card '{card_id}' is also redefined, differently, at {cards[card_id].origin}: "
@@ -97,6 +102,16 @@ def gather(ws: Workspace, sources: list[Source]) -> tuple[dict, dict]:
                 continue
             combos[combo_id] = combo
     return cards, combos
+
+
+def settled_by_house_rules(doc) -> frozenset:
+    """Card ids that some house rule of the stack replaces or patches."""
+    found = set()
+    for layer, kind in getattr(doc, "layers", []):
+        if kind != EXPANSION:
+            found.update(layer.data.get("patch_cards", {}))
+            found.update(card["id"] for card in layer.data.get("replace_cards", []))
+    return frozenset(found)
 
 
 def card_params(ws: Workspace, sources: list[Source]) -> dict:
@@ -133,7 +148,7 @@ def patch(ws: Workspace, doc, cards: dict) -> tuple[dict, list]:
     Each patch to check is (layer document, card id) of a patched card whose new
     effects must still be type-checked against the finished edition.
     """
-    cards, done, claims = dict(cards), [], {}
+    cards, done, claims, pending = dict(cards), [], {}, {}
     for layer, kind in getattr(doc, "layers", []):
         for card_id, changes in layer.data.get("patch_cards", {}).items():
             path = ("patch_cards", card_id)
@@ -144,17 +159,22 @@ def patch(ws: Workspace, doc, cards: dict) -> tuple[dict, list]:
                 continue
             for field_name, value in changes.items():
                 earlier = claims.get((card_id, field_name))
-                if kind == EXPANSION and earlier and earlier[0] is not layer and earlier[1] != value:
-                    ws.report(layer.diagnostic(path + (field_name,), "conflict",
-                                               f"`{card_id}.{field_name}` is also patched, differently, "
-                                               f"by {where(earlier[0], earlier[2])}: two expansions "
-                                               "disagree; apply only one, or settle it in a house rule"))
+                if kind != EXPANSION:  # a house rule's patch settles the field
+                    pending.pop((card_id, field_name), None)
+                elif earlier and earlier[0] is not layer and earlier[1] != value:
+                    pending[(card_id, field_name)] = layer.diagnostic(
+                        path + (field_name,), "conflict",
+                        f"`{card_id}.{field_name}` is also patched, differently, by "
+                        f"{where(earlier[0], earlier[2])}: two expansions disagree; apply only "
+                        "one, or settle it in a house rule")
                 if kind == EXPANSION:
                     claims[(card_id, field_name)] = (layer, value, path + (field_name,))
             cards[card_id] = _patched(ws, layer, path, cards[card_id], changes)
             done.append((layer, card_id))
         if kind != EXPANSION:
             claims.clear()
+    for diagnostic in pending.values():
+        ws.report(diagnostic)
     return cards, done
 
 

@@ -14,6 +14,26 @@ def shipped_editions() -> str:
     return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "editions")
 
 
+def installed_catalog() -> list[dict]:
+    """Expansions installed Python distributions declare (entry point group
+    `kittens.expansions`), each with ``installed``: which distribution it came from."""
+    from .plugins import installed
+
+    entries = []
+    for item in installed():
+        if item.path is None:
+            entries.append({"name": item.name, "kind": "expansion", "path": None, "players": None,
+                            "id": item.name, "installed": item.origin, "errors": True,
+                            "problem": item.problem})
+            continue
+        for entry in catalog([item.path]):
+            entry["installed"] = item.origin
+            if entry["kind"] == "expansion":
+                entry["name_to_use"] = item.name
+            entries.append(entry)
+    return entries
+
+
 def catalog(paths: list[str]) -> list[dict]:
     """One entry per playable thing: editions, expansions (on their base) and their variants.
 

@@ -86,6 +86,8 @@ class Layered:
                          for part in ("setup", "combos")}
         # values set by expansions since the last house rule: path -> (doc, path, value)
         self._claims: dict = {}
+        # conflicts found so far, by path: a later house rule that sets the value settles them
+        self.conflicts: dict = {}
         #: `set_params` names no file set so far: a card library may declare them
         self.params_to_find: list[tuple[Document, tuple]] = []
 
@@ -182,7 +184,17 @@ class Layered:
         self._appended(layer)
         problems += self._changes(layer)
         self._claims.clear()  # a house rule settles whatever the expansions before it set
+        for path in list(self.conflicts):
+            if self._set_by(path) is layer:
+                del self.conflicts[path]
         return problems
+
+    def _set_by(self, path: tuple):
+        """The file that set ``path`` last (setup steps are named by their `name`)."""
+        if path[0] == "setup" and len(path) == 2:
+            names = [step.get("name") for step in self.data.get("setup", [])]
+            return self._sources["setup"][names.index(path[1])][0] if path[1] in names else None
+        return self.route(path)[0]
 
     def _start(self, layer: Document, kind: str) -> list[Problem]:
         problems = []
@@ -201,17 +213,19 @@ class Layered:
         self.routes[path] = (layer, layer_path)
 
     def _claim(self, path: tuple, layer: Document, layer_path: tuple) -> list[Problem]:
-        """Record that an expansion sets ``path``; a different value from another is a conflict."""
+        """Record that an expansion sets ``path``; a different value from another is a
+        conflict, kept until a house rule settles it (see :meth:`pending`)."""
         value = layer.value_at(layer_path)
         earlier = self._claims.get(path)
         self._claims[path] = (layer, layer_path, value)
-        if earlier is None or earlier[0] is layer or earlier[2] == value:
-            return []
-        shown = ".".join(str(p) for p in path)
-        return [Problem(layer, layer_path, "conflict",
-                        f"`{shown}` is also set, differently, by {where(earlier[0], earlier[1])}: "
-                        "these two files disagree; apply only one, or write a house rule that "
-                        "extends an edition applying both and sets the value itself")]
+        if earlier is not None and earlier[0] is not layer and earlier[2] != value:
+            shown = ".".join(str(p) for p in path)
+            self.conflicts[path] = Problem(
+                layer, layer_path, "conflict",
+                f"`{shown}` is also set, differently, by {where(earlier[0], earlier[1])}: these "
+                "two files disagree; apply only one, or settle it in a house rule that applies "
+                "both and sets the value itself")
+        return []
 
     def _keyed(self, layer: Document, part: str, key: str, *, claim: bool) -> list[Problem]:
         problems = []
@@ -467,7 +481,7 @@ def resolve_stack(ws, path: str, expansions: tuple = (), _chain: tuple = ()):
                 return None  # reported by the loader, or by whoever named the file
             _report(ws, result.apply(extra_doc))
     if isinstance(result, Layered) and not _chain:
-        _report(ws, result.missing_needs())
+        _report(ws, list(result.conflicts.values()) + result.missing_needs())
     return result
 
 

@@ -37,7 +37,7 @@ def compile_edition(ws: Workspace, path: str, expansions: tuple = ()) -> Edition
     data = doc.data
     sources = cardset.libraries(ws, doc)
     libraries = [source.library for source in sources]
-    cards, combos = cardset.gather(ws, sources)
+    cards, combos = cardset.gather(ws, sources, cardset.settled_by_house_rules(doc))
     cards, patches = cardset.patch(ws, doc, cards)
     card_params = cardset.card_params(ws, sources)
     cardset.unknown_params(ws, doc, card_params)
@@ -97,8 +97,9 @@ def _skinned(ws: Workspace, doc, cards: dict) -> dict:
                                      f"no included library defines the card '{card_id}'"
                                      f"{did_you_mean(card_id, cards)}", key=True))
             continue
-        out[card_id] = replace(cards[card_id], title=new.get("title", cards[card_id].title),
-                               text=new.get("text", cards[card_id].text))
+        card = cards[card_id]
+        out[card_id] = replace(card, title=new.get("title", card.title), text=new.get("text", card.text),
+                               raw={**(card.raw or {}), **new})
     return out
 
 
