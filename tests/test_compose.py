@@ -399,3 +399,52 @@ def test_a_broken_house_rule_exits_1_with_positions(tmp_path):
         assert result.exit_code == 1 and "house.yaml:6:16" in result.output, command
     with pytest.raises(RuleError):
         load_edition(str(path))
+
+
+# -- the designer's workflow: kittens new -> validate -> test -> run -> rules ------
+def test_kittens_new_house_rule_to_a_tested_rulesheet(tmp_path):
+    runner = CliRunner()
+    made = runner.invoke(app, ["new", "house-rule", "Short Hands", "--from", "original", "--dir", str(tmp_path)])
+    assert made.exit_code == 0, made.output
+    rule, scenario = tmp_path / "short_hands.yaml", tmp_path / "short_hands.scenario.yaml"
+    assert rule.read_text().startswith("# yaml-language-server: $schema=")
+    assert runner.invoke(app, ["validate", str(tmp_path)]).output.endswith("0 errors, 0 warnings\n")
+    assert runner.invoke(app, ["test", str(tmp_path)]).exit_code == 0
+    # the designer makes the change; the starter scenario notices the new deal
+    rule.write_text(rule.read_text().replace("hand_size: 7 ", "hand_size: 4 "))
+    failed = runner.invoke(app, ["test", str(scenario)])
+    assert failed.exit_code == 1 and "hand" in failed.output
+    scenario.write_text(scenario.read_text().replace(": 8", ": 5"))
+    assert runner.invoke(app, ["test", str(tmp_path)]).exit_code == 0
+    played = runner.invoke(app, ["run", str(rule), "-g", "20"])
+    assert played.exit_code == 0 and "no winner" not in played.output
+    sheet = runner.invoke(app, ["rules", str(rule), "-p", "3"])
+    assert sheet.exit_code == 0
+    assert "Deal 4 cards" in sheet.output and "~ params.hand\\_size: 7 -\\> 4" in sheet.output
+    html = runner.invoke(app, ["rules", str(rule), "--format", "html", "-o", str(tmp_path / "sheet.html")])
+    assert html.exit_code == 0 and "<table>" in (tmp_path / "sheet.html").read_text()
+
+
+def test_kittens_new_expansion_is_a_playable_folder(tmp_path):
+    runner = CliRunner()
+    made = runner.invoke(app, ["new", "expansion", "Moon Cats", "--dir", str(tmp_path)])
+    assert made.exit_code == 0, made.output
+    folder = tmp_path / "moon_cats"
+    assert sorted(p.name for p in folder.iterdir()) == ["cards.yaml", "expansion.yaml", "scenarios"]
+    assert runner.invoke(app, ["validate", str(folder)]).output.endswith("0 errors, 0 warnings\n")
+    assert runner.invoke(app, ["test", str(folder)]).exit_code == 0
+    party = ROOT / "editions" / "party.yaml"
+    assert runner.invoke(app, ["run", str(party), "--with", str(folder), "-g", "5"]).exit_code == 0
+
+
+def test_kittens_new_refuses_to_overwrite_and_bad_names(tmp_path):
+    runner = CliRunner()
+    assert runner.invoke(app, ["new", "house-rule", "Mine", "--dir", str(tmp_path)]).exit_code == 0
+    before = (tmp_path / "mine.yaml").read_text()
+    again = runner.invoke(app, ["new", "house-rule", "Mine", "--dir", str(tmp_path)])
+    assert again.exit_code == 2 and "already exists" in again.output
+    assert (tmp_path / "mine.yaml").read_text() == before
+    bad = runner.invoke(app, ["new", "house-rule", "42!", "--dir", str(tmp_path)])
+    assert bad.exit_code == 2 and "start the name with a letter" in bad.output
+    unknown = runner.invoke(app, ["new", "house-rule", "X", "--from", "originl", "--dir", str(tmp_path)])
+    assert unknown.exit_code == 2 and "original" in unknown.output
