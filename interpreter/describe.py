@@ -543,18 +543,3 @@ def describe_expression(expr, params: dict | None = None, *, cards: dict | None 
         return _Words(params, cards, names, this).expr(expr)
     except Exception:
         return "(an expression that could not be put into words)"
-
-
-def numbers_in(tree, params: dict | None = None) -> set[int]:
-    """The numbers an effect uses: its integer literals and the values of the
-    ``rules.NAME`` integers it reads (``params``: the edition's rules and parameters)."""
-    params = params or {}
-    found = set()
-    for node in s.walk(tree):
-        if isinstance(node, s.IntLit):
-            found.add(node.value)
-        elif isinstance(node, s.RuleRef):
-            value = params.get(node.name)
-            if isinstance(value, int) and not isinstance(value, bool):
-                found.add(value)
-    return found

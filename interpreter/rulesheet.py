@@ -18,10 +18,11 @@ from dataclasses import dataclass
 
 from . import primitives as P
 from . import syntax as s
-from .describe import choice_names, describe_expression, describe_program, numbers_in, words
+from .describe import choice_names, describe_expression, describe_program, words
 from .loader import load_file
-from .model import Edition, Origin
+from .model import Edition
 from .setup import dry_run, step_count
+from .textcheck import effect_trees as _trees, number_mismatches
 
 FORMATS = ("markdown", "html")
 
@@ -57,18 +58,6 @@ class Items:
 class Table:
     header: tuple
     rows: tuple
-
-
-@dataclass(frozen=True)
-class Finding:
-    """A card or combo whose printed text and effect disagree."""
-
-    card_id: str
-    origin: Origin
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.origin}: '{self.card_id}': {self.message}"
 
 
 # -- the sheet --------------------------------------------------------------------
@@ -415,14 +404,6 @@ def _calls(tree, name: str) -> bool:
     return any(isinstance(n, s.Call) and n.name == name for n in s.walk(tree))
 
 
-def _trees(record) -> list:
-    """Every effect tree of a card, combo or check."""
-    found = [getattr(record, key, None) for key in ("requires", "effect", "on_draw", "instead_of_draw",
-                                                    "condition")]
-    found += [tree for _name, tree in getattr(record, "choose", ())]
-    return [tree for tree in found if tree is not None]
-
-
 def _sentence(text: str) -> str:
     text = text.strip()
     return (text[:1].upper() + text[1:]).rstrip(".") + "." if text else text
@@ -536,53 +517,6 @@ def _rule_blocks(edition: Edition) -> list:
 
 def _value(value) -> str:
     return ("on" if value else "off") if isinstance(value, bool) else str(value)
-
-
-# -- the number check ----------------------------------------------------------------------
-_NUMBER_WORDS = dict(one=1, two=2, three=3, four=4, five=5, six=6, seven=7, eight=8, nine=9, ten=10)
-_NUMBER = r"(\d+|" + "|".join(_NUMBER_WORDS) + r")"
-#: a number counting cards or turns: "the top 3", "three cards", "two more turns"; a
-#: number after "the" ("the two cards") points at cards rather than counting them
-_COUNTED = (re.compile(r"\b(?:top|bottom)\s+" + _NUMBER + r"\b"),
-            re.compile(r"(?<!the )\b" + _NUMBER + r"\s+(?:[a-z-]+\s+){0,2}?(?:cards?|turns?)\b"))
-
-
-def text_numbers(text: str) -> dict[int, str]:
-    """The counting numbers of a printed text: number -> the words that say it."""
-    found = {}
-    lowered = " ".join(text.lower().split())
-    for pattern in _COUNTED:
-        for match in pattern.finditer(lowered):
-            word = match.group(1)
-            found.setdefault(int(word) if word.isdigit() else _NUMBER_WORDS[word], match.group(0))
-    return found
-
-
-def number_mismatches(edition: Edition) -> list[Finding]:
-    """Cards and combos whose printed text counts something (a number above one, next
-    to cards, turns, top or bottom) that their effect never uses.
-
-    The effect's numbers are its integer literals, the values of the ``rules.NAME``
-    numbers it reads and, for a combo, its size. Cards with no effect at all are
-    not checked: their text describes what other cards do with them.
-    """
-    params = _params(edition)
-    in_deck = [c for c, ranges in edition.deck.items() if any(n for _lo, _hi, n in ranges)]
-    records = [edition.cards[c] for c in in_deck if c in edition.cards] + list(edition.combos)
-    findings = []
-    for record in records:
-        trees = _trees(record)
-        if not trees:
-            continue
-        used = set().union(*(numbers_in(tree, params) for tree in trees))
-        if hasattr(record, "size"):
-            used.add(record.size)
-        for number, said in sorted(text_numbers(record.text).items()):
-            if number > 1 and number not in used:
-                shown = ", ".join(str(n) for n in sorted(used)) or "no number"
-                findings.append(Finding(record.id, record.origin,
-                                        f"the text says “{said}” ({number}), but the effect uses {shown}"))
-    return findings
 
 
 # -- rendering ---------------------------------------------------------------------------------

@@ -107,7 +107,7 @@ def _text_mismatches(ws: Workspace, edition: Edition) -> None:
     The warning points at the change that made them disagree when there is one:
     the card's last patch, or a parameter it reads that another file set."""
     from . import syntax
-    from .rulesheet import number_mismatches
+    from .textcheck import number_mismatches
 
     for view in [edition, *edition.variants.values()]:
         for finding in number_mismatches(view):

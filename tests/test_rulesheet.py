@@ -10,8 +10,8 @@ from kittens.interpreter import syntax as s
 from kittens.interpreter.describe import (WORDING, choice_names, describe_expression,
                                           describe_program)
 from kittens.interpreter.parser import parse_program
-from kittens.interpreter.rulesheet import (Finding, SetupRun, number_mismatches, render_rulesheet,
-                                           text_numbers)
+from kittens.interpreter.rulesheet import SetupRun, render_rulesheet
+from kittens.interpreter.textcheck import Finding, number_mismatches, text_numbers
 from kittens.interpreter.setup import dry_run
 from kittens.interpreter.validate import load_edition
 
