@@ -16,7 +16,8 @@ from . import primitives as P
 from .checker import CheckEnv
 from .diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
 from . import cardset
-from .compose import Layered, by_marks, is_by_marks, resolve_stack
+from .compose import Layered, by_marks, is_by_marks
+from .stack import resolve_stack
 from .library import check_effects, declared_zones, zone_env
 from .loader import Document
 from .model import Check, Edition, Origin, SetupStep

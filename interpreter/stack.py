@@ -1,0 +1,121 @@
+"""Which files make up a game, resolved into the one document to compile.
+
+`kittens run house.yaml --with space_cats/` plays: the edition at the bottom
+of the `extends` chain, then for each file up the chain the expansions it
+`apply`s and its own changes, then the `--with` expansions. An expansion
+given as the file to play is played on its `base`. This module walks those
+references (catching cycles, wrong kinds and missing files, at the line that
+names them) and layers the files with :class:`compose.Layered`.
+"""
+
+from __future__ import annotations
+
+import os
+
+from . import plugins
+from .compose import CHANGE_KEYS, Layered, Problem
+from .loader import Document
+
+#: how many editions one may extend through (an edition extending one extending ...)
+MAX_EXTENDS_DEPTH = 16
+
+
+def resolve_stack(ws, path: str, expansions: tuple = (), _chain: tuple = ()):
+    """The document to compile for ``path`` with ``expansions`` (files) applied in order.
+
+    An expansion given as ``path`` is resolved on the base it names; an edition
+    that ``extends`` another is layered onto it. A plain :class:`Document` when
+    nothing is layered; None when the files have errors that stop composition
+    (reported to ``ws``).
+    """
+    doc, kind = ws.load(path)
+    if doc is None or kind is None:
+        return None
+    if kind == "expansion":
+        base = os.path.normpath(os.path.join(os.path.dirname(doc.path), doc.data["base"]))
+        base_doc, base_kind = ws.load(base) if os.path.isfile(base) else (None, None)
+        if base_kind != "edition":
+            if base_doc is not None or not os.path.isfile(base):
+                ws.report(doc.diagnostic(("base",), "wrong-kind" if base_doc else "unknown-file",
+                                         f"'{doc.data['base']}' is not an edition file: `base` names "
+                                         "the edition this expansion is played with"))
+            return None
+        return resolve_stack(ws, base, (path, *expansions), _chain)
+    if kind != "edition":
+        return None
+    if "extends" in doc.data:
+        result = _extended(ws, doc, _chain)
+        if result is None:
+            return None
+    else:
+        result = doc
+        for key in CHANGE_KEYS + ("apply",):
+            if key in doc.data:
+                ws.report(doc.diagnostic((key,), "needs-extends",
+                                         f"`{key}` changes an edition this file builds on, but it "
+                                         "has no `extends:`: name that edition, or write the part "
+                                         "in full", key=True))
+    if expansions:
+        result = result if isinstance(result, Layered) else Layered(result)
+        for extra in expansions:
+            extra_doc, extra_kind = ws.load(extra)
+            if extra_kind != "expansion":
+                return None  # reported by the loader, or by whoever named the file
+            _report(ws, result.apply(extra_doc))
+    if isinstance(result, Layered) and not _chain:
+        _report(ws, list(result.conflicts.values()) + result.missing_needs())
+    return result
+
+
+def _extended(ws, doc: Document, chain: tuple):
+    """A house rule layered on the edition it extends, its `apply` expansions first."""
+    real = os.path.realpath(doc.path)
+    if real in chain or len(chain) >= MAX_EXTENDS_DEPTH:
+        ws.report(doc.diagnostic(("extends",), "include-cycle",
+                                 "this file extends a file that extends it back: remove one of the "
+                                 "two `extends`" if real in chain else
+                                 f"editions extend each other more than {MAX_EXTENDS_DEPTH} deep"))
+        return None
+    folder = os.path.dirname(doc.path)
+    parent = os.path.normpath(os.path.join(folder, doc.data["extends"]))
+    if not os.path.isfile(parent):
+        ws.report(doc.diagnostic(("extends",), "unknown-file",
+                                  f"no file '{doc.data['extends']}' (looked for {parent})"))
+        return None
+    parent_doc, parent_kind = ws.load(parent)
+    if parent_doc is None or parent_kind is None:
+        return None  # its own errors are reported in it
+    if parent_kind != "edition":
+        ws.report(doc.diagnostic(("extends",), "wrong-kind",
+                                 f"'{doc.data['extends']}' is {_a(parent_kind)} file; `extends` takes "
+                                 "an edition (apply expansions with `apply:`)"))
+        return None
+    below = resolve_stack(ws, parent, (), chain + (real,))
+    if below is None:
+        return None
+    layered = below if isinstance(below, Layered) else Layered(below)
+    for index, reference in enumerate(doc.data.get("apply", [])):
+        found = plugins.locate(reference, folder)
+        if found is None:
+            ws.report(doc.diagnostic(("apply", index), "unknown-file", plugins.not_found(reference, folder)))
+            return None
+        extra_doc, extra_kind = ws.load(found)
+        if extra_doc is None or extra_kind is None:
+            return None
+        if extra_kind != "expansion":
+            ws.report(doc.diagnostic(("apply", index), "wrong-kind",
+                                     f"'{reference}' is {_a(extra_kind)} file; `apply` takes expansions "
+                                     "(an edition to build on goes in `extends`)"))
+            return None
+        _report(ws, layered.apply(extra_doc))
+    _report(ws, layered.extend(doc))
+    return layered
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def _report(ws, problems: list[Problem]) -> None:
+    for problem in problems:
+        ws.report(problem.doc.diagnostic(problem.path, problem.code, problem.message, key=problem.key))
