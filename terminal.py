@@ -73,8 +73,10 @@ class HumanTable:
             self._show_events(seat)
         winner = state.winner
         self.io.write(RULE)
-        self.io.write("Game over: " + ("nobody wins (turn limit)" if winner is None
-                                        else f"seat {winner} wins."))
+        team = state.winners if len(state.winners) > 1 else ()
+        self.io.write("Game over: " + ("nobody wins (turn limit)" if winner is None else
+                                       f"seats {', '.join(map(str, team))} win together." if team
+                                       else f"seat {winner} wins."))
 
     def _window_queue(self, queue: list[int]) -> list[int]:
         """Hot-seat fairness: in each round of a reaction window every other person gets

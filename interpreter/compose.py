@@ -31,13 +31,13 @@ from .diagnostics import did_you_mean
 from .loader import Document
 
 #: parts an expansion replaces outright when it gives them (`players` widens instead)
-REPLACED = ("setup", "turn", "win")
+REPLACED = ("setup", "turn", "win", "teams")
 #: mapping parts whose keys are set one by one (later files win)
 KEYED = ("params", "rules", "zones", "variants", "skin")
 #: list parts that grow
 APPENDED = ("include", "checks")
 #: parts a house rule replaces outright
-HOUSE_REPLACED = ("players", "turn", "win", "marks", "description")
+HOUSE_REPLACED = ("players", "turn", "win", "teams", "marks", "description")
 #: parts a house rule may not give whole, and the keys that say what it means instead
 AMBIGUOUS = {
     "deck": "`add_cards`, `remove_cards` or `set_counts`",

@@ -209,6 +209,8 @@ WORDING = dict(
     # players
     players=lambda a: "the players still in the game",
     others=lambda a: "the other players" if a.is_me("of") else f"the players other than {a['of']}",
+    teammates=lambda a: "your teammates" if a.is_me("of") else f"the teammates of {a['of']}",
+    opponents=lambda a: "your opponents" if a.is_me("of") else f"the opponents of {a['of']}",
     with_cards=lambda a: f"{a['among']} who hold cards",
     next_player=lambda a: "the next player" if a.is_me("after") else f"the player after {a['after']}",
     owed=lambda a: ("the number of turns you owe" if a.is_me("player")

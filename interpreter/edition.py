@@ -200,12 +200,13 @@ class _ViewCompiler:
                        {**self.env.rules, **_param_types(params)},
                        self.env.mentioned_cards, self.env.zones, self.env.player_zones)
         setup, setup_path = self._setup(variant, env)
+        teams = self._teams(lo)
         if self.ws.has_errors(_paths(doc)):  # the whole-edition checks need sound parts
             return None
         edition = Edition(id=data["id"], name=data["name"], players=(lo, hi), cards=self.cards,
                           deck=deck, combos=tuple(combos), setup=setup, rules=rules, params=params,
                           turn_draw=self.turn_draw, win=data["win"], zones=self.zones,
-                          origin=Origin(doc.path, 1), variant=variant, checks=self.checks,
+                          origin=Origin(doc.path, 1), variant=variant, checks=self.checks, teams=teams,
                           kind="expansion" if getattr(doc, "expansions", list)() else "edition",
                           expansions=tuple(layer.path for layer in getattr(doc, "expansions", list)()),
                           description=" ".join(str(data.get("description", "")).split()),
@@ -215,6 +216,19 @@ class _ViewCompiler:
         self._dry_runs(edition, setup_path)
         self._unplayable(edition, variant)
         return edition
+
+    def _teams(self, fewest_players: int) -> int:
+        """How many teams; a team win condition needs teams, and every team a player."""
+        data = self.doc.data
+        count = data.get("teams", {}).get("count", 0)
+        if data.get("win") == "last_team_standing" and not count:
+            self.ws.report(self.doc.diagnostic(("win",), "bad-value",
+                                               "`last_team_standing` needs teams: add `teams: {count: 2}`"))
+        if count > fewest_players:
+            self.ws.report(self.doc.diagnostic(("teams", "count"), "bad-player-range",
+                                               f"{count} teams need at least {count} players, but the "
+                                               f"edition allows {fewest_players}: raise `players.min`"))
+        return count
 
     # -- origins --------------------------------------------------------------
     def _view_data(self, variant: str | None) -> dict:
@@ -251,7 +265,8 @@ class _ViewCompiler:
             return self._origin(("variants", variant) + path if value is not None else path)
 
         origins = {"players": part("players"), "turn": self._origin(("turn",)),
-                   "win": self._origin(("win",)), "id": self._origin(("id",))}
+                   "win": self._origin(("win",)), "id": self._origin(("id",)),
+                   "teams": self._origin(("teams",)) if "teams" in self.doc.data else None}
         origins.update({f"deck.{card_id}": part("deck", card_id) for card_id in deck})
         _ids, combos_path = self._part(variant, "combos")
         for index, combo_id in enumerate(combo_ids):

@@ -237,6 +237,11 @@ class State(Reactions, Triggers):
         return self.table.winner
 
     @property
+    def winners(self) -> tuple:
+        """Every winning seat: the winner, or the whole winning team; () while nobody has won."""
+        return self.table.winners
+
+    @property
     def events(self) -> list[dict]:
         return self.table.log.events
 

@@ -139,6 +139,7 @@ class Edition:
     # "rules.attacks_stack", "combos.two_of_a_kind", "setup.3", "turn", "win" -> Origin
     # (None for an engine default); cards and combos carry their own origins
     origins: dict = field(default_factory=dict, compare=False, hash=False)
+    teams: int = 0  # how many teams (0: everyone plays alone); seat s is on team s % teams
     # the resolved rule data of this view (the variant's parts merged in), as written
     data: dict = field(default_factory=dict, compare=False, hash=False)
 

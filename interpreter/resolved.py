@@ -59,6 +59,8 @@ def as_data(edition: Edition) -> dict:
     out["setup"] = [dict(step) for step in data.get("setup", [])]
     out["turn"] = dict(data.get("turn", {}))
     out["win"] = edition.win
+    if edition.teams:
+        out["teams"] = {"count": edition.teams}
     if data.get("zones"):
         out["zones"] = dict(data["zones"])
     if data.get("checks"):
@@ -137,6 +139,8 @@ def render_show(edition: Edition) -> str:
         lines.append(f"  - {_flow(step)}  # {_where(origins.get(f'setup.{index}'))}")
     lines += _entry("turn", data["turn"], _where(origins.get("turn")), 0)
     lines += _entry("win", data["win"], _where(origins.get("win")), 0)
+    if "teams" in data:
+        lines += _entry("teams", data["teams"], _where(origins.get("teams")), 0)
     for part in ("zones", "checks"):
         if part in data:
             lines += _entry(part, data[part] if part == "zones" else list(data[part].values()), None, 0)
@@ -204,9 +208,9 @@ def diff(first: Edition, second: Edition) -> list[Change]:
         if combo_id not in b["combos"]:
             changes.append(Change("-", f"combos.{combo_id}", "on", None, None))
     changes += _steps(a["setup"], b["setup"], origins)
-    for part in ("turn", "win"):
-        if a[part] != b[part]:
-            changes.append(Change("~", part, a[part], b[part], _where(origins.get(part))))
+    for part in ("turn", "win", "teams"):
+        if a.get(part) != b.get(part):
+            changes.append(Change("~", part, a.get(part), b.get(part), _where(origins.get(part))))
     changes += _mapping("checks", a.get("checks", {}), b.get("checks", {}), lambda k: None)
     changes += _cards(first, second, a["cards"], b["cards"])
     return changes

@@ -486,7 +486,9 @@ def _combo_blocks(edition: Edition) -> list:
 
 
 # -- rules and parameters ----------------------------------------------------------------
-_WIN = dict(last_standing="The last player still in the game wins.")
+_WIN = dict(last_standing="The last player still in the game wins.",
+            last_team_standing="The last team with a player still in the game wins: every member of "
+                               "that team wins, including partners who are out.")
 
 
 def _rule_blocks(edition: Edition) -> list:

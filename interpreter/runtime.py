@@ -45,6 +45,18 @@ def _others(ctx, of):
     return [seat for seat in ctx.table.seats_from(of) if seat != of]
 
 
+def _teammates(ctx, of):
+    team = ctx.table.team_of
+    return [seat for seat in ctx.table.seats_from(of) if seat != of and team(seat) == team(of)
+            and ctx.table.edition.teams]
+
+
+def _opponents(ctx, of):
+    team = ctx.table.team_of
+    return [seat for seat in ctx.table.seats_from(of) if seat != of and
+            (team(seat) != team(of) or not ctx.table.edition.teams)]
+
+
 def _with_cards(ctx, among):
     hands = ctx.table.hands
     return [seat for seat in seats_of(among) if hands[seat].cards]
@@ -284,7 +296,7 @@ def _eliminate(ctx, player):
 
 def _win(ctx, player):
     if player is not None:
-        ctx.table.finish(player, "won")
+        ctx.table.finish(player, "won", ctx.table.team(player))
 
 
 def _cancel(ctx):
@@ -296,6 +308,8 @@ def _cancel(ctx):
 RUNTIME = dict(
     players=(_players, False),
     others=(_others, False),
+    teammates=(_teammates, False),
+    opponents=(_opponents, False),
     with_cards=(_with_cards, False),
     next_player=(_next_player, False),
     owed=(_owed, False),

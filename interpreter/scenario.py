@@ -273,6 +273,10 @@ class _Run:
         if self.state.winner != wanted:
             self._mismatch(path, "winner", wanted, self.state.winner)
 
+    def _check_winners(self, path, wanted):
+        if sorted(wanted) != sorted(self.state.winners):
+            self._mismatch(path, "winners", sorted(wanted), sorted(self.state.winners))
+
     def _check_finished(self, path, wanted):
         if self.state.is_terminal() != wanted:
             self._mismatch(path, "game over", wanted, self.state.is_terminal())

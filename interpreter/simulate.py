@@ -88,8 +88,9 @@ def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,
         winner = state.winner
         if winner is None:
             summary.no_winner += 1
-        else:
-            summary.wins[winner] = summary.wins.get(winner, 0) + 1
+        else:  # in a team game every member of the winning team wins
+            for seat in state.winners:
+                summary.wins[seat] = summary.wins.get(seat, 0) + 1
         summary.results.append((game_seed, winner, state.table.turn))
         if log is not None:
             names = [bots[seat % len(bots)] for seat in range(game.players)]

@@ -123,6 +123,8 @@ class Table:
         self.turn_ended = False
         self.finished = False
         self.winner: int | None = None
+        self.winners: tuple = ()  # every winning seat: one, or a whole team
+        self.teams = getattr(edition, "teams", 0)
 
     # -- building -------------------------------------------------------------
     def new_card(self, card, zone: Zone) -> CardInst:
@@ -351,11 +353,30 @@ class Table:
             self.turn_ended = True
             self.current = self.next_seat(seat)
         left = [s for s in range(self.players) if self.alive[s]]
-        if len(left) <= 1:
+        if self.edition.win == "last_team_standing":
+            if len({self.team_of(s) for s in left}) <= 1:
+                self.finish(left[0] if left else None, "last_team_standing",
+                            self.team(left[0]) if left else ())
+        elif len(left) <= 1:
             self.finish(left[0] if left else None, "last_standing")
 
-    def finish(self, winner: int | None, reason: str) -> None:
+    # -- teams ------------------------------------------------------------------
+    def team_of(self, seat: int) -> int:
+        """The team of a seat (seats are dealt to teams in turn); 0 without teams."""
+        return seat % self.teams if self.teams else 0
+
+    def team(self, seat: int) -> tuple:
+        """Every seat on ``seat``'s team, out of the game or not (just ``seat`` without teams)."""
+        if not self.teams:
+            return (seat,)
+        return tuple(s for s in range(self.players) if self.team_of(s) == self.team_of(seat))
+
+    def finish(self, winner: int | None, reason: str, winners: tuple | None = None) -> None:
         self.finished = True
         self.winner = winner
-        self.log.emit("game_over", winner=winner, reason=reason)
+        self.winners = tuple(winners) if winners is not None else (() if winner is None else (winner,))
+        if self.teams:  # a team game names every winner; other games keep their events as they were
+            self.log.emit("game_over", winner=winner, winners=list(self.winners), reason=reason)
+        else:
+            self.log.emit("game_over", winner=winner, reason=reason)
         raise GameOver()

@@ -448,3 +448,24 @@ def test_kittens_new_refuses_to_overwrite_and_bad_names(tmp_path):
     assert bad.exit_code == 2 and "start the name with a letter" in bad.output
     unknown = runner.invoke(app, ["new", "house-rule", "X", "--from", "originl", "--dir", str(tmp_path)])
     assert unknown.exit_code == 2 and "original" in unknown.output
+
+
+# -- teams: a win condition of the edition ---------------------------------------------
+def test_team_win_needs_teams_and_enough_players(tmp_path):
+    no_teams = house(tmp_path, "win: last_team_standing\n", name="no_teams.yaml")
+    assert codes(no_teams) == [("bad-value", "no_teams.yaml", 6)]
+    too_many = house(tmp_path, "teams: {count: 3}\nwin: last_team_standing\n", name="too_many.yaml")
+    assert codes(too_many) == [("bad-player-range", "too_many.yaml", 6)]
+
+
+def test_teams_win_together_and_bots_count_every_winner(tmp_path):
+    from kittens.interpreter.game import Game
+    from kittens.interpreter.simulate import run_games
+
+    path = house(tmp_path, "players: {min: 4, max: 5}\nteams: {count: 2}\nwin: last_team_standing\n")
+    edition = load_edition(str(path))
+    assert edition.teams == 2 and as_data(edition)["teams"] == {"count": 2}
+    summary = run_games(Game(edition, 4), games=40, seed=3, bots=["random"])
+    assert summary.no_winner == 0
+    assert summary.wins[0] == summary.wins[2] and summary.wins[1] == summary.wins[3]
+    assert summary.wins[0] + summary.wins[1] == 40
