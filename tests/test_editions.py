@@ -27,19 +27,23 @@ from kittens.interpreter.validate import load_edition
 from conftest import ROOT
 
 SCALE = float(os.environ.get("KITTENS_FUZZ_SCALE", "1"))
-ENTRIES = [e for e in catalog([str(ROOT / "editions")]) if e["kind"] in ("edition", "expansion", "variant")]
+#: the shipped editions, and the example house rules (rules-as-data written by designers)
+FOLDERS = {"editions": ROOT / "editions", "examples": ROOT / "examples" / "house-rules"}
+ENTRIES = [dict(e, folder=name) for name, folder in FOLDERS.items() for e in catalog([str(folder)])
+           if e["kind"] in ("edition", "expansion", "variant")]
 _COMPILED: dict = {}
 
 
 def _edition(entry):
     key = (entry["path"], entry.get("variant"))
     if key not in _COMPILED:
-        _COMPILED[key] = load_edition(str(ROOT / "editions" / os.path.basename(entry["path"])),
+        _COMPILED[key] = load_edition(str(FOLDERS[entry["folder"]] / os.path.basename(entry["path"])),
                                       entry.get("variant"))
     return _COMPILED[key]
 
 
-CASES = [pytest.param(entry, players, id=f"{os.path.basename(entry['path'])[:-5]}"
+CASES = [pytest.param(entry, players, id=f"{entry['folder'] + '/' if entry['folder'] != 'editions' else ''}"
+                      f"{os.path.basename(entry['path'])[:-5]}"
                       f"{':' + entry['variant'] if entry.get('variant') else ''}-{players}p")
          for entry in ENTRIES for players in range(entry["players"][0], entry["players"][1] + 1)]
 
@@ -75,7 +79,15 @@ def test_cards_conserved_and_games_end_with_a_winner(entry, players):
 
     for seed in range(int(12 * SCALE)):
         state = _random_game(game, seed, conserved)
-        assert state.winner is not None and sum(state.table.alive) == 1, state.events[-3:]
+        alive = {seat for seat, playing in enumerate(state.table.alive) if playing}
+        reason = state.events[-1]["reason"]
+        assert state.winner in alive and state.winner in state.winners, state.events[-3:]
+        if reason == "last_standing":
+            assert alive == {state.winner}, state.events[-3:]
+        elif reason == "last_team_standing":  # nobody of another team is left
+            assert alive <= set(state.winners), state.events[-3:]
+        else:  # a card or a check said who wins
+            assert reason == "won" and state.winners == (state.winner,), state.events[-3:]
         assert state.table.turn < TURN_LIMIT
 
 

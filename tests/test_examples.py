@@ -1,0 +1,56 @@
+"""The example house rules: they validate clean, change something, and their
+scenarios pass (each scenario is one test, so a failure names it)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from kittens.interpreter.resolved import diff
+from kittens.interpreter.scenario import ScenarioRunner
+from kittens.interpreter.validate import load_edition, validate_paths
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "house-rules"
+RULES = sorted(EXAMPLES.glob("*.yaml"))
+SCENARIOS = sorted((EXAMPLES / "scenarios").rglob("*.yaml"))
+
+
+def test_there_are_at_least_eight_house_rules_each_with_two_scenarios():
+    assert len(RULES) >= 8
+    for rule in RULES:
+        folder = EXAMPLES / "scenarios" / rule.stem
+        assert len(list(folder.glob("*.yaml"))) >= 2, f"{rule.name} needs at least two scenarios"
+
+
+def test_the_examples_validate_without_errors_or_warnings():
+    report = validate_paths([str(EXAMPLES)])
+    assert [d.render() for d in report.diagnostics] == []
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.stem for r in RULES])
+def test_each_house_rule_changes_the_edition_it_extends(rule):
+    edition = load_edition(str(rule))
+    assert edition.extends, f"{rule.name} extends nothing"
+    assert diff(load_edition(edition.extends), edition), f"{rule.name} changes nothing"
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[str(s.relative_to(EXAMPLES)) for s in SCENARIOS])
+def test_example_scenario(scenario):
+    outcome = ScenarioRunner().run(str(scenario))
+    assert outcome.passed, outcome.message
+
+
+def test_the_readme_house_rule_is_a_valid_file(tmp_path):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```yaml\n(.*?)```", readme, re.S) if "extends:" in b)
+    (tmp_path / "editions").symlink_to(ROOT / "editions")
+    (tmp_path / "rulebook").symlink_to(ROOT / "rulebook")
+    (tmp_path / "rules").mkdir()
+    path = tmp_path / "rules" / "nope_party.yaml"
+    path.write_text(block, encoding="utf-8")
+    assert [d.render() for d in validate_paths([str(path)]).diagnostics] == []
+    edition = load_edition(str(path))
+    assert edition.deck_for(4)["nope"] == 8 and not edition.cards["skip"].nopeable
