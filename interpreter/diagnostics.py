@@ -65,6 +65,7 @@ CODES: dict[str, str] = {
     "nothing-to-change": "a change removes, sets, replaces or patches something that is not there",
     "conflict": "two expansions (or two card libraries) set one value differently",
     "missing-need": "an expansion needs an edition or expansion that is not part of the game",
+    "not-in-deck": "a scenario places a card the edition puts no copy of in its deck (a position no real game reaches)",
     "text-mismatch": "a card's text and its effect disagree on a key number (the text says three, the effect uses 5)",
     "unknown-combo": "an edition enables a combo that no loaded combo file defines",
     "unknown-file": "an included file does not exist",

@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .decisions import Chance
-from .diagnostics import did_you_mean
+from .diagnostics import WARNING, did_you_mean
 from .edition import compile_edition
 from .events import for_seat
 from .game import Game, GameError, RuleRuntimeError
@@ -488,11 +488,17 @@ def check_layout(ws: Workspace, doc, edition) -> None:
         if path[0] in ("hands", "areas") and int(path[-1]) >= players:
             ws.report(doc.diagnostic(path, "bad-value", f"there is no seat {path[1]} in a "
                                      f"{players}-player game (seats count from 0)", key=True))
+        in_box = edition.deck_for(players) if lo <= players <= hi else {}
         for index, card_id in enumerate(cards):
             if card_id not in edition.cards:
                 ws.report(doc.diagnostic(path + (index,), "unknown-card",
                                          f"the edition has no card '{card_id}'"
                                          f"{did_you_mean(card_id, edition.cards)}"))
+            elif card_id not in in_box:  # e.g. a card a house rule removed
+                ws.report(doc.diagnostic(path + (index,), "not-in-deck",
+                                         f"'{card_id}' is defined, but {edition.name} puts no copy of "
+                                         f"it in the deck for {players} players: this position "
+                                         "cannot happen in a real game", severity=WARNING))
     if data.get("setup") == "edition":
         for key in ("start", "hands", "draw_pile", "discard_pile", "removed", "zones", "areas", "face_up"):
             if key in data:
