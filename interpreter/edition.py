@@ -253,7 +253,8 @@ class _ViewCompiler:
 
     def _origin(self, path: tuple) -> Origin:
         doc, real = self.doc.route(path) if isinstance(self.doc, Layered) else (self.doc, path)
-        return Origin(doc.path, doc.mark(real).line)
+        mark = doc.mark(real)
+        return Origin(doc.path, mark.line, mark.column)
 
     def _origins(self, variant, deck, combo_ids, params, setup) -> dict:
         """Where each value of the compiled view came from (see Edition.origins)."""

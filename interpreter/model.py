@@ -19,6 +19,7 @@ class Origin:
 
     path: str
     line: int
+    column: int = 0  # 0: the whole line (a card, a step); else where the value starts
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}"

@@ -201,9 +201,16 @@ def diff(first: Edition, second: Edition) -> list[Change]:
         changes.append(Change("~", "players", a["players"], b["players"], _where(origins.get("players"))))
     for part in ("deck", "params", "rules"):
         changes += _mapping(part, a[part], b[part], lambda k, p=part: _where(origins.get(f"{p}.{k}")))
+    combos_b = {combo.id: combo for combo in second.combos}
     for combo_id in b["combos"]:
         if combo_id not in a["combos"]:
-            changes.append(Change("+", f"combos.{combo_id}", None, "on", _where(origins.get(f"combos.{combo_id}"))))
+            combo = combos_b[combo_id]
+            shown = f"on ({combo.title}: {combo.size} cards, {combo.match.replace('_', ' ')})"
+            changes.append(Change("+", f"combos.{combo_id}", None, shown,
+                                  _where(origins.get(f"combos.{combo_id}"))))
+        elif a["combo_rules"].get(combo_id) != b["combo_rules"][combo_id]:
+            changes += _keys(f"combos.{combo_id}", a["combo_rules"][combo_id], b["combo_rules"][combo_id],
+                             _where(combos_b[combo_id].origin))
     for combo_id in a["combos"]:
         if combo_id not in b["combos"]:
             changes.append(Change("-", f"combos.{combo_id}", "on", None, None))
@@ -211,7 +218,16 @@ def diff(first: Edition, second: Edition) -> list[Change]:
     for part in ("turn", "win", "teams"):
         if a.get(part) != b.get(part):
             changes.append(Change("~", part, a.get(part), b.get(part), _where(origins.get(part))))
-    changes += _mapping("checks", a.get("checks", {}), b.get("checks", {}), lambda k: None)
+    checks_a, checks_b = a.get("checks", {}), b.get("checks", {})
+    check_origins = {check.id: _where(check.origin) for check in second.checks}
+    for check_id, check in checks_b.items():
+        if check_id not in checks_a:
+            changes.append(Change("+", f"checks.{check_id}", None, check.get("text", check_id),
+                                  check_origins.get(check_id)))
+        else:
+            changes += _keys(f"checks.{check_id}", checks_a[check_id], check, check_origins.get(check_id))
+    changes += [Change("-", f"checks.{check_id}", check.get("text", check_id), None, None)
+                for check_id, check in checks_a.items() if check_id not in checks_b]
     changes += _cards(first, second, a["cards"], b["cards"])
     return changes
 
@@ -263,11 +279,17 @@ def _cards(first: Edition, second: Edition, a: dict, b: dict) -> list[Change]:
         if card_id not in a:
             changes.append(Change("+", f"cards.{card_id}", None, raw.get("title", card_id), where))
             continue
-        before = a[card_id]
-        for key in list(before) + [k for k in raw if k not in before]:
-            if before.get(key) != raw.get(key):
-                changes.append(Change("~" if key in before and key in raw else ("+" if key in raw else "-"),
-                                      f"cards.{card_id}.{key}", before.get(key), raw.get(key), where))
+        changes += _keys(f"cards.{card_id}", a[card_id], raw, where)
+    return changes
+
+
+def _keys(path: str, before: dict, after: dict, where: str) -> list[Change]:
+    """The keys of a definition that differ."""
+    changes = []
+    for key in list(before) + [k for k in after if k not in before]:
+        if before.get(key) != after.get(key):
+            sign = "~" if key in before and key in after else ("+" if key in after else "-")
+            changes.append(Change(sign, f"{path}.{key}", before.get(key), after.get(key), where))
     return changes
 
 

@@ -125,7 +125,7 @@ def _text_mismatches(ws: Workspace, edition: Edition) -> None:
                         where = origin
                         break
             suffix = f" (variant '{view.variant}')" if view.variant else ""
-            ws.report(Diagnostic(where.path, where.line, 1, WARNING, "text-mismatch",
+            ws.report(Diagnostic(where.path, where.line, where.column or 1, WARNING, "text-mismatch",
                                  f"'{finding.card_id}'{suffix}: {finding.message}: make the text and "
                                  "the effect agree (`patch_cards` can change the text)",
                                  _source_line(where)))
