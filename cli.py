@@ -89,7 +89,9 @@ def _load_edition(path: str, variant: str | None, command: str, expansions=None)
     from .interpreter.validate import RuleError, load_edition
 
     if not os.path.isfile(path):
-        typer.echo(f"kittens {command}: no such rule file: {path}", err=True)
+        path = plugins.shipped(path) or path  # `kittens run original`: a shipped edition by name
+    if not os.path.isfile(path):
+        typer.echo(f"kittens {command}: no such rule file (or shipped edition): {path}", err=True)
         raise typer.Exit(EXIT_USAGE)
     found = []
     for name in expansions or []:
@@ -128,7 +130,7 @@ def _bot_names(bots: str, command: str) -> list[str]:
     return names
 
 
-EditionArg = Annotated[str, typer.Argument(help="An edition file, e.g. editions/original.yaml.",
+EditionArg = Annotated[str, typer.Argument(help="An edition file (e.g. editions/original.yaml), or a shipped edition's name (original).",
                                            show_default=False)]
 PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", min=1,
                                                    help="Number of seats (default: 4, within the edition's range).")]

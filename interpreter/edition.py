@@ -15,7 +15,7 @@ from dataclasses import replace
 from . import primitives as P
 from .checker import CheckEnv
 from .diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
-from . import cardset
+from . import cardset, plugins
 from .compose import Layered, by_marks, is_by_marks
 from .stack import resolve_stack
 from .library import check_effects, declared_zones, zone_env
@@ -249,7 +249,7 @@ class _ViewCompiler:
                 top = layer
                 break
         extends = top.data.get("extends")
-        return os.path.normpath(os.path.join(os.path.dirname(top.path), extends)) if extends else None
+        return plugins.locate_edition(extends, os.path.dirname(top.path)) if extends else None
 
     def _origin(self, path: tuple) -> Origin:
         doc, real = self.doc.route(path) if isinstance(self.doc, Layered) else (self.doc, path)

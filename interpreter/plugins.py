@@ -1,8 +1,9 @@
 """Finding expansions: files, folders, and installed Python distributions.
 
-An expansion can be given three ways:
+An expansion can be given four ways:
 
 * a file (``kind: expansion``);
+* the name of a shipped one (``imploding``: ``editions/imploding.yaml`` of kittens);
 * a folder holding ``expansion.yaml`` and, beside it, its card libraries;
 * the name of an installed distribution's entry point in the
   ``kittens.expansions`` group. The entry point names a package, and the
@@ -12,6 +13,11 @@ An expansion can be given three ways:
       space_cats = "space_cats"
 
 kittens finds that folder without importing the package: no code from it runs.
+
+An edition to build on (`extends:`) is a file or the name of a shipped
+edition (``extends: original``), so a house rule written against a shipped
+edition works wherever kittens is installed. Only ``.yaml``/``.yml`` files
+are ever read through these references.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ import importlib.util
 import os
 from dataclasses import dataclass
 from importlib import metadata
+
+from .diagnostics import did_you_mean
 
 GROUP = "kittens.expansions"
 EXPANSION_FILE = "expansion.yaml"
@@ -66,16 +74,45 @@ def _package_file(value: str) -> tuple[str | None, str | None]:
     return None, f"the package '{module}' has no {EXPANSION_FILE}"
 
 
+RULE_FILE = (".yaml", ".yml")
+
+
+def _bare(reference: str) -> bool:
+    """A name rather than a path: no folder separator and no file suffix."""
+    return "/" not in reference and "\\" not in reference and not reference.endswith(RULE_FILE)
+
+
+def shipped(name: str) -> str | None:
+    """The shipped edition or expansion called ``name`` (``original``, ``imploding``)."""
+    from .. import EDITIONS_DIR
+
+    path = os.path.join(str(EDITIONS_DIR), f"{name}.yaml")
+    return path if _bare(name) and os.path.isfile(path) else None
+
+
+def locate_edition(reference: str, folder: str = ".") -> str | None:
+    """The edition file an `extends` names: a rule file (relative to ``folder``) or the
+    name of a shipped edition. None if there is none."""
+    path = os.path.normpath(os.path.join(folder, reference))
+    if os.path.isfile(path) and path.endswith(RULE_FILE):
+        return path
+    return shipped(reference)
+
+
 def locate(reference: str, folder: str = ".") -> str | None:
-    """The expansion file a reference names: a path (relative to ``folder``), a folder
-    holding expansion.yaml, or an installed expansion's name. None if none is found."""
+    """The expansion file a reference names: a rule file (relative to ``folder``), a
+    folder holding expansion.yaml, the name of a shipped expansion, or an installed
+    expansion's name. None if none is found."""
     path = os.path.normpath(os.path.join(folder, reference))
     if os.path.isdir(path):
         inside = os.path.join(path, EXPANSION_FILE)
         return inside if os.path.isfile(inside) else None
     if os.path.isfile(path):
-        return path
-    if os.sep not in reference and "/" not in reference and not reference.endswith((".yaml", ".yml")):
+        return path if path.endswith(RULE_FILE) else None
+    if _bare(reference):
+        found = shipped(reference)
+        if found is not None:
+            return found
         for item in installed():
             if item.name == reference:
                 return item.path
@@ -87,7 +124,21 @@ def not_found(reference: str, folder: str = ".") -> str:
     path = os.path.normpath(os.path.join(folder, reference))
     if os.path.isdir(path):
         return f"the folder '{reference}' holds no {EXPANSION_FILE}"
+    if os.path.isfile(path):
+        return f"'{reference}' is not a rule file: only .yaml and .yml files are read"
     names = [item.name for item in installed()]
     known = f" (installed: {', '.join(names)})" if names else " (no expansion is installed)"
     return (f"no expansion '{reference}': give a file, a folder holding {EXPANSION_FILE}, or the "
-            f"name of an installed expansion{known}")
+            f"name of a shipped or installed expansion{known}")
+
+
+def edition_not_found(reference: str, folder: str = ".") -> str:
+    """Why ``reference`` names no edition to extend."""
+    from .. import EDITIONS_DIR
+
+    path = os.path.normpath(os.path.join(folder, reference))
+    if os.path.isfile(path):
+        return f"'{reference}' is not a rule file: only .yaml and .yml files are read"
+    names = sorted(name[:-5] for name in os.listdir(EDITIONS_DIR) if name.endswith(".yaml"))
+    return (f"no file '{reference}' (looked for {path}), and no shipped edition of that name"
+            f"{did_you_mean(reference, names)} (shipped: {', '.join(names)})")

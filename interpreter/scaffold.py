@@ -95,8 +95,9 @@ def house_rule(name: str, edition: str, folder: str = ".") -> list[Written]:
     base = shipped_edition(edition)
     path = os.path.join(folder, f"{ident}.yaml")
     scenario = os.path.join(folder, f"{ident}.scenario.yaml")
-    rule = HOUSE_RULE.format(modeline=_modeline(folder, "edition"), id=ident, name=name,
-                             extends=_relative(base, folder))
+    # a shipped edition by name: the file then works wherever kittens is installed
+    extends = edition if not os.path.isfile(edition) else _relative(base, folder)
+    rule = HOUSE_RULE.format(modeline=_modeline(folder, "edition"), id=ident, name=name, extends=extends)
     files = [(path, rule, "house rule"), (scenario, "", "scenario")]
     _write_checked(files, path, scenario, ident)
     return [Written(path, "house rule"), Written(scenario, "scenario")]
@@ -150,7 +151,7 @@ HOUSE_RULE = """{modeline}
 #   kittens validate {id}.yaml          check it (file, line and column on any error)
 #   kittens test {id}.scenario.yaml     run its scenarios
 #   kittens show {id}.yaml              the whole resolved edition, each value's origin
-#   kittens diff {extends} {id}.yaml
+#   kittens diff {extends} {id}.yaml      what it changes
 #   kittens rules {id}.yaml -p 4        a rulesheet for four players
 #   kittens run {id}.yaml -g 1000       bots play it: how balanced is it?
 format: 1
@@ -159,8 +160,8 @@ id: {id}
 name: {name}
 description: >-
   Say in a sentence what your table plays differently.
-extends: {extends}
-# apply: [../editions/imploding.yaml]  # expansions to play with, applied first
+extends: {extends}       # a file, or the name of a shipped edition
+# apply: [imploding]      # expansions to play with, applied first (files, folders or names)
 
 # -- the deck ---------------------------------------------------------------
 # add_cards: {{my_card: 2}}             cards not in the deck yet (define them below)

@@ -77,10 +77,10 @@ def _extended(ws, doc: Document, chain: tuple):
                                  f"editions extend each other more than {MAX_EXTENDS_DEPTH} deep"))
         return None
     folder = os.path.dirname(doc.path)
-    parent = os.path.normpath(os.path.join(folder, doc.data["extends"]))
-    if not os.path.isfile(parent):
+    parent = plugins.locate_edition(doc.data["extends"], folder)
+    if parent is None:
         ws.report(doc.diagnostic(("extends",), "unknown-file",
-                                  f"no file '{doc.data['extends']}' (looked for {parent})"))
+                                 plugins.edition_not_found(doc.data["extends"], folder)))
         return None
     parent_doc, parent_kind = ws.load(parent)
     if parent_doc is None or parent_kind is None:

@@ -469,3 +469,33 @@ def test_teams_win_together_and_bots_count_every_winner(tmp_path):
     assert summary.no_winner == 0
     assert summary.wins[0] == summary.wins[2] and summary.wins[1] == summary.wins[3]
     assert summary.wins[0] + summary.wins[1] == 40
+
+
+def test_shipped_editions_and_expansions_by_name(tmp_path):
+    path = write(tmp_path, "portable.yaml", """\
+        format: 1
+        kind: edition
+        id: portable
+        name: Portable
+        extends: original
+        apply: [imploding]
+        set_params: {hand_size: 5}
+        """)
+    edition = load_edition(str(path))
+    assert edition.extends.endswith("editions/original.yaml") and "imploding_kitten" in edition.deck
+    assert CliRunner().invoke(app, ["diff", "original", str(path)]).exit_code == 0
+    typo = write(tmp_path, "typo.yaml", "format: 1\nkind: edition\nid: t\nname: T\nextends: originl\n")
+    found = validate_paths([str(typo)]).diagnostics
+    assert [(d.code, d.line, d.column) for d in found] == [("unknown-file", 5, 10)]
+    assert "did you mean 'original'" in found[0].message
+
+
+def test_references_never_read_files_that_are_not_rule_files(tmp_path):
+    secret = write(tmp_path, "secret.txt", "password\n")
+    for key in ("extends", "apply"):
+        value = str(secret) if key == "extends" else f"[{secret}]"
+        extra = "" if key == "extends" else "extends: original\n"
+        path = write(tmp_path, f"{key}.yaml", f"format: 1\nkind: edition\nid: x\nname: X\n{extra}{key}: {value}\n")
+        found = validate_paths([str(path)]).diagnostics
+        assert [d.code for d in found] == ["unknown-file"] and "not a rule file" in found[0].message
+        assert "password" not in found[0].render()

@@ -46,10 +46,7 @@ def test_example_scenario(scenario):
 def test_the_readme_house_rule_is_a_valid_file(tmp_path):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     block = next(b for b in re.findall(r"```yaml\n(.*?)```", readme, re.S) if "extends:" in b)
-    (tmp_path / "editions").symlink_to(ROOT / "editions")
-    (tmp_path / "rulebook").symlink_to(ROOT / "rulebook")
-    (tmp_path / "rules").mkdir()
-    path = tmp_path / "rules" / "nope_party.yaml"
+    path = tmp_path / "nope_party.yaml"
     path.write_text(block, encoding="utf-8")
     assert [d.render() for d in validate_paths([str(path)]).diagnostics] == []
     edition = load_edition(str(path))
