@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from .edition import compile_edition
+from .plugins import locate_edition
 from .validate import expand
 from .workspace import Workspace
 
@@ -57,7 +58,8 @@ def catalog(paths: list[str]) -> list[dict]:
                  "players": list(edition.players), "id": doc.data["id"],
                  "description": " ".join(str(doc.data.get("description", "")).split())}
         if kind == "expansion":
-            entry["base"] = os.path.normpath(os.path.join(os.path.dirname(shown), doc.data["base"]))
+            base = locate_edition(doc.data["base"], os.path.dirname(shown)) or doc.data["base"]
+            entry["base"] = os.path.relpath(base) if not os.path.relpath(base).startswith("..") else base
         entries.append(entry)
         own = doc.data.get("variants", {})
         for name, variant in edition.variants.items():

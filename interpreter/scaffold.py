@@ -61,9 +61,7 @@ def _relative(path: str, folder: str) -> str:
 
 def _write(files: list[tuple[str, str, str]]) -> list[Written]:
     """Write every file or none: refuse when one exists already."""
-    for path, _text, _what in files:
-        if os.path.exists(path):
-            raise ScaffoldError(f"{path} already exists: pick another name or folder")
+    _refuse_existing([path for path, _text, _what in files])
     written = []
     for path, text, what in files:
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
@@ -98,9 +96,14 @@ def house_rule(name: str, edition: str, folder: str = ".") -> list[Written]:
     # a shipped edition by name: the file then works wherever kittens is installed
     extends = edition if not os.path.isfile(edition) else _relative(base, folder)
     rule = HOUSE_RULE.format(modeline=_modeline(folder, "edition"), id=ident, name=name, extends=extends)
-    files = [(path, rule, "house rule"), (scenario, "", "scenario")]
-    _write_checked(files, path, scenario, ident)
-    return [Written(path, "house rule"), Written(scenario, "scenario")]
+    _refuse_existing([path, scenario])
+    written = _write([(path, rule, "house rule")])
+    try:  # the scenario's numbers come from dealing the rule just written
+        written += _write([(scenario, _house_scenario(path, scenario), "scenario")])
+    except BaseException:
+        os.unlink(path)  # never leave half a starter behind
+        raise
+    return written
 
 
 def expansion(name: str, base: str = "original", folder: str = ".") -> list[Written]:
@@ -108,11 +111,12 @@ def expansion(name: str, base: str = "original", folder: str = ".") -> list[Writ
     ident = slug(name)
     root = os.path.join(folder, ident)
     edition_path = shipped_edition(base)
+    base_ref = base if not os.path.isfile(base) else _relative(edition_path, root)
     card = f"{ident}_peek"[:64]
     files = [
         (os.path.join(root, "expansion.yaml"),
          EXPANSION.format(modeline=_modeline(root, "expansion"), id=ident, name=name,
-                          base=_relative(edition_path, root), card=card), "expansion"),
+                          base=base_ref, card=card), "expansion"),
         (os.path.join(root, "cards.yaml"),
          CARDS.format(modeline=_modeline(root, "cards"), name=name, card=card), "card library"),
         (os.path.join(root, "scenarios", "peek.yaml"),
@@ -122,23 +126,20 @@ def expansion(name: str, base: str = "original", folder: str = ".") -> list[Writ
     return _write(files)
 
 
-def _write_checked(files, rule_path: str, scenario_path: str, ident: str) -> None:
-    """Write the house rule, then a scenario whose numbers come from playing its setup."""
-    for path, _text, _what in files:
+def _refuse_existing(paths: list[str]) -> None:
+    for path in paths:
         if os.path.exists(path):
             raise ScaffoldError(f"{path} already exists: pick another name or folder")
-    _write(files[:1])
-    try:
-        players, hand, kittens = _setup_facts(rule_path, 4)
-        counts = ", ".join(f"{seat}: {hand}" for seat in range(players))
-        text = HOUSE_SCENARIO.format(
-            modeline=_modeline(os.path.dirname(scenario_path) or ".", "scenario"),
-            edition=os.path.basename(rule_path), players=players, hand_counts=counts,
-            kittens=", ".join(f"{k}: {n}" for k, n in sorted(kittens.items())))
-        _write([(scenario_path, text, "scenario")])
-    except Exception:
-        os.unlink(rule_path)  # never leave half a starter behind
-        raise
+
+
+def _house_scenario(rule_path: str, scenario_path: str) -> str:
+    """The starter scenario: the deal the house rule gives four players, as it is now."""
+    players, hand, kittens = _setup_facts(rule_path, 4)
+    return HOUSE_SCENARIO.format(
+        modeline=_modeline(os.path.dirname(scenario_path) or ".", "scenario"),
+        edition=os.path.basename(rule_path), players=players,
+        hand_counts=", ".join(f"{seat}: {hand}" for seat in range(players)),
+        kittens=", ".join(f"{card}: {count}" for card, count in sorted(kittens.items())))
 
 
 HOUSE_RULE = """{modeline}

@@ -32,10 +32,10 @@ def resolve_stack(ws, path: str, expansions: tuple = (), _chain: tuple = ()):
     if doc is None or kind is None:
         return None
     if kind == "expansion":
-        base = os.path.normpath(os.path.join(os.path.dirname(doc.path), doc.data["base"]))
-        base_doc, base_kind = ws.load(base) if os.path.isfile(base) else (None, None)
+        base = plugins.locate_edition(doc.data["base"], os.path.dirname(doc.path))
+        base_doc, base_kind = ws.load(base) if base else (None, None)
         if base_kind != "edition":
-            if base_doc is not None or not os.path.isfile(base):
+            if base_doc is not None or base is None:
                 ws.report(doc.diagnostic(("base",), "wrong-kind" if base_doc else "unknown-file",
                                          f"'{doc.data['base']}' is not an edition file: `base` names "
                                          "the edition this expansion is played with"))
