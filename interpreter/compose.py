@@ -139,13 +139,13 @@ class Layered:
             self._set(("players",), layer, ("players",))
         for part in REPLACED:
             if part in data:
-                problems += self._claim((part,), layer, (part,))
+                self._claim((part,), layer, (part,))
                 self.data[part] = data[part]
                 self._set((part,), layer, (part,))
                 if part == "setup":
                     self._sources["setup"] = [(layer, ("setup", i)) for i in range(len(data["setup"]))]
         for part in KEYED:
-            problems += self._keyed(layer, part, part, claim=part != "variants")
+            self._keyed(layer, part, part, claim=part != "variants")
         self._appended(layer)
         for index, combo_id in enumerate(data.get("combos", [])):
             if combo_id not in self.data.get("combos", []):
@@ -212,7 +212,7 @@ class Layered:
     def _set(self, path: tuple, layer: Document, layer_path: tuple) -> None:
         self.routes[path] = (layer, layer_path)
 
-    def _claim(self, path: tuple, layer: Document, layer_path: tuple) -> list[Problem]:
+    def _claim(self, path: tuple, layer: Document, layer_path: tuple) -> None:
         """Record that an expansion sets ``path``; a different value from another is a
         conflict, kept until a house rule settles it (see :meth:`pending`)."""
         value = layer.value_at(layer_path)
@@ -225,19 +225,16 @@ class Layered:
                 f"`{shown}` is also set, differently, by {where(earlier[0], earlier[1])}: these "
                 "two files disagree; apply only one, or settle it in a house rule that applies "
                 "both and sets the value itself")
-        return []
 
-    def _keyed(self, layer: Document, part: str, key: str, *, claim: bool) -> list[Problem]:
-        problems = []
+    def _keyed(self, layer: Document, part: str, key: str, *, claim: bool) -> None:
         merged = dict(self.data.get(part, {}))
         for name, value in layer.data.get(key, {}).items():
             if claim:
-                problems += self._claim((part, name), layer, (key, name))
+                self._claim((part, name), layer, (key, name))
             merged[name] = value
             self._set((part, name), layer, (key, name))
         if merged:
             self.data[part] = merged
-        return problems
 
     def _appended(self, layer: Document) -> None:
         base_dir = os.path.dirname(self.base.path)
@@ -293,7 +290,7 @@ class Layered:
                                         f"'{card_id}' is not in the deck{did_you_mean(card_id, deck)}: "
                                         "put a new card in with `add_cards`", True))
                 continue
-            problems += self._claim(("deck", card_id), layer, ("set_counts", card_id))
+            self._claim(("deck", card_id), layer, ("set_counts", card_id))
             deck[card_id] = count
             self._set(("deck", card_id), layer, ("set_counts", card_id))
         self.data["deck"] = deck
@@ -336,9 +333,9 @@ class Layered:
         for name in data.get("set_params", {}):
             if name not in params:  # a card library may declare it: checked when they load
                 self.params_to_find.append((layer, ("set_params", name)))
-        problems += self._keyed(layer, "params", "add_params", claim=True)
-        problems += self._keyed(layer, "params", "set_params", claim=True)
-        problems += self._keyed(layer, "rules", "set_rules", claim=True)
+        self._keyed(layer, "params", "add_params", claim=True)
+        self._keyed(layer, "params", "set_params", claim=True)
+        self._keyed(layer, "rules", "set_rules", claim=True)
         return problems
 
     def _step_changes(self, layer: Document) -> list[Problem]:
@@ -371,7 +368,7 @@ class Layered:
         for name, step in data.get("replace_steps", {}).items():
             at = find(name, ("replace_steps", name))
             if at is not None:
-                problems += self._claim(("setup", name), layer, ("replace_steps", name))
+                self._claim(("setup", name), layer, ("replace_steps", name))
                 steps[at] = {"name": name, **step}
                 sources[at] = (layer, ("replace_steps", name))
         for index, name in enumerate(data.get("remove_steps", [])):
