@@ -241,7 +241,8 @@ class Layered:
         for part in APPENDED:
             merged = list(self.data.get(part, []))
             for index, value in enumerate(layer.data.get(part, [])):
-                if part == "include":  # paths are resolved against the base file's folder
+                if part == "include" and ("/" in value or value.endswith((".yaml", ".yml"))):
+                    # paths are resolved against the base file's folder; names stay names
                     value = os.path.relpath(
                         os.path.normpath(os.path.join(os.path.dirname(layer.path), value)), base_dir)
                 self._set((part, len(merged)), layer, (part, index))

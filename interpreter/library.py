@@ -56,6 +56,15 @@ class Library:
 
 
 def resolve(base_doc: Document, relative: str) -> str:
+    """The file an `include` or `uses` names: a path relative to the naming file, or the
+    name of a shipped card library (`uses: [original]`), so that a published expansion
+    can build on the shipped cards wherever kittens is installed."""
+    if "/" not in relative and "\\" not in relative and not relative.endswith((".yaml", ".yml")):
+        from .. import RULEBOOK_DIR
+
+        shipped = os.path.join(str(RULEBOOK_DIR), f"{relative}.yaml")
+        if os.path.isfile(shipped):
+            return shipped
     return os.path.normpath(os.path.join(os.path.dirname(base_doc.path), relative))
 
 

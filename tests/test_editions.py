@@ -28,7 +28,8 @@ from conftest import ROOT
 
 SCALE = float(os.environ.get("KITTENS_FUZZ_SCALE", "1"))
 #: the shipped editions, and the example house rules (rules-as-data written by designers)
-FOLDERS = {"editions": ROOT / "editions", "examples": ROOT / "examples" / "house-rules"}
+FOLDERS = {"editions": ROOT / "editions", "examples": ROOT / "examples" / "house-rules",
+           "package": ROOT / "examples" / "expansion-package" / "space_cats"}
 ENTRIES = [dict(e, folder=name) for name, folder in FOLDERS.items() for e in catalog([str(folder)])
            if e["kind"] in ("edition", "expansion", "variant")]
 _COMPILED: dict = {}

@@ -51,3 +51,26 @@ def test_the_readme_house_rule_is_a_valid_file(tmp_path):
     assert [d.render() for d in validate_paths([str(path)]).diagnostics] == []
     edition = load_edition(str(path))
     assert edition.deck_for(4)["nope"] == 8 and not edition.cards["skip"].nopeable
+
+
+PACKAGE = ROOT / "examples" / "expansion-package"
+
+
+def test_the_example_package_declares_its_expansion_folder():
+    import tomllib
+
+    project = tomllib.loads((PACKAGE / "pyproject.toml").read_text(encoding="utf-8"))
+    points = project["project"]["entry-points"]["kittens.expansions"]
+    assert points == {"space_cats": "space_cats"}
+    assert (PACKAGE / "space_cats" / "expansion.yaml").is_file()
+    assert "*.yaml" in project["tool"]["setuptools"]["package-data"]["space_cats"]
+
+
+def test_the_example_package_validates_and_plays_on_any_base():
+    assert [d.render() for d in validate_paths([str(PACKAGE)]).diagnostics] == []
+    for scenario in sorted(PACKAGE.rglob("scenarios/*.yaml")):
+        outcome = ScenarioRunner().run(str(scenario))
+        assert outcome.passed, outcome.message
+    party = load_edition(str(ROOT / "editions" / "party.yaml"), None,
+                         (str(PACKAGE / "space_cats" / "expansion.yaml"),))
+    assert party.deck_for(8)["orbit"] == 4
