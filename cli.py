@@ -352,6 +352,8 @@ def list_editions(
         players = "has errors (run kittens validate)" if entry.get("errors") else \
             f"{lo} players" if lo == hi else f"{lo}-{hi} players"
         indent = "    " if entry["kind"] == "variant" else ""
+        if entry.get("extends"):
+            players += f", extends {entry['extends']}"
         label = f"--variant {entry['variant']}" if entry["kind"] == "variant" else entry["path"]
         if entry.get("installed") and entry["kind"] != "variant":
             label = f"--with {entry.get('name_to_use', entry['id'])}  ({entry['installed']}: {entry['path']})"

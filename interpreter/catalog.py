@@ -15,6 +15,11 @@ def shipped_editions() -> str:
     return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "editions")
 
 
+def _shown(path: str) -> str:
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
+
+
 def installed_catalog() -> list[dict]:
     """Expansions installed Python distributions declare (entry point group
     `kittens.expansions`), each with ``installed``: which distribution it came from."""
@@ -57,6 +62,8 @@ def catalog(paths: list[str]) -> list[dict]:
         entry = {"name": doc.data["name"], "kind": kind, "path": shown,
                  "players": list(edition.players), "id": doc.data["id"],
                  "description": " ".join(str(doc.data.get("description", "")).split())}
+        if edition.extends:  # a house rule: say what it changes
+            entry["extends"] = _shown(edition.extends)
         if kind == "expansion":
             base = locate_edition(doc.data["base"], os.path.dirname(shown)) or doc.data["base"]
             entry["base"] = os.path.relpath(base) if not os.path.relpath(base).startswith("..") else base
