@@ -89,7 +89,14 @@ def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
                                           f"'{from_doc.value_at(from_path)}' is an {kind} file; only "
                                           "cards and combos files can be included here"))
         return None
-    lib = ws.libraries[key] = Library(shown, kind, doc)
+    identity = _identity(ws, doc)
+    same = ws.library_copies.get(identity)
+    if same is not None and same.kind == kind:
+        # the same library reached at two places (a checkout and an installed kittens, say):
+        # one library, not every card defined twice
+        ws.libraries[key] = same
+        return same
+    lib = ws.libraries[key] = ws.library_copies[identity] = Library(shown, kind, doc)
     ws.loading.append(key)
     try:
         _load_uses(ws, lib)
@@ -106,6 +113,26 @@ def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
                    rules=None, **zone_env(lib.visible_zones()))
     check_effects(ws, lib, env)
     return lib
+
+
+def _identity(ws: Workspace, doc: Document, depth: int = 0) -> tuple:
+    """What makes two library files the same library: their text, and the identity of
+    every library they use (a relative `uses` may reach different files from each).
+    Computed once per file; a `uses` cycle counts as itself (it is reported elsewhere)."""
+    key = os.path.realpath(doc.path)
+    known = ws.identities.get(key)
+    if known is not None:
+        return known
+    if depth >= MAX_INCLUDE_DEPTH:  # too deep to be a real library (reported by the loader)
+        return ("deep", key)
+    ws.identities[key] = ("cycle", key)  # while the uses below are looked at
+    used = []
+    for relative in doc.data.get("uses", []) if isinstance(doc.data, dict) else ():
+        path = resolve(doc, relative)
+        other = ws.load(path)[0] if os.path.isfile(path) and path.endswith((".yaml", ".yml")) else None
+        used.append(_identity(ws, other, depth + 1) if other is not None else ("missing", relative))
+    ws.identities[key] = (doc.text, tuple(used))
+    return ws.identities[key]
 
 
 #: names a declared zone may not take: builtins, `this`, the setup's own zone

@@ -32,6 +32,8 @@ class Workspace:
         self._docs: dict[str, tuple[Document | None, str | None]] = {}
         self._found: dict[tuple, Diagnostic] = {}
         self.libraries: dict = {}  # resolved path -> Library (see library.py)
+        self.library_copies: dict = {}  # content identity -> Library: one library at two places
+        self.identities: dict = {}  # resolved path -> content identity (see library._identity)
         self.loading: list[str] = []  # the include chain, to catch cycles
         self._effect_text: dict[str, int] = {}  # file -> effect characters parsed so far
 

@@ -499,3 +499,15 @@ def test_references_never_read_files_that_are_not_rule_files(tmp_path):
         found = validate_paths([str(path)]).diagnostics
         assert [d.code for d in found] == ["unknown-file"] and "not a rule file" in found[0].message
         assert "password" not in found[0].render()
+
+
+def test_one_library_reached_at_two_places_is_one_library(tmp_path):
+    """A checkout's rulebook and an installed kittens' rulebook (`uses: [original]`) are
+    the same cards, not every card defined twice; a changed copy is a second definition."""
+    text = (ROOT / "rulebook" / "original.yaml").read_text(encoding="utf-8")
+    write(tmp_path, "a/original.yaml", text)
+    write(tmp_path, "b/original.yaml", text)
+    path = house(tmp_path, "include: [a/original.yaml, b/original.yaml]\n")
+    assert codes(path) == []
+    write(tmp_path, "b/original.yaml", text.replace("title: Skip", "title: Skip It"))
+    assert ("duplicate-id", "original.yaml", 15) in codes(path)
