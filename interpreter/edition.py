@@ -29,7 +29,7 @@ def compile_edition(ws: Workspace, path: str, expansions: tuple = ()) -> Edition
     """Compile an edition and its variants, with ``expansions`` (paths) applied in order.
 
     An expansion file given as ``path`` is compiled on the base it names, and an
-    edition that `extends` another on that one (see compose.py). None when there
+    edition that `extends` another on that one (see stack.py). None when there
     are errors that stop compilation.
     """
     doc = resolve_stack(ws, path, tuple(expansions))
@@ -99,8 +99,10 @@ def _skinned(ws: Workspace, doc, cards: dict) -> dict:
                                      f"{did_you_mean(card_id, cards)}", key=True))
             continue
         card = cards[card_id]
+        skin_doc, real = doc.route(("skin", card_id)) if isinstance(doc, Layered) else (doc, ("skin", card_id))
         out[card_id] = replace(card, title=new.get("title", card.title), text=new.get("text", card.text),
-                               raw={**(card.raw or {}), **new})
+                               raw={**(card.raw or {}), **new},
+                               changed_at=card.changed_at + (Origin(skin_doc.path, skin_doc.mark(real).line),))
     return out
 
 
