@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from . import checker
 from . import primitives as P
 from .compose import EXPANSION, Layered, where
-from .diagnostics import ERROR, Diagnostic, did_you_mean
+from .diagnostics import did_you_mean
 from .library import Library, _card_extras, _plain, inline_library, load_library, resolve
 from .model import Origin
 from .workspace import Workspace, base_names
@@ -225,10 +225,12 @@ def check_patches(ws: Workspace, done: list, cards: dict, env) -> None:
 def unknown_params(ws: Workspace, doc, params: dict) -> None:
     """`set_params` names no file below declared and no card library declares either
     (``params``: the card libraries' parameters)."""
-    for layer, path in getattr(doc, "params_to_find", []):
+    pending = getattr(doc, "params_to_find", [])
+    unset = {path[-1] for _layer, path in pending}
+    known = set(params) | {name for name in doc.data.get("params", {}) if name not in unset}
+    for layer, path in pending:
         name = path[-1]
         if name not in params:
-            ws.report(Diagnostic(layer.path, layer.mark(path, True).line, layer.mark(path, True).column,
-                                 ERROR, "nothing-to-change",
-                                 f"no parameter '{name}' to set{did_you_mean(name, params)}: add a new "
-                                 "one with `add_params`", layer.source_line(layer.mark(path, True).line)))
+            ws.report(layer.diagnostic(path, "nothing-to-change",
+                                       f"no parameter '{name}' to set{did_you_mean(name, known)}: add "
+                                       "a new one with `add_params`", key=True))

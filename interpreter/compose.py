@@ -277,19 +277,21 @@ class Layered:
                 continue
             deck[card_id] = count
             self._set(("deck", card_id), layer, ("add_cards", card_id))
+        deck_at = where(*self.route(("deck",)))  # the deck the change looks in
         for index, card_id in enumerate(data.get("remove_cards", [])):
             if card_id not in deck:
                 problems.append(Problem(layer, ("remove_cards", index), "nothing-to-change",
-                                        f"'{card_id}' is not in the deck{did_you_mean(card_id, deck)}: "
-                                        "there is nothing to remove"))
+                                        f"'{card_id}' is not in the deck ({deck_at})"
+                                        f"{did_you_mean(card_id, deck)}: there is nothing to remove"))
                 continue
             del deck[card_id]
             self.routes.pop(("deck", card_id), None)
         for card_id, count in data.get("set_counts", {}).items():
             if card_id not in deck:
                 problems.append(Problem(layer, ("set_counts", card_id), "nothing-to-change",
-                                        f"'{card_id}' is not in the deck{did_you_mean(card_id, deck)}: "
-                                        "put a new card in with `add_cards`", True))
+                                        f"'{card_id}' is not in the deck ({deck_at})"
+                                        f"{did_you_mean(card_id, deck)}: put a new card in with "
+                                        "`add_cards`", True))
                 continue
             self._claim(("deck", card_id), layer, ("set_counts", card_id))
             deck[card_id] = count
@@ -305,16 +307,19 @@ class Layered:
             self._route_list("combos")
         for index, combo_id in enumerate(data.get("add_combos", [])):
             if combo_id in self.data.get("combos", []):
+                at = self.data["combos"].index(combo_id)
                 problems.append(Problem(layer, ("add_combos", index), "already-there",
-                                        f"the combo '{combo_id}' is already on"))
+                                        f"the combo '{combo_id}' is already on "
+                                        f"({where(*self.route(('combos', at)))})"))
                 continue
             self._add_to_list("combos", combo_id, layer, ("add_combos", index))
         for index, combo_id in enumerate(data.get("remove_combos", [])):
             enabled = self.data.get("combos", [])
             if combo_id not in enabled:
+                listed = f" (the combos on: {where(*self.route(('combos',)))})" if "combos" in self.data else ""
                 problems.append(Problem(layer, ("remove_combos", index), "nothing-to-change",
-                                        f"the combo '{combo_id}' is not on{did_you_mean(combo_id, enabled)}: "
-                                        "there is nothing to remove"))
+                                        f"the combo '{combo_id}' is not on{listed}"
+                                        f"{did_you_mean(combo_id, enabled)}: there is nothing to remove"))
                 continue
             at = enabled.index(combo_id)
             self.data["combos"] = enabled[:at] + enabled[at + 1:]

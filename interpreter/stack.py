@@ -84,6 +84,7 @@ def _extended(ws, doc: Document, chain: tuple):
         return None
     parent_doc, parent_kind = ws.load(parent)
     if parent_doc is None or parent_kind is None:
+        _newer_format(ws, doc, ("extends",), parent)
         return None  # its own errors are reported in it
     if parent_kind != "edition":
         ws.report(doc.diagnostic(("extends",), "wrong-kind",
@@ -101,6 +102,7 @@ def _extended(ws, doc: Document, chain: tuple):
             return None
         extra_doc, extra_kind = ws.load(found)
         if extra_doc is None or extra_kind is None:
+            _newer_format(ws, doc, ("apply", index), found)
             return None
         if extra_kind != "expansion":
             ws.report(doc.diagnostic(("apply", index), "wrong-kind",
@@ -110,6 +112,16 @@ def _extended(ws, doc: Document, chain: tuple):
         _report(ws, layered.apply(extra_doc))
     _report(ws, layered.extend(doc))
     return layered
+
+
+def _newer_format(ws, doc: Document, path: tuple, target: str) -> None:
+    """Name the reference too when the file it reaches is in a newer format: the
+    error then shows both places, the file that needs a newer kittens and who uses it."""
+    for found in ws.diagnostics:
+        if found.code == "format-unsupported" and os.path.realpath(found.path) == os.path.realpath(target):
+            ws.report(doc.diagnostic(path, "format-unsupported",
+                                     f"'{doc.value_at(path)}' is written in a newer format than this "
+                                     f"kittens reads ({found.path}:{found.line}): upgrade kittens"))
 
 
 def _a(word: str) -> str:
