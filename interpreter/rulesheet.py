@@ -86,7 +86,8 @@ def sheet_blocks(edition: Edition, players: int, changes: list[str] | None = Non
     blocks += _combo_blocks(edition)
     blocks += _rule_blocks(edition)
     if changes:  # the first line says what the rest is measured against
-        blocks += [Heading(2, "What this variant changes"), Para(changes[0]), Items(tuple(changes[1:]))]
+        blocks += [Heading(2, "What this variant changes"), Para(changes[0]),
+                   Items(tuple(Code(line) for line in changes[1:]))]  # diff lines, as written
     findings = number_mismatches(edition)
     if findings:
         blocks += [Heading(2, "Text and effect checks"),

@@ -420,7 +420,7 @@ def test_kittens_new_house_rule_to_a_tested_rulesheet(tmp_path):
     assert played.exit_code == 0 and "no winner" not in played.output
     sheet = runner.invoke(app, ["rules", str(rule), "-p", "3"])
     assert sheet.exit_code == 0
-    assert "Deal 4 cards" in sheet.output and "~ params.hand\\_size: 7 -\\> 4" in sheet.output
+    assert "Deal 4 cards" in sheet.output and "`~ params.hand_size: 7 -> 4" in sheet.output
     html = runner.invoke(app, ["rules", str(rule), "--format", "html", "-o", str(tmp_path / "sheet.html")])
     assert html.exit_code == 0 and "<table>" in (tmp_path / "sheet.html").read_text()
 

@@ -250,7 +250,7 @@ def test_variant_sheets_show_the_variant_and_its_changes():
     assert "This variant: The older printing's setup" in sheet
     assert "Deal 4 cards from the draw pile" in sheet and "| `attacks_stack` | off |" in sheet
     tail = sheet[sheet.index("## What this variant changes"):]
-    assert "Against the Original:\n\n- Four cards each instead of seven.\n- Attacks do not stack." in tail
+    assert "Against the Original:\n\n- `Four cards each instead of seven.`\n- `Attacks do not stack.`" in tail
 
 
 def test_state_checks_are_listed():
