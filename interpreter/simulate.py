@@ -111,8 +111,8 @@ def game_header(game: Game, seed: int, bots: list[str], **extra) -> dict:
 
 def edition_digest(edition) -> str:
     """A fingerprint of the rule files an edition was compiled from."""
-    paths = {edition.origin.path} | {c.origin.path for c in edition.cards.values()} | \
-        {c.origin.path for c in edition.combos}
+    paths = {edition.origin.path, *edition.sources} | {c.origin.path for c in edition.cards.values()} | \
+        {c.origin.path for c in edition.combos}  # every layered file: a house rule's own too
     parts = []
     for path in paths:  # by content, so the same files match however they are reached
         try:

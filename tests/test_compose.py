@@ -511,3 +511,14 @@ def test_one_library_reached_at_two_places_is_one_library(tmp_path):
     assert codes(path) == []
     write(tmp_path, "b/original.yaml", text.replace("title: Skip", "title: Skip It"))
     assert ("duplicate-id", "original.yaml", 15) in codes(path)
+
+
+def test_a_replay_notices_a_changed_house_rule(tmp_path):
+    path = house(tmp_path, "set_params: {hand_size: 6}\n")
+    log = tmp_path / "games.jsonl"
+    runner = CliRunner()
+    assert runner.invoke(app, ["run", str(path), "-g", "2", "--log", str(log)]).exit_code == 0
+    assert runner.invoke(app, ["replay", str(log)]).exit_code == 0
+    path.write_text(path.read_text().replace("hand_size: 6", "hand_size: 5"))
+    replayed = runner.invoke(app, ["replay", str(log)])
+    assert replayed.exit_code == 1 and "rule files have changed" in replayed.output
