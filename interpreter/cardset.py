@@ -59,9 +59,13 @@ def gather(ws: Workspace, sources: list[Source], settled: frozenset = frozenset(
     redefine one of those differently do not conflict, the house rule decides.
     """
     cards, combos, owner = {}, {}, {}  # owner: card id -> Source of its current definition
+    seen = set()  # every definition met so far, kept or replaced: a library reached again adds nothing
     for source in sources:
         lib = source.library
         for card_id, (card, card_lib, path) in lib.visible_cards().items():
+            if id(card) in seen:
+                continue
+            seen.add(id(card))
             before = owner.get(card_id)
             if before is None:
                 if card.overrides and lib.kind == "inline":
@@ -72,11 +76,9 @@ def gather(ws: Workspace, sources: list[Source], settled: frozenset = frozenset(
                     continue
                 owner[card_id], cards[card_id] = source, card
                 continue
-            if before.library is card_lib or cards[card_id] is card:
-                continue  # one library reached twice
             if not card.overrides:
-                if cards[card_id].overrides and before.layer > source.layer:
-                    continue  # the base's version, seen after the version that replaces it
+                if cards[card_id].overrides and before.layer >= source.layer:
+                    continue  # the version replaced, seen after its replacement (same file)
                 hint = "use `replace_cards` to change it" if lib.kind == "inline" else \
                     "mark the new one `overrides: true`"
                 ws.report(card_lib.doc.diagnostic(

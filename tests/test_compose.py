@@ -522,3 +522,12 @@ def test_a_replay_notices_a_changed_house_rule(tmp_path):
     path.write_text(path.read_text().replace("hand_size: 6", "hand_size: 5"))
     replayed = runner.invoke(app, ["replay", str(log)])
     assert replayed.exit_code == 1 and "rule files have changed" in replayed.output
+
+
+def test_a_library_already_in_the_game_can_be_included_again(tmp_path):
+    streaking = ROOT / "editions" / "streaking.yaml"
+    again = house(tmp_path, f"apply: [{os.path.relpath(streaking, tmp_path)}]\n"
+                            f"include: [{os.path.relpath(ROOT / 'rulebook' / 'original.yaml', tmp_path)}]\n")
+    assert codes(again) == []
+    edition = load_edition(str(again))
+    assert edition.cards["exploding_kitten"].origin.path.endswith("rulebook/streaking.yaml")
