@@ -40,6 +40,7 @@ def _deck_value(ranges: tuple):
 
 
 def card_data(card) -> dict:
+    """A card's definition as written (patches and skins applied), without its id."""
     raw = dict(card.raw or {"id": card.id, "title": card.title, "text": card.text, "when": card.when})
     raw.pop("id", None)
     return raw
