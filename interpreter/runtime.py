@@ -46,15 +46,16 @@ def _others(ctx, of):
 
 
 def _teammates(ctx, of):
-    team = ctx.table.team_of
-    return [seat for seat in ctx.table.seats_from(of) if seat != of and team(seat) == team(of)
-            and ctx.table.edition.teams]
+    table = ctx.table
+    if not table.teams:
+        return []
+    return [seat for seat in table.seats_from(of) if seat != of and table.team_of(seat) == table.team_of(of)]
 
 
 def _opponents(ctx, of):
-    team = ctx.table.team_of
-    return [seat for seat in ctx.table.seats_from(of) if seat != of and
-            (team(seat) != team(of) or not ctx.table.edition.teams)]
+    table = ctx.table
+    return [seat for seat in table.seats_from(of)
+            if seat != of and (not table.teams or table.team_of(seat) != table.team_of(of))]
 
 
 def _with_cards(ctx, among):
