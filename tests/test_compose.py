@@ -531,3 +531,30 @@ def test_a_library_already_in_the_game_can_be_included_again(tmp_path):
     assert codes(again) == []
     edition = load_edition(str(again))
     assert edition.cards["exploding_kitten"].origin.path.endswith("rulebook/streaking.yaml")
+
+
+def test_without_teams_everyone_else_is_an_opponent_and_nobody_a_teammate(tmp_path):
+    from kittens.interpreter.scenario import ScenarioRunner
+
+    house(tmp_path, """\
+        patch_cards:
+          favor:
+            requires: count(with_cards(opponents())) > 0 and count(teammates()) == 0
+            choose:
+              victim: choose_player(with_cards(opponents()))
+        """)
+    scenario = write(tmp_path, "s.yaml", """\
+        format: 1
+        kind: scenario
+        description: opponents() is every other player when there are no teams.
+        edition: house.yaml
+        players: 3
+        hands: {0: [favor], 1: [tacocat], 2: [beard_cat]}
+        draw_pile: [cattermelon]
+        steps:
+          - {seat: 0, do: play favor}
+          - expect:
+              decision: {seat: 0, kind: choose_player, options: [1, 2]}
+        """)
+    outcome = ScenarioRunner().run(str(scenario))
+    assert outcome.passed, outcome.message
