@@ -106,7 +106,7 @@ def house_rule(name: str, edition: str, folder: str = ".") -> list[Written]:
     return written
 
 
-def expansion(name: str, base: str = "original", folder: str = ".") -> list[Written]:
+def expansion(name: str, base: str, folder: str = ".") -> list[Written]:
     """An expansion as a folder: expansion.yaml, a card library, and a scenario."""
     ident = slug(name)
     root = os.path.join(folder, ident)
