@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from . import primitives as P
 from . import syntax as s
+from .cost import Estimate
 from .diagnostics import ERROR, WARNING, did_you_mean
 
 
@@ -35,6 +36,7 @@ class CheckEnv:
     mentioned_cards: set = field(default_factory=set)  # card ids named by literals
     zones: frozenset = frozenset()  # extra zones declared by the files in scope
     player_zones: frozenset = frozenset()  # of those, the ones each player has a copy of
+    limits: object = None  # cost.Limits of the edition; None: values and zone sizes unknown
 
 
 class Checker:
@@ -50,15 +52,29 @@ class Checker:
     # -- entry points ---------------------------------------------------------
     def program(self, program: s.Program) -> list[Finding]:
         self._block(program.body)
+        self._estimate(lambda estimate: estimate.program(program))
         return self.findings
 
     def expression(self, expr, expect: str | None = None) -> str | None:
+        found = self._expect(expr, expect)
+        self._estimate(lambda estimate: estimate.expression(expr))
+        return found
+
+    def _estimate(self, run) -> None:
+        """Warn where the effect can outgrow the engine's limits (see cost.py). Setup
+        counts are left to the dry run, which works them out exactly."""
+        if self.context == P.SETUP or any(f.severity == ERROR for f in self.findings):
+            return
+        for pos, code, message in run(Estimate(self.env.limits, self.scopes[0])):
+            self._error(pos, code, message, WARNING)
+
+    # -- helpers --------------------------------------------------------------
+    def _expect(self, expr, expect: str | None) -> str | None:
         found = self._expr(expr)
         if expect and found and not P.accepts(expect, found):
             self._error(expr.pos, "type-mismatch", f"this should be {expect}, not {found}")
         return found
 
-    # -- helpers --------------------------------------------------------------
     def _error(self, pos: int, code: str, message: str, severity: str = ERROR) -> None:
         self.findings.append(Finding(pos, code, message, severity))
 
@@ -91,7 +107,7 @@ class Checker:
         if isinstance(stmt, s.Let):
             self._bind(stmt.name_pos, stmt.name, self._expr(stmt.value))
         elif isinstance(stmt, s.If):
-            self.expression(stmt.condition, P.BOOL)
+            self._expect(stmt.condition, P.BOOL)
             self._block(stmt.then)
             self._block(stmt.otherwise)
         elif isinstance(stmt, s.For):
@@ -149,16 +165,16 @@ class Checker:
             return found
         if isinstance(expr, s.Sum):
             for term in (expr.first, *expr.terms):
-                self.expression(term, P.INT)
+                self._expect(term, P.INT)
             return P.INT
         if isinstance(expr, s.Compare):
             return self._compare(expr)
         if isinstance(expr, s.BoolOp):
             for operand in expr.operands:
-                self.expression(operand, P.BOOL)
+                self._expect(operand, P.BOOL)
             return P.BOOL
         if isinstance(expr, s.Not):
-            self.expression(expr.operand, P.BOOL)
+            self._expect(expr.operand, P.BOOL)
             return P.BOOL
         raise TypeError(f"unexpected node {expr!r}")  # pragma: no cover
 

@@ -449,7 +449,10 @@ class _Words:
         uses = [n for n in s.walk(rest) if isinstance(n, s.Name) and n.id == stmt.name]
         chance = any(isinstance(n, s.Call) and n.name in P.PRIMITIVES
                      and P.PRIMITIVES[n.name].kind in (P.CHOICE, P.CHANCE) for n in s.walk(stmt.value))
-        if kind == P.ZONE or (_unchanged_at_uses(uses, rest) and (len(uses) == 1 or not chance)):
+        # a long value used twice is named: read in place, each `let b = a * a` would
+        # double the words, and thirty of them would not fit in any memory
+        short = len(uses) <= 1 or len(phrase) <= _INLINE_LONGEST
+        if short and (kind == P.ZONE or (_unchanged_at_uses(uses, rest) and (len(uses) == 1 or not chance))):
             if uses or not chance:
                 self.scopes[-1][stmt.name] = (phrase, kind)
                 return None
@@ -490,6 +493,10 @@ class _Words:
         nested = ("if ", "for ")
         bracket = guarded or len(clauses) > 1
         return ", then ".join(f"({c})" if bracket and c.startswith(nested) else c for c in clauses)
+
+
+#: the longest phrase a `let` name used more than once is replaced by
+_INLINE_LONGEST = 200
 
 
 def _unchanged_at_uses(uses: list, rest: tuple) -> bool:

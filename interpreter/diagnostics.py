@@ -51,6 +51,9 @@ CODES: dict[str, str] = {
     "unknown-rule": "`rules.NAME` names no rule or parameter",
     "not-allowed-here": "a primitive used where it may not be (a choice in a pure expression, cancel outside a reaction)",
     "unused-value": "a query is used as a statement and its value is thrown away",
+    "number-too-large": "a number written in an effect or a setup count, or one a setup count works out, is beyond the engine's limit (1,000,000,000 either way)",
+    "may-overflow": "a calculation in an effect can work out to a number beyond the engine's limit, with the largest values its parts can take (the game would stop with an error)",
+    "too-much-work": "an effect's loops can take more steps than one action may (the game would stop with an error): nested `for` loops over zones that can hold the whole deck",
     # cross-file and cross-record checks
     "duplicate-id": "two records share one id",
     "unknown-card": "a card id that no loaded card library defines",

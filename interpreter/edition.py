@@ -21,6 +21,7 @@ from .stack import resolve_stack
 from .library import check_effects, declared_zones, zone_env
 from .loader import Document
 from .model import Check, Edition, Origin, SetupStep
+from .cost import edition_limits
 from .setup import dry_run
 from .workspace import Workspace, base_names
 
@@ -51,7 +52,7 @@ def compile_edition(ws: Workspace, path: str, expansions: tuple = ()) -> Edition
                                      key=True))
     env = CheckEnv(card_ids=frozenset(cards), tags=frozenset(t for c in cards.values() for t in c.tags),
                    rules={name: spec[0] for name, spec in P.ENGINE_RULES.items()} | param_types,
-                   **zone_env(zones))
+                   **zone_env(zones), limits=edition_limits(data, card_params))
     for lib in libraries:
         check_effects(ws, lib, env)
     cardset.check_patches(ws, patches, cards, env)

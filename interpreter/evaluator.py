@@ -6,6 +6,13 @@ that may wait for a decision or a chance outcome is a generator; it yields a
 ``Decision`` or ``Chance`` and receives the answer. Everything else is a plain
 call, so an effect without choices costs a few function calls and no
 generator frames. The game loop never sees effect text or syntax trees.
+
+The compiled code enforces the limits of cost.py: every number it writes or
+works out stays within ``NUMBER_LIMIT``, and it charges its steps to the
+running action's budget (``State.budget``, refilled before each action): an
+effect's own weight when it starts, and a loop's body weight for each item, all
+at once before the first. Going over either raises ``RuleRuntimeError`` naming
+the card (or combo, check, turn step) and where it is defined.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from dataclasses import dataclass
 
 from . import primitives as P
 from . import syntax as s
+from .cost import NUMBER_LIMIT, STEP_BUDGET, fail, shown, weight
 from .runtime import RUNTIME
 from .table import as_secret_as
 
@@ -46,16 +54,51 @@ def run(code: Code, ctx: Ctx):
     return code.fn(ctx)
 
 
-def compile_program(program: s.Program | None, zones: frozenset = frozenset()) -> Code | None:
+def compile_program(program: s.Program | None, zones: frozenset = frozenset(),
+                    where: str | None = None) -> Code | None:
+    """Compile an effect; ``where`` names it in errors (see cost.label)."""
     if program is None:
         return None
-    return _Compiler(zones).block(program.body)
+    code = _Compiler(zones, where).block(program.body)
+    return _charged(code, weight(program.body), where)
 
 
-def compile_expression(expr, zones: frozenset = frozenset()) -> Code | None:
+def compile_expression(expr, zones: frozenset = frozenset(), where: str | None = None) -> Code | None:
     if expr is None:
         return None
-    return _Compiler(zones).expr(expr)
+    return _Compiler(zones, where).expr(expr)
+
+
+def _over_budget(where: str | None):
+    fail(where, f"one action took more than {STEP_BUDGET:,} steps (loop iterations and primitive "
+                "calls, with everything it set off); an effect must do less work: walk fewer cards, "
+                "nest fewer loops, or let drawn cards draw less")
+
+
+def _too_large(where: str | None, value: int, what: str = "a calculation gave"):
+    fail(where, f"{what} {shown(value)}, beyond the largest number an effect may use "
+                f"({NUMBER_LIMIT:,} either way)")
+
+
+def _charged(code: Code, steps: int, where: str | None) -> Code:
+    """``code`` that first charges ``steps`` to the action's budget."""
+    fn = code.fn
+    if code.gen:
+        def charged_gen(ctx):
+            state = ctx.game
+            state.budget -= steps
+            if state.budget < 0:
+                _over_budget(where)
+            return (yield from fn(ctx))
+        return Code(charged_gen, True)
+
+    def charged(ctx):
+        state = ctx.game
+        state.budget -= steps
+        if state.budget < 0:
+            _over_budget(where)
+        return fn(ctx)
+    return Code(charged, False)
 
 
 def _const(value):
@@ -63,8 +106,9 @@ def _const(value):
 
 
 class _Compiler:
-    def __init__(self, zones: frozenset) -> None:
+    def __init__(self, zones: frozenset, where: str | None = None) -> None:
         self.zones = zones  # names of the edition's extra zones
+        self.where = where  # what the code belongs to, for errors
 
     # -- statements -----------------------------------------------------------
     def block(self, body) -> Code:
@@ -131,9 +175,14 @@ class _Compiler:
 
     def _for(self, stmt: s.For) -> Code:
         name, iterable, body = stmt.name, self.expr(stmt.iterable), self.block(stmt.body)
+        steps, where = weight(stmt.body), self.where
 
         def for_gen(ctx):
             items = _items((yield from run(iterable, ctx)))
+            state = ctx.game  # the whole loop is charged before it starts: it walks a snapshot
+            state.budget -= steps * len(items)
+            if state.budget < 0:
+                _over_budget(where)
             for item in items:
                 ctx.vars[name] = item
                 yield from run(body, ctx)
@@ -142,20 +191,27 @@ class _Compiler:
         it, fn = iterable.fn, body.fn
 
         def for_(ctx):
-            for item in _items(it(ctx)):
+            items = _items(it(ctx))
+            state = ctx.game
+            state.budget -= steps * len(items)
+            if state.budget < 0:
+                _over_budget(where)
+            for item in items:
                 ctx.vars[name] = item
                 fn(ctx)
         return Code(for_, False)
 
     # -- expressions ----------------------------------------------------------
     def expr(self, expr) -> Code:
+        if isinstance(expr, s.IntLit) and not -NUMBER_LIMIT <= expr.value <= NUMBER_LIMIT:
+            value, where = expr.value, self.where  # the checker refuses these; built by hand
+            return Code(lambda ctx: _too_large(where, value, "it writes the number"), False)
         if isinstance(expr, (s.IntLit, s.StrLit, s.BoolLit)):
             return Code(_const(expr.value), False)
         if isinstance(expr, s.Name):
             return Code(self._name(expr.id), False)
         if isinstance(expr, s.RuleRef):
-            key = expr.name
-            return Code(lambda ctx: ctx.game.rules[key], False)
+            return Code(self._rule(expr.name), False)
         if isinstance(expr, s.Call):
             return self.call(expr)
         if isinstance(expr, s.Sum):
@@ -185,14 +241,27 @@ class _Compiler:
             return lambda ctx: ctx.table.extra[name]
         return lambda ctx: ctx.vars[name]
 
+    def _rule(self, key: str):
+        where = self.where
+
+        def rule(ctx):  # an edition's parameter may be any whole number
+            value = ctx.game.rules[key]
+            if -NUMBER_LIMIT <= value <= NUMBER_LIMIT:
+                return value
+            _too_large(where, value, f"rules.{key} is")
+        return rule
+
     def _sum(self, expr: s.Sum) -> Code:
         terms = [self.expr(expr.first)] + [self.expr(t) for t in expr.terms]
         ops = tuple(_ARITHMETIC[op] for op in expr.ops)
+        where = self.where
 
         def total(values):  # a sum with a secret number in it is just as secret
             result = values[0]
             for op, value in zip(ops, values[1:]):
                 result = op(result, value)
+                if not -NUMBER_LIMIT <= result <= NUMBER_LIMIT:  # checked at each step: no huge numbers
+                    _too_large(where, result)
             return as_secret_as(int(result), values)
         return self._combine(terms, total)
 

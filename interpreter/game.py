@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from . import syntax as s
 from .decisions import CHANCE, TERMINAL, Chance, Decision
+from .cost import STEP_BUDGET, label
 from .evaluator import Code, Ctx, compile_expression, compile_program, run
 from .setup import play_setup
 from .model import Combo
@@ -81,10 +82,12 @@ class Game:
         shared: dict = {}  # equal expressions share one compiled code (see State._legal)
         self.cards = {card_id: _compile(card, zones, shared) for card_id, card in edition.cards.items()}
         self.combos = tuple(_compile(combo, zones, shared) for combo in edition.combos)
-        self.turn_draw = compile_program(edition.turn_draw, zones)
-        self.checks = tuple((check, compile_expression(check.condition, zones),
-                             compile_program(check.effect, zones)) for check in edition.checks)
-        self.draw_hooks = {card_id: compile_program(card.instead_of_draw, zones)
+        self.turn_draw = compile_program(edition.turn_draw, zones,
+                                         f"the turn's draw ({edition.origins.get('turn') or edition.origin})")
+        self.checks = tuple((check, compile_expression(check.condition, zones, label(check)),
+                             compile_program(check.effect, zones, label(check)))
+                            for check in edition.checks)
+        self.draw_hooks = {card_id: compile_program(card.instead_of_draw, zones, label(card))
                            for card_id, card in edition.cards.items() if card.instead_of_draw}
         self.has_decoys = any(card.decoy for card in edition.cards.values())
         # editions without these concepts skip their checks on hot paths
@@ -120,14 +123,16 @@ class Game:
 
 
 def _compile(record, zones, shared: dict) -> Rule:
+    where = label(record)
+
     def expression(tree):
-        if tree not in shared:
-            shared[tree] = compile_expression(tree, zones)
+        if tree not in shared:  # shared by equal trees: errors name the first card that has it
+            shared[tree] = compile_expression(tree, zones, where)
         return shared[tree]
 
     choose, feasible, looks_at_this = [], [], _names_this(record.requires)
     for name, tree in record.choose:
-        choose.append((name, compile_expression(tree, zones)))
+        choose.append((name, compile_expression(tree, zones, where)))
         # choose_player(among) / choose_card(among) with a pure `among`: a play is
         # only legal when there is something to choose
         if isinstance(tree, s.Call) and tree.name in ("choose_player", "choose_card") and tree.args:
@@ -138,8 +143,8 @@ def _compile(record, zones, shared: dict) -> Rule:
     requires = expression(record.requires) if record.requires is not None else None
     return Rule(id=record.id, record=record, requires=requires,
                 feasible=tuple(feasible), choose=tuple(choose),
-                effect=compile_program(record.effect, zones),
-                on_draw=compile_program(getattr(record, "on_draw", None), zones),
+                effect=compile_program(record.effect, zones, where),
+                on_draw=compile_program(getattr(record, "on_draw", None), zones, where),
                 requires_this=looks_at_this)
 
 
@@ -161,6 +166,7 @@ class State(Reactions, Triggers):
         self.decisions = 0
         self.history: list = []  # every option and chance outcome applied, in order
         self._draw_nesting = 0
+        self.budget = STEP_BUDGET  # steps the running action may still take (see cost.py)
         self._hooking: set = set()  # cards whose `instead_of_draw` is running
         self._pending = None
         self._layout = layout
@@ -284,6 +290,7 @@ class State(Reactions, Triggers):
                     plays += 1
                     if plays > PLAY_LIMIT:
                         table.finish(None, "play_limit")
+                    self.budget = STEP_BUDGET
                     choice = yield self._action_decision(seat)
                     yield from self._act(seat, choice)
                     if self.game.checks:

@@ -14,6 +14,7 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import syntax as s
+from .cost import NUMBER_LIMIT
 
 MAX_EFFECT_CHARS = 8000
 MAX_NESTING = 24  # brackets
@@ -93,7 +94,21 @@ def _check_depth(tree: Tree) -> None:
             raise EffectError(_pos(node.meta), "effect-too-complex",
                               f"the effect nests more than {MAX_TREE_DEPTH} levels deep (blocks, "
                               "else-if chains, `not`): split it with `let`")
-        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth + 1))
+            elif child.type == "INT" and _too_large(child):
+                shown = child if len(child) <= 20 else f"{child[:12]}... ({len(child):,} digits)"
+                raise EffectError(child.start_pos, "number-too-large",
+                                  f"{shown} is larger than any number an effect may use "
+                                  f"({NUMBER_LIMIT:,})")
+
+
+def _too_large(digits: str) -> bool:
+    """Whether a number literal is beyond the limit (its length is looked at first:
+    Python refuses to convert thousands of digits)."""
+    digits = digits.lstrip("0")
+    return len(digits) > len(str(NUMBER_LIMIT)) or int(digits or "0") > NUMBER_LIMIT
 
 
 def _friendly(exc: UnexpectedInput, text: str) -> EffectError:

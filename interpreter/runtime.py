@@ -9,14 +9,25 @@ answer back. A test checks that this table and the declarations match.
 Values: a player is a seat number, players a list of seats, a card a
 ``CardInst``, cards a list of them, a zone a ``Zone`` (its cards when cards
 are wanted), a card id or tag a string.
+
+Arguments are checked here, so that whatever a checked effect passes, the
+table stays sound: numbers out of range are clamped (or ignored where no
+clamp makes sense), players who are out of the game cannot draw, win or be
+attacked, and a request no player could answer stops the game with a
+``RuleRuntimeError``. primitives.py says what each primitive does with such
+arguments.
 """
 
 from __future__ import annotations
 
 from itertools import permutations
 
+from .cost import NUMBER_LIMIT, fail, label
 from .decisions import Chance, Decision
 from .table import HAND, PrivateInt, Zone, as_secret_as
+
+#: the most cards `rearrange` puts in order: the player picks one of n! orders
+MAX_REARRANGE = 6
 
 
 def cards_of(value) -> list:
@@ -34,6 +45,15 @@ def seats_of(value) -> list:
     if isinstance(value, list):
         return value
     return [] if value is None else [value]
+
+
+def _where(ctx) -> str | None:
+    """The card, combo or check whose effect is running, for an error."""
+    game = ctx.game.game
+    record = game.edition.cards.get(ctx.source) or next(
+        (rule.record for rule in game.combos if rule.id == ctx.source), None) or next(
+        (check for check in game.edition.checks if check.id == ctx.source), None)
+    return label(record) if record is not None else None
 
 
 # -- players ------------------------------------------------------------------
@@ -68,7 +88,7 @@ def _next_player(ctx, after):
 
 
 def _owed(ctx, player):
-    return ctx.table.owed[player]
+    return min(ctx.table.owed[player], NUMBER_LIMIT)
 
 
 def _holding(ctx, among, card):
@@ -92,7 +112,7 @@ def _top(ctx, cards, n):
 
 def _bottom(ctx, cards, n):
     found = cards_of(cards)
-    return found[len(found) - n:] if n > 0 else []
+    return found[max(len(found) - n, 0):] if n > 0 else []
 
 
 def _find(ctx, cards, card):
@@ -196,8 +216,15 @@ def _choose_kind(ctx, among, by):
 
 def _rearrange(ctx, cards, by):
     found = cards_of(cards)
+    if found:  # cards that have left the first one's zone since they were listed stay put
+        zone = found[0].zone
+        found = [inst for inst in found if inst.zone is zone]
     if len(found) < 2:
         return
+    if len(found) > MAX_REARRANGE:
+        fail(_where(ctx), f"rearrange() was given {len(found)} cards; at most {MAX_REARRANGE} "
+                                  "can be put in order (a player picks one of every possible order): "
+                                  "rearrange fewer, such as `top(draw_pile, 3)`")
     options = [list(order) for order in permutations(range(len(found)))]
     order = yield Decision(by, "rearrange", options, None,
                            {**ctx.game.about(ctx), "cards": [inst.id for inst in found]})
@@ -267,16 +294,18 @@ def _reveal(ctx, cards):
 
 
 def _draw(ctx, player, from_bottom):
-    yield from ctx.game.draw(player, from_bottom)
+    if ctx.table.alive[player]:
+        yield from ctx.game.draw(player, from_bottom)
 
 
 def _end_turn(ctx, turns):
-    ctx.table.end_turn(ctx.me, turns)
+    ctx.table.end_turn(ctx.me, max(turns, 1))  # the turn being played always counts
 
 
 def _attack(ctx, victim, turns):
-    if victim is not None:
-        ctx.table.attack(ctx.me, victim, turns, ctx.game.rules["attacks_stack"])
+    table = ctx.table
+    if victim is not None and table.alive[victim]:
+        table.attack(ctx.me, victim, min(max(turns, 0), NUMBER_LIMIT), ctx.game.rules["attacks_stack"])
 
 
 def _discard(ctx, cards):
@@ -296,7 +325,7 @@ def _eliminate(ctx, player):
 
 
 def _win(ctx, player):
-    if player is not None:
+    if player is not None and ctx.table.alive[player]:
         ctx.table.finish(player, "won", ctx.table.team(player))
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from . import syntax as s
+from .cost import NUMBER_LIMIT, TOO_LARGE, fail, shown, within_limit
 from .decisions import Chance
 from .evaluator import _ARITHMETIC as ARITHMETIC
 from .model import Edition, SetupStep
@@ -23,22 +24,36 @@ class EvalError(Exception):
     pass
 
 
+class NumberTooLarge(EvalError):
+    """A count that writes or works out a number beyond cost.NUMBER_LIMIT."""
+
+
+def _checked(value, what: str):
+    if isinstance(value, int) and not within_limit(value):
+        raise NumberTooLarge(f"{what} {shown(value)}, beyond the largest number a count may use "
+                             f"({NUMBER_LIMIT:,} either way)")
+    return value
+
+
 def evaluate(expr, names: dict, rules: dict, cards: dict | None = None):
     """Evaluate a pure, checked expression (numbers, names, rules, min/max, logic).
 
     In setup counts, ``draw_pile`` is a Counter of card ids, and ``count``,
-    ``find`` and ``tagged`` work on it (``cards``: id -> Card, for tags).
+    ``find`` and ``tagged`` work on it (``cards``: id -> Card, for tags). A
+    number beyond the limit (written, read from a rule, or worked out) raises
+    :class:`NumberTooLarge`.
     """
     if isinstance(expr, (s.IntLit, s.BoolLit, s.StrLit)):
-        return expr.value
+        return _checked(expr.value, "it writes the number")
     if isinstance(expr, s.Name):
         return names[expr.id]
     if isinstance(expr, s.RuleRef):
-        return rules[expr.name]
+        return _checked(rules[expr.name], f"rules.{expr.name} is")
     if isinstance(expr, s.Sum):
         total = evaluate(expr.first, names, rules, cards)
         for op, term in zip(expr.ops, expr.terms):
-            total = ARITHMETIC[op](total, evaluate(term, names, rules, cards))
+            total = _checked(ARITHMETIC[op](total, evaluate(term, names, rules, cards)),
+                             "the count works out to")
         return total
     if isinstance(expr, s.Compare):
         left, right = evaluate(expr.left, names, rules, cards), evaluate(expr.right, names, rules, cards)
@@ -89,10 +104,13 @@ def play_setup(table, game, rules: dict):
     table.announce()
     zones = {"draw_pile": table.draw_pile, "discard_pile": table.discard_pile,
              "removed": table.removed, "set_aside": table.set_aside, **table.extra}
-    for step in edition.setup:
+    for index, step in enumerate(edition.setup):
         pile = Counter(c.id for c in table.draw_pile.cards) if _looks_at_pile(step) else None
-        count = max(step_count(step, game.players, rules, pile, edition.cards), 0) \
-            if step.count is not None else 0
+        try:
+            count = max(step_count(step, game.players, rules, pile, edition.cards), 0) \
+                if step.count is not None else 0
+        except NumberTooLarge as exc:  # the dry run reports this in validation
+            fail(f"setup step {index + 1} ({step.origin or edition.origin})", str(exc))
         yield from _STEPS[step.kind](table, zones, step, count)
     table.current = 0
 
@@ -176,7 +194,11 @@ def dry_run(edition: Edition, players: int) -> tuple[list[Problem], Counter]:
     worst_first = sorted(edition.cards, key=lambda c: (c not in lethal, c))
     problems: list[Problem] = []
     for index, step in enumerate(edition.setup):
-        count = step_count(step, players, rules, pile, edition.cards) if step.count is not None else 0
+        try:
+            count = step_count(step, players, rules, pile, edition.cards) if step.count is not None else 0
+        except NumberTooLarge as exc:
+            problems.append(Problem(index, TOO_LARGE, f"with {players} players {exc}"))
+            break
         if count < 0:
             problems.append(Problem(index, "deal-impossible",
                                     f"with {players} players the count is {count}, below zero"))

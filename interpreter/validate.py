@@ -92,6 +92,7 @@ def check_file(ws: Workspace, path: str) -> None:
         edition = compile_edition(ws, path)
         if edition is not None:
             _text_mismatches(ws, edition)
+            _large_values(ws, edition)
     elif kind in ("cards", "combos"):
         load_library(ws, path)
     elif kind == "scenario":
@@ -129,6 +130,15 @@ def _text_mismatches(ws: Workspace, edition: Edition) -> None:
                                  f"'{finding.card_id}'{suffix}: {finding.message}: make the text and "
                                  "the effect agree (`patch_cards` can change the text)",
                                  _source_line(where)))
+
+
+def _large_values(ws: Workspace, edition: Edition) -> None:
+    """Warn at a rule or parameter set beyond the numbers effects may use (see cost.py)."""
+    from .cost import MAY_OVERFLOW, value_findings
+
+    for where, message in value_findings(edition):
+        ws.report(Diagnostic(where.path, where.line, where.column or 1, WARNING, MAY_OVERFLOW,
+                             message, _source_line(where)))
 
 
 def _source_line(origin) -> str:
