@@ -171,7 +171,7 @@ _group(
     ask=_entry([("question", STR), ("by", PLAYER, "me")], BOOL, CHOICE,
                 '`by` answers a yes-or-no question.'),
     rearrange=_entry([("cards", CARDS), ("by", PLAYER, "me")], None, CHOICE,
-                '`by` puts the cards (a run of one pile, such as `top(draw_pile, 3)`) back in the order they like. Only they learn the new order, and they must be able to see the cards (`show` them first). Cards that are no longer in the first card\'s zone stay where they are; more than six cards stop the game with an error (too many orders to pick from).'),
+                '`by` puts the cards (a run of one pile, such as `top(draw_pile, 3)`) back in the order they like. Only they learn the new order, and they must be able to see the cards (`show` them first). When the cards lie in different zones, only those in the zone that holds most of them are rearranged; more than six cards stop the game with an error (too many orders to pick from).'),
 )
 _group(
     "Actions",

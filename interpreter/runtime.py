@@ -216,8 +216,11 @@ def _choose_kind(ctx, among, by):
 
 def _rearrange(ctx, cards, by):
     found = cards_of(cards)
-    if found:  # cards that have left the first one's zone since they were listed stay put
-        zone = found[0].zone
+    if found:  # cards moved elsewhere since they were listed stay put: one zone is rearranged
+        held: dict = {}
+        for inst in found:
+            held[inst.zone.name] = held.get(inst.zone.name, 0) + 1
+        zone = max((inst.zone for inst in found), key=lambda z: held[z.name])  # the first of the fullest
         found = [inst for inst in found if inst.zone is zone]
     if len(found) < 2:
         return
