@@ -150,11 +150,13 @@ class Estimate:
         self.findings: list[tuple] = []
         self._costly: list[tuple] = []  # (offset, steps) of outermost loops over the budget
         self._depth = 0  # how many loops enclose the statement being looked at
+        self.steps: int | None = None  # after program(): the most steps it can take, if known
 
     # -- entry points ---------------------------------------------------------
     def program(self, program: s.Program) -> list[tuple]:
         nested = self._block(program.body)
         total = weight(program.body) + nested
+        self.steps = total if self.limits is not None else None
         # a loop costs at least as much as any loop inside it: the outermost ones say it all
         for pos, steps in self._costly:
             self._work_finding(pos, steps, "this loop")

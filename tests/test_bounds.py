@@ -28,7 +28,7 @@ from kittens.interpreter import cost, game as game_module
 from kittens.interpreter.catalog import catalog
 from kittens.interpreter.evaluator import compile_expression
 from kittens.interpreter.game import Game, RuleRuntimeError
-from kittens.interpreter.parser import parse_expression
+from kittens.interpreter.parser import parse_expression, parse_program
 from kittens.interpreter.runtime import RUNTIME
 from kittens.interpreter.simulate import run_games
 from kittens.interpreter.syntax import IntLit
@@ -249,6 +249,21 @@ def test_the_budget_is_refilled_for_each_action(tmp_path, monkeypatch):
     state = start(path, {0: ["heavy"]}, ["tacocat"] * 40)
     with pytest.raises(RuleRuntimeError, match="card 'heavy'"):
         state.apply_action("play heavy")
+
+
+def test_what_play_charges_is_what_the_validator_estimates(tmp_path):
+    """With every zone as full as the estimate assumes, the charge is the estimate exactly."""
+    effect = "for a in draw_pile {\n  for b in draw_pile {\n    reveal(b)\n  }\n}\nask(\"done?\")"
+    pile = 40
+    estimate = cost.Estimate(cost.Limits(cards=pile, players=3), {"draw_pile": "zone", "me": "player"})
+    program = parse_program(effect)
+    estimate.program(program)
+    expected = estimate.steps
+    path = house_rule(tmp_path, {"walk": effect})
+    state = start(path, {0: ["walk"]}, ["tacocat"] * pile)
+    state.apply_action("play walk")
+    assert state.decision().kind == "ask"  # still inside the play: nothing refilled the budget
+    assert cost.STEP_BUDGET - state.budget == expected == 2 + 40 * (1 + 40 * 2)
 
 
 def test_no_shipped_edition_comes_near_the_budget(monkeypatch):

@@ -4,6 +4,7 @@ import pytest
 
 from kittens.interpreter import primitives as P
 from kittens.interpreter.checker import CheckEnv, Checker
+from kittens.interpreter.cost import Limits, weight
 from kittens.interpreter.parser import parse_expression, parse_program
 
 CARDS = frozenset({"defuse", "nope", "exploding_kitten", "tacocat"})
@@ -91,3 +92,60 @@ def test_unknown_universe_skips_literal_checks():
     checker = Checker(env, P.PLAY, NAMES)
     checker.program(parse_program('if has(me, "anything") { end_turn(rules.whatever) }'))
     assert checker.findings == []
+
+
+# -- estimates of numbers and work (cost.py) ----------------------------------
+LIMITS = Limits(cards=56, players=5, values={"hand_size": 7, "huge": 5 * 10 ** 9})
+
+
+def estimate(text, limits=LIMITS, context=P.PLAY):
+    env = CheckEnv(card_ids=CARDS, tags=TAGS, rules={"hand_size": P.INT, "huge": P.INT}, limits=limits)
+    checker = Checker(env, context, NAMES)
+    checker.program(parse_program(text))
+    return [(f.code, f.severity, text[f.pos:f.pos + 12]) for f in checker.findings]
+
+
+PILE6 = " * ".join(["count(draw_pile)"] * 6)
+
+
+@pytest.mark.parametrize("text, found", [
+    (f"end_turn({PILE6})", [("may-overflow", "warning", "count(draw_p")]),  # 56^6, about 3e10
+    (f"end_turn({PILE6} / 100)", [("may-overflow", "warning", "count(draw_p")]),  # too large before /
+    ("end_turn(1000000000 / count(hand(me)))", []),  # whole-number division never grows a number
+    ("end_turn(100 / 3 * 100000000)", [("may-overflow", "warning", "100 / 3 * 10")]),  # 100 / 1 can be
+    (" end_turn(" + " * ".join(["count(players())"] * 6) + ")", []),  # players: 5^6
+    ("end_turn(rules.hand_size * 100000000)", []),  # 700 million
+    ("end_turn(rules.hand_size * 200000000)", [("may-overflow", "warning", "rules.hand_s")]),
+    ("let a = 40000 * 30000\nend_turn(min(a, 3))", [("may-overflow", "warning", "40000 * 3000")]),
+    ("let a = 40000\nlet b = a * a\nlet c = b * b\nend_turn(c)", [("may-overflow", "warning", "a * a\nlet c ")]),
+    ("for a in draw_pile { for b in draw_pile { for c in draw_pile { reveal(c) } } }",
+     [("too-much-work", "warning", "for a in dra")]),  # 56 * (1 + 56 * (1 + 56 * 2))
+    ("for p in players() { for q in players() { for c in hand(p) { reveal(c) } } }", []),
+    ("reveal(hand(me))\nfor a in draw_pile { for b in draw_pile { if true { reveal(b) reveal(a) } } }", []),
+])
+def test_estimates_warn_where_a_limit_can_be_reached(text, found):
+    assert estimate(text) == found
+
+
+def test_what_depends_on_the_edition_is_not_estimated_without_it():
+    assert estimate(f"end_turn({PILE6})", limits=None) == []
+    assert estimate("end_turn(rules.hand_size * 200000000)", limits=None) == []
+    assert estimate("for a in draw_pile { for b in draw_pile { for c in draw_pile { reveal(c) } } }",
+                    limits=None) == []
+    # a calculation on written numbers alone needs no edition
+    assert estimate("end_turn(100000 * 100000)", limits=None) == [("may-overflow", "warning", "100000 * 100")]
+
+
+def test_a_rule_value_beyond_the_limit_is_not_reported_at_each_use():
+    assert estimate("end_turn(rules.huge)\nend_turn(rules.huge * 2)") == []  # validate.py reports it once
+
+
+def test_files_with_errors_get_no_estimates():
+    assert [code for code, _s, _t in estimate("end_turn(100000 * 100000)\nend_turn(me)")] == ["type-mismatch"]
+
+
+def test_weight_counts_the_calls_a_block_makes_outside_its_loops():
+    assert weight(parse_program("draw(me)\nend_turn()").body) == 3
+    assert weight(parse_program("if count(hand(me)) > 0 { reveal(hand(me)) } else { end_turn() }").body) == 6
+    # a loop's iterable is the block's work; its body is the loop's, charged per item
+    assert weight(parse_program("for c in top(draw_pile, 3) { reveal(c) show(c, me) }").body) == 2

@@ -653,3 +653,59 @@ def test_effect_text_per_file_is_budgeted(tmp_path):
     assert [d.code for d in diagnostics] == ["effect-too-complex"]
     assert "KB of effect text" in diagnostics[0].message
     assert diagnostics[0].line > 4  # the first cards were parsed and checked
+
+
+# -- effects that outgrow the engine's limits (interpreter/cost.py) ------------
+def _house_rule(tmp_path: Path, effect: str) -> tuple[Path, int]:
+    """A house rule on the Original adding one card with ``effect``; the effect's first line."""
+    head = (f"format: 1\nkind: edition\nid: hostile\nname: Hostile\nextends: {ROOT / 'editions' / 'original.yaml'}\n"
+            "add_cards: {trap: 2}\ndefine_cards:\n  - id: trap\n    title: Trap\n    text: A card.\n"
+            "    when: own_turn\n    effect: |\n")
+    body = "".join(f"      {line}\n" for line in effect.splitlines())
+    return write(tmp_path / "house.yaml", head + body), head.count("\n") + 1
+
+
+def test_a_number_with_thousands_of_digits_is_too_large_at_the_number(tmp_path):
+    # Python refuses to read more than 4,300 digits; this was a traceback
+    text = CARD_HEAD + "end_turn(" + "9" * 5000 + ")\n"
+    d = only(validate(write(tmp_path / "digits.yaml", text)))
+    assert where(d) == ("number-too-large", EFFECT_LINE, EFFECT_COLUMN + len("end_turn(")), d
+    assert "5,000 digits" in d.message and len(d.message) < 200
+
+
+def test_a_number_with_thousands_of_digits_at_the_command_line(tmp_path):
+    path = write(tmp_path / "digits.yaml", CARD_HEAD + "end_turn(" + "9" * 5000 + ")\n")
+    assert cli_codes(path) == (1, [("number-too-large", EFFECT_LINE, EFFECT_COLUMN + len("end_turn("))])
+
+
+@pytest.mark.parametrize("number, code", [("1000000000", None), ("1000000001", "number-too-large"),
+                                          ("000000000001", None)])
+def test_the_largest_number_an_effect_may_write(tmp_path, number, code):
+    found = validate(write(tmp_path / "n.yaml", CARD_HEAD + f"end_turn({number})\n"))
+    assert [d.code for d in found] == ([code] if code else [])
+
+
+def test_thirty_chained_squares_get_one_warning_at_the_first(tmp_path):
+    effect = "\n".join(["let a0 = 1000000 * 1000000"] +
+                       [f"let a{i} = a{i - 1} * a{i - 1}" for i in range(1, 31)] + ["end_turn(a30 - a30)"])
+    path, line = _house_rule(tmp_path, effect)
+    d = only(validate(path))
+    assert (d.code, d.severity, d.line, d.column) == ("may-overflow", "warning", line, 16)
+    assert "1,000,000,000,000" in d.message
+
+
+def test_seven_nested_loops_get_one_warning_at_the_outermost(tmp_path):
+    effect = "\n".join("  " * i + f"for c{i} in draw_pile {{" for i in range(7)) + "\n" + \
+        "  " * 7 + "reveal(c6)\n" + "\n".join("  " * i + "}" for i in reversed(range(7)))
+    path, line = _house_rule(tmp_path, effect)
+    d = only(validate(path))
+    assert (d.code, d.severity, d.line, d.column) == ("too-much-work", "warning", line, 7)
+    assert "58 cards" in d.message  # the Original's 56 and two traps
+
+
+def test_loops_are_estimated_only_where_the_deck_is_known(tmp_path):
+    # a card library on its own has no deck: nothing to say about its loops
+    text = CARD_HEAD + "|\n      for a in draw_pile {\n        for b in draw_pile {\n" \
+        "          for c in draw_pile {\n            for d in draw_pile { reveal(d) }\n          }\n" \
+        "        }\n      }\n"
+    assert validate(write(tmp_path / "lib.yaml", text)) == []
