@@ -4,16 +4,29 @@ Hypothesis writes card effects from the primitive table (any primitive, any
 nesting, choices and chance included). Every generated effect must pass the
 checker, and games of the Original with those cards added must run (up to
 3,000 decisions each) with cards conserved: no crash, whatever the effect does.
+
+Hostile effects (large and negative numbers, products, loops nested over
+piles, `eliminate` and `win` on any player, `end_turn` and `attack` with any
+number) must keep the engine's invariants at every step of random-bot games
+on a small edition: cards conserved, nobody owes fewer than zero turns, the
+winners are still in the game (or on the last team standing), a finished game
+stops, and every game ends, at worst with a ``RuleRuntimeError`` (a limit of
+interpreter/cost.py reached); any other exception is a failure.
 ``KITTENS_FUZZ_SCALE`` multiplies the number of examples.
 """
 
 import os
 import tempfile
+from collections import Counter
+from unittest.mock import patch
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from kittens.interpreter.game import Game
+from kittens.interpreter import game as game_module
+from kittens.interpreter.bots import make_bots
+from kittens.interpreter.game import Game, GameError, RuleRuntimeError
 from kittens.interpreter.validate import RuleError, load_edition
 
 from conftest import ROOT
@@ -24,60 +37,66 @@ CARD_IDS = ["tacocat", "defuse", "nope", "exploding_kitten", "skip"]
 TAGS = ["cat", "kitten", "action"]
 
 
-def expr(draw, wanted: str, depth: int) -> str:
-    """An expression of type ``wanted``; deeper levels prefer leaves."""
+def expr(draw, wanted: str, depth: int, hostile: bool = False) -> str:
+    """An expression of type ``wanted``; deeper levels prefer leaves. ``hostile`` adds
+    large and negative numbers, products and quotients, and players who may be out."""
     leaf = depth <= 0 or draw(st.integers(0, 3)) == 0
+    sub = lambda kind: expr(draw, kind, depth - 1, hostile)  # noqa: E731
     if wanted == "int":
+        if leaf and hostile:
+            number = draw(st.sampled_from([0, 1, 2, 3, 7, 1000, 1_000_000, 1_000_000_000]))
+            return f"0 - {number}" if draw(st.booleans()) else str(number)  # no unary minus
         if leaf:
             return draw(st.sampled_from(["0", "1", "2", "4", "0 - 1"]))  # no unary minus
         return draw(st.sampled_from([
-            lambda: f"count({expr(draw, 'cards', depth - 1)})",
-            lambda: f"count({expr(draw, 'players', depth - 1)})",
-            lambda: f"owed({expr(draw, 'player', depth - 1)})",
-            lambda: f"min({expr(draw, 'int', depth - 1)}, {expr(draw, 'int', depth - 1)})",
-            lambda: f"{expr(draw, 'int', depth - 1)} + {expr(draw, 'int', depth - 1)}",
-            lambda: f"choose_position({expr(draw, 'zone', depth - 1)})",
-        ]))()
+            lambda: f"count({sub('cards')})",
+            lambda: f"count({sub('players')})",
+            lambda: f"owed({sub('player')})",
+            lambda: f"min({sub('int')}, {sub('int')})",
+            lambda: f"{sub('int')} + {sub('int')}",
+            lambda: f"choose_position({sub('zone')})",
+        ] + ([lambda: f"{sub('int')} {draw(st.sampled_from('*/-'))} {sub('int')}",
+              lambda: f"max({sub('int')}, {sub('int')})"] if hostile else [])))()
     if wanted == "bool":
         if leaf:
             return draw(st.sampled_from(["true", "false"]))
         return draw(st.sampled_from([
-            lambda: f"{expr(draw, 'int', depth - 1)} > {expr(draw, 'int', depth - 1)}",
-            lambda: f"has({expr(draw, 'player', depth - 1)}, \"{draw(st.sampled_from(CARD_IDS))}\")",
-            lambda: f"not {expr(draw, 'bool', depth - 1)}",
-            lambda: f"ask(\"well?\", by={expr(draw, 'player', depth - 1)})",
+            lambda: f"{sub('int')} > {sub('int')}",
+            lambda: f"has({sub('player')}, \"{draw(st.sampled_from(CARD_IDS))}\")",
+            lambda: f"not {sub('bool')}",
+            lambda: f"ask(\"well?\", by={sub('player')})",
         ]))()
     if wanted == "player":
         if leaf:
-            return "me"
+            return draw(st.sampled_from(["me", "me", "played_by(this)"])) if hostile else "me"
         return draw(st.sampled_from([
-            lambda: f"next_player({expr(draw, 'player', depth - 1)})",
-            lambda: f"choose_player({expr(draw, 'players', depth - 1)})",
+            lambda: f"next_player({sub('player')})",
+            lambda: f"choose_player({sub('players')})",
         ]))()
     if wanted == "players":
         if leaf:
             return draw(st.sampled_from(["players()", "others()"]))
-        return f"with_cards({expr(draw, 'players', depth - 1)})"
+        return f"with_cards({sub('players')})"
     if wanted == "zone":
         if leaf:
             return draw(st.sampled_from(["draw_pile", "discard_pile", "removed", "hand(me)"]))
-        return f"hand({expr(draw, 'player', depth - 1)})"
+        return f"hand({sub('player')})"
     if wanted == "card":
         if leaf:
             return "this"
         return draw(st.sampled_from([
-            lambda: f"random_card({expr(draw, 'cards', depth - 1)})",
-            lambda: f"choose_card({expr(draw, 'cards', depth - 1)})",
+            lambda: f"random_card({sub('cards')})",
+            lambda: f"choose_card({sub('cards')})",
         ]))()
     # cards
     if leaf:
-        return expr(draw, "zone", 0)
+        return expr(draw, "zone", 0, hostile)
     return draw(st.sampled_from([
-        lambda: f"top({expr(draw, 'cards', depth - 1)}, {expr(draw, 'int', depth - 1)})",
-        lambda: f"bottom({expr(draw, 'cards', depth - 1)})",
-        lambda: f"find({expr(draw, 'cards', depth - 1)}, \"{draw(st.sampled_from(CARD_IDS))}\")",
-        lambda: f"tagged({expr(draw, 'cards', depth - 1)}, \"{draw(st.sampled_from(TAGS))}\")",
-        lambda: expr(draw, "card", depth - 1),
+        lambda: f"top({sub('cards')}, {sub('int')})",
+        lambda: f"bottom({sub('cards')}, {sub('int')})" if hostile else f"bottom({sub('cards')})",
+        lambda: f"find({sub('cards')}, \"{draw(st.sampled_from(CARD_IDS))}\")",
+        lambda: f"tagged({sub('cards')}, \"{draw(st.sampled_from(TAGS))}\")",
+        lambda: sub("card"),
     ]))()
 
 
@@ -204,3 +223,168 @@ def test_generated_effects_leak_nothing(programs, seed, players):
         state.apply_action(options[(steps * 7 + seed) % len(options)])
         steps += 1
     _check_views(state, observers, cursor)
+
+
+# -- hostile effects: the engine's invariants hold, every game ends ----------------
+def hostile_statement(draw, depth: int, names: dict, fresh) -> str:
+    """A statement of a hostile effect; ``names`` maps the names in scope to their types,
+    ``fresh(kind)`` gives a name never used before in the effect."""
+    def pick(kind: str) -> str:
+        bound = [name for name, type_ in names.items() if type_ == kind]
+        if bound and draw(st.booleans()):
+            return draw(st.sampled_from(bound))
+        return expr(draw, kind, 2, hostile=True)
+
+    def let(kind: str, value: str) -> str:
+        name = fresh()
+        names[name] = kind
+        return f"let {name} = {value}"
+
+    # game-ending statements are rare, loops common: long games and heavy effects get tried
+    weights = [3, 3, 1, 1, 2, 3, 1, 1, 2, 1] + ([5, 2] if depth > 0 else [])  # 10: for, 11: if
+    choice = draw(st.sampled_from([c for c, w in enumerate(weights) for _ in range(w)]))
+    if choice == 0:
+        return f"end_turn({pick('int')})"
+    if choice == 1:
+        return f"attack({pick('player')}, {pick('int')})"
+    if choice == 2:
+        return f"eliminate({pick('player')})"
+    if choice == 3:
+        return f"win({pick('player')})"
+    if choice == 4:
+        return f"move({pick('cards')}, {expr(draw, 'zone', 2, hostile=True)}, at={pick('int')})"
+    if choice == 5:
+        return f"draw({pick('player')}, from_bottom={expr(draw, 'bool', 1, hostile=True)})"
+    if choice == 6:
+        cards = pick("cards")
+        return f"show({cards}, players())\nrearrange({cards})"
+    if choice == 7:
+        return f"reveal({pick('cards')})\nshuffle({expr(draw, 'zone', 1, hostile=True)})"
+    if choice == 8:
+        kind = draw(st.sampled_from(["int", "player", "cards"]))
+        return let(kind, pick(kind))
+    if choice == 9:  # a chain of squares: `let b = a * a`, a few times over
+        lines = [let("int", pick("int"))]
+        for _ in range(draw(st.integers(1, 5))):
+            before = lines[-1].split()[1]
+            lines.append(let("int", f"{before} * {before}"))
+        return "\n".join(lines)
+    inner = dict(names)  # a block's names stay inside it
+    if choice == 10:
+        kind = draw(st.sampled_from(["players", "cards", "cards"]))
+        over = pick(kind) if kind == "cards" else expr(draw, "players", 1, hostile=True)
+        var = fresh()
+        inner[var] = "player" if kind == "players" else "card"
+        body = "\n".join(hostile_statement(draw, depth - 1, inner, fresh)
+                         for _ in range(draw(st.integers(1, 2))))
+        return f"for {var} in {over} {{\n{body}\n}}"
+    condition = expr(draw, "bool", 2, hostile=True)
+    then = hostile_statement(draw, depth - 1, inner, fresh)
+    otherwise = hostile_statement(draw, depth - 1, dict(names), fresh)
+    return f"if {condition} {{\n{then}\n}} else {{\n{otherwise}\n}}"
+
+
+@st.composite
+def hostile_effects(draw):
+    programs = []
+    for _ in range(3):
+        names: dict = {}
+        numbers = iter(range(10_000))
+        fresh = lambda: f"v{next(numbers)}"  # noqa: E731 - a name is never bound twice
+        count = draw(st.integers(1, 4))
+        programs.append("\n".join(hostile_statement(draw, 4, names, fresh) for _ in range(count)))
+    return programs
+
+
+def _small_edition(folder: str, programs: list, teams: bool) -> str:
+    """A 30-card edition of the Original's cards and three hostile ones, alone or in teams."""
+    path = _edition(folder, programs)
+    text = open(path, encoding="utf-8").read()
+    text = text.replace("deck: {exploding_kitten: 3, defuse: 6, nope: 4, skip: 4, tacocat: 8, "
+                        "odd_0: 4, odd_1: 4, odd_2: 4}",
+                        "deck: {exploding_kitten: 3, defuse: 6, nope: 3, skip: 3, tacocat: 6, "
+                        "odd_0: 3, odd_1: 3, odd_2: 3}")
+    text = text.replace("  - deal: {count: 5}", "  - deal: {count: 2}")
+    if teams:
+        text = text.replace("players: {min: 2, max: 4}", "players: {min: 4, max: 4}\nteams: {count: 2}")
+        text = text.replace("win: last_standing", "win: last_team_standing")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    return path
+
+
+def _sound(state, total: int) -> None:
+    """The invariants that hold after every step, whatever the effects did."""
+    table = state.table
+    seen = Counter()
+    for zone in table.zones():
+        for inst in zone.cards:
+            assert inst.zone is zone, f"{inst} is listed in {zone.name} but thinks it is in {inst.zone.name}"
+            seen[inst.uid] += 1
+    assert sum(seen.values()) == total and max(seen.values()) == 1, "cards are not conserved"
+    assert min(table.owed) >= 0, f"owed turns below zero: {table.owed}"
+    assert all(table.owed[seat] == 0 for seat in range(table.players) if not table.alive[seat]), \
+        f"a player who is out owes turns: {table.owed} {table.alive}"
+    assert state.is_terminal() == table.finished
+    if not state.is_terminal():
+        assert table.alive[table.current], f"seat {table.current} plays but is out"
+        return
+    assert state.legal_actions() == []
+    with pytest.raises(GameError):  # a finished game stops
+        state.apply_action("draw")
+    if state.winner is None:
+        assert state.winners == ()
+        return
+    assert table.alive[state.winner], f"seat {state.winner} won but is out"
+    assert state.winners == table.team(state.winner)
+    if table.teams:
+        assert all(table.team_of(seat) == table.team_of(state.winner)
+                   for seat in range(table.players) if table.alive[seat]) or \
+            state.events[-1]["reason"] == "won"
+
+
+#: decisions after which a game counts as hung (the turn limit is lowered to 200 below)
+HUNG = 60_000
+
+
+#: cases every run tries: loops that reach the step budget, numbers past the limit, negative
+#: turns, a win for a player who is out, and a game with no kittens left that only the turn
+#: limit ends
+LOOPS = "for v0 in draw_pile { for v1 in draw_pile { for v2 in draw_pile { for v3 in draw_pile { reveal(v3) } } } }"
+NO_KITTENS = 'move(find(draw_pile, "exploding_kitten"), removed)\nattack(me, 1000000000)'
+
+
+@settings(max_examples=int(40 * SCALE), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(programs=hostile_effects(), seed=st.integers(0, 10_000), players=st.integers(2, 4),
+       teams=st.booleans())
+@example(programs=[LOOPS, "end_turn(0 - 5)", "attack(next_player(), 0 - 1000000000)"], seed=1, players=3,
+         teams=False)
+@example(programs=["eliminate(me)\nwin(me)", "let v0 = 1000000000 - 1\nlet v1 = v0 * v0", NO_KITTENS],
+         seed=2, players=2, teams=False)
+@example(programs=["let v0 = next_player()\neliminate(v0)\nwin(v0)", "attack(me, 0 - 3)\nend_turn(0)",
+                   NO_KITTENS], seed=3, players=4, teams=True)
+def test_hostile_effects_keep_the_engine_sound_and_every_game_ends(programs, seed, players, teams):
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            edition = load_edition(_small_edition(folder, programs, teams))
+        except RuleError as exc:
+            raise AssertionError(f"a well-typed effect was refused:\n{exc}") from None
+    game = Game(edition, 4 if teams else players)
+    total = sum(game.deck.values())
+    with patch.object(game_module, "TURN_LIMIT", 200):  # keeps CI fast; ending is the point
+        for game_seed in (seed, seed + 1):
+            state = game.new_state(game_seed)
+            bots = make_bots(["random"], game.players, game_seed)
+            decisions = 0
+            try:
+                _sound(state, total)
+                while not state.is_terminal():
+                    decision = state.decision()
+                    state.apply_action(bots[decision.seat].choose(None, decision))
+                    decisions += 1
+                    assert decisions < HUNG, "the game did not end"
+                    _sound(state, total)
+            except RuleRuntimeError as exc:  # a limit reached: the game ends with a clear error
+                assert "(" in str(exc) and ":" in str(exc), f"the error does not say where: {exc}"
+                _sound(state, total) if state.is_terminal() else None
