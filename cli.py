@@ -309,12 +309,17 @@ def bench(
     import platform
 
     from . import EDITIONS_DIR
+    from .interpreter.game import RuleRuntimeError
     from .interpreter.simulate import benchmark
 
     path = edition or str(EDITIONS_DIR / "original.yaml")
     compiled = _load_edition(path, variant, "bench", expansions)
     count = _players_for(compiled, players, "bench")
-    figures = benchmark(compiled, players=count, games=games, rounds=rounds, record=events)
+    try:
+        figures = benchmark(compiled, players=count, games=games, rounds=rounds, record=events)
+    except RuleRuntimeError as exc:
+        typer.echo(f"kittens bench: the rules broke down in play: {exc}", err=True)
+        raise typer.Exit(EXIT_ERRORS)
     figures["edition"] = compiled.id
     figures["python"] = platform.python_version()
     if as_json:

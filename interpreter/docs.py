@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 
 from . import primitives as P
+from .cost import NUMBER_LIMIT, STEP_BUDGET
 from .diagnostics import CODES
 
 _KIND_WORDS = {P.ACTION: "action", P.QUERY: "query", P.CHOICE: "choice (a player decides)",
@@ -53,10 +54,22 @@ for p in others() { show(top(draw_pile, 1), p) }
 move(hand(me), discard_pile); end_turn()           # `;` or newlines separate
 ```
 
-Numbers support `+` and `-`; comparisons are `== != < > <= >=`; logic is
+Numbers are whole numbers with `+`, `-`, `*` and `/` (which rounds down;
+dividing by zero gives 0); comparisons are `== != < > <= >=`; logic is
 `and`, `or`, `not`. Strings use double quotes. `rules.NAME` reads an engine
 rule or an edition parameter. There are no loops other than `for` over a
 finite list, no recursion and no way to call Python, so every effect ends.
+""" + f"""
+Two limits keep every game quick, whatever its rule files say. Every number
+an effect writes or works out must lie between -{NUMBER_LIMIT:,} and
+{NUMBER_LIMIT:,}. One action of a player (a play or a draw, with everything it
+sets off: answers, drawn cards' effects, state checks) may take at most
+{STEP_BUDGET:,} steps: starting an effect costs one step plus one per primitive call
+it makes outside its loops, and a `for` loop costs its body's steps once per
+card or player it walks. Going over either stops the game with an error that
+names the card and the file and line defining it. `kittens validate` warns
+where it can see a limit coming (`may-overflow`, `too-much-work`), counting
+every zone as full as the whole deck.
 """
 
 

@@ -385,13 +385,15 @@ def _kittens(*args, timeout: float = 120) -> subprocess.CompletedProcess:
     return result
 
 
+@pytest.mark.parametrize("command", ["run", "bench"])
 @pytest.mark.parametrize("effect, words", [(SQUARES, "beyond the largest number"),
                                            (SEVEN_LOOPS, "steps")])
-def test_kittens_run_reports_the_error_and_exits_1(tmp_path, effect, words):
+def test_kittens_run_and_bench_report_the_error_and_exit_1(tmp_path, command, effect, words):
     path = house_rule(tmp_path, {"bomb": effect}, copies=20)
-    result = _kittens("run", path, "-p", "3", "-g", "20")
+    rounds = ["--rounds", "1"] if command == "bench" else []
+    result = _kittens(command, path, "-p", "3", "-g", "20", *rounds)
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "kittens run: the rules broke down in play: card 'bomb' (" in result.stderr
+    assert f"kittens {command}: the rules broke down in play: card 'bomb' (" in result.stderr
     assert words in result.stderr
 
 
