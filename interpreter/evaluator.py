@@ -347,11 +347,20 @@ _NEUTRAL = {P.PLAYERS: [], P.CARDS: [], P.INT: 0, P.BOOL: False}
 
 
 def _may_be_missing(node) -> bool:
-    """Whether an argument can be None: a local name, or a choice or chance call."""
+    """Whether an argument can be None: a local name, a choice or chance call, or a query
+    that gives a player or a zone and may be given none (`hand(choose_player(...))`)."""
     if isinstance(node, s.Name):
         return node.id not in P.BUILTIN_NAMES and node.id != "this"
     if isinstance(node, s.Call):
-        return P.PRIMITIVES[node.name].kind in (P.CHOICE, P.CHANCE) or node.name in P.MAY_GIVE_NOTHING
+        prim = P.PRIMITIVES[node.name]
+        if prim.kind in (P.CHOICE, P.CHANCE) or node.name in P.MAY_GIVE_NOTHING:
+            return True
+        if prim.returns in _NEUTRAL:  # guarded, it gives its neutral value, never None
+            return False
+        given = dict(zip((p.name for p in prim.params), node.args))
+        given.update((kw.name, kw.value) for kw in node.kwargs)
+        return any(param.type in (P.PLAYER, P.ZONE) and param.name in given
+                   and _may_be_missing(given[param.name]) for param in prim.params)
     return False
 
 

@@ -479,6 +479,11 @@ class State(Reactions, Triggers):
                 yield from code.fn(ctx)
             else:
                 code.fn(ctx)
+        except RecursionError:  # draws inside loops inside draws: Python's stack ran out first
+            raise RuleRuntimeError(
+                f"'{inst.id}' ({rule.record.origin}): drawn cards made their drawer draw again "
+                f"{self._draw_nesting} times within one draw, each inside the effect before, deeper "
+                "than the engine can follow; an `on_draw` that draws must stop sooner") from None
         finally:
             self._draw_nesting -= 1
 

@@ -199,7 +199,14 @@ def test_drawn_cards_drawing_in_a_branching_tree_stop_within_the_budget(tmp_path
           draw(me)
           move(top(removed), hand(me))
         }"""
-    path = tmp_path / "echo.yaml"
+    path = _echo(tmp_path, echo)
+    state = start(path, {0: ["tacocat"] * 45}, ["echo"] + ["tacocat"] * 5)
+    error = play_until_error(state)
+    assert f"card 'echo' ({path}:" in str(error) and f"more than {cost.STEP_BUDGET:,} steps" in str(error)
+
+
+def _echo(folder: Path, on_draw: str) -> Path:
+    path = folder / "echo.yaml"
     path.write_text(f"""format: 1
 kind: edition
 id: echo
@@ -211,12 +218,23 @@ define_cards:
     text: A card.
     when: never
     on_draw: |
-{textwrap.indent(textwrap.dedent(echo).strip(), "      ")}
+{textwrap.indent(textwrap.dedent(on_draw).strip(), "      ")}
 add_cards: {{echo: 1}}
 """, encoding="utf-8")
-    state = start(path, {0: ["tacocat"] * 45}, ["echo"] + ["tacocat"] * 5)
-    error = play_until_error(state)
-    assert f"card 'echo' ({path}:" in str(error) and f"more than {cost.STEP_BUDGET:,} steps" in str(error)
+    return path
+
+
+@pytest.mark.parametrize("loops", [1, 4, 7])
+def test_drawn_cards_drawing_inside_loops_stop_before_the_stack_runs_out(tmp_path, loops):
+    """Each level of the draw runs inside loops inside the draw before: Python's stack used
+    to run out (a RecursionError) before the draw nesting limit was reached."""
+    inner = "move(this, draw_pile)\ndraw(me)"
+    for level in range(loops):
+        inner = f"for x{level} in hand(me) {{\n  if true {{\n{inner}\n  }}\n}}"
+    path = _echo(tmp_path, inner)
+    state = start(path, {0: ["tacocat"]}, ["echo"] + ["tacocat"] * 5)
+    error = play_until_error(state, "draw")
+    assert f"'echo' ({path}:" in str(error) and "draw again" in str(error)
 
 
 def test_loops_that_wait_for_answers_still_stop(tmp_path):
@@ -340,6 +358,19 @@ def test_a_player_who_is_out_cannot_be_attacked_or_draw(tmp_path):
     assert table.alive == [True, False, True]
     assert table.owed[1] == 0 and not table.hands[1].cards and len(table.draw_pile.cards) == 5
     assert table.current == 0 and not table.turn_ended  # the attack did nothing: still seat 0's turn
+
+
+@pytest.mark.parametrize("effect", [
+    "move(hand(me), hand(choose_player(with_cards(others()))))",  # nobody else holds a card
+    "draw(next_player(played_by(random_card(draw_pile))))",  # a card nobody has played
+    "attack(next_player(played_by(random_card(draw_pile))), 2)\nwin(next_player(played_by(random_card(draw_pile))))",
+])
+def test_a_player_or_zone_worked_out_from_nobody_does_nothing(tmp_path, effect):
+    path = house_rule(tmp_path, {"odd": effect})
+    state = start(path, {0: ["odd", "tacocat"]}, ["tacocat"] * 5)
+    state.apply_action("play odd")
+    assert [len(hand.cards) for hand in state.table.hands] == [1, 0, 0]
+    assert len(state.table.draw_pile.cards) == 5 and state.table.current == 0 and not state.is_terminal()
 
 
 def test_moves_past_either_end_of_a_zone_land_at_that_end(tmp_path):

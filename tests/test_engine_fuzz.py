@@ -297,8 +297,14 @@ def hostile_effects(draw):
 
 
 def _small_edition(folder: str, programs: list, teams: bool) -> str:
-    """A 30-card edition of the Original's cards and three hostile ones, alone or in teams."""
+    """A 30-card edition of the Original's cards and three hostile ones, alone or in teams;
+    the third hostile effect also runs when its card is drawn (draws inside draws)."""
     path = _edition(folder, programs)
+    library = os.path.join(folder, "odd.yaml")
+    with open(library, encoding="utf-8") as handle:
+        cards = handle.read()
+    with open(library, "w", encoding="utf-8") as handle:
+        handle.write(cards.replace("    title: Odd 2\n", f"    title: Odd 2\n    on_draw: |\n{_indent(programs[2])}\n"))
     text = open(path, encoding="utf-8").read()
     text = text.replace("deck: {exploding_kitten: 3, defuse: 6, nope: 4, skip: 4, tacocat: 8, "
                         "odd_0: 4, odd_1: 4, odd_2: 4}",
