@@ -129,6 +129,8 @@ class Edition:
     origin: Origin
     variant: str | None = None
     variants: dict = field(default_factory=dict)  # name -> Edition
+    # variants of files further down the stack that no longer apply: name -> (file, why)
+    unavailable: dict = field(default_factory=dict)
     zones: dict = field(default_factory=dict)  # extra zone name -> {"public", "per_player"}
     checks: tuple = ()  # of Check, looked at after every play and draw
     kind: str = "edition"  # edition | expansion (an expansion applied to its base)

@@ -13,20 +13,23 @@ from __future__ import annotations
 import os
 
 from . import plugins
-from .compose import CHANGE_KEYS, Layered, Problem
+from .compose import CHANGE_KEYS, Layered, Problem, VariantDoc, variant_names
 from .loader import Document
 
 #: how many editions one may extend through (an edition extending one extending ...)
 MAX_EXTENDS_DEPTH = 16
 
 
-def resolve_stack(ws, path: str, expansions: tuple = (), _chain: tuple = ()):
+def resolve_stack(ws, path: str, expansions: tuple = (), variant: tuple | None = None,
+                  _chain: tuple = ()):
     """The document to compile for ``path`` with ``expansions`` (files) applied in order.
 
     An expansion given as ``path`` is resolved on the base it names; an edition
-    that ``extends`` another is layered onto it. A plain :class:`Document` when
-    nothing is layered; None when the files have errors that stop composition
-    (reported to ``ws``).
+    that ``extends`` another is layered onto it. ``variant`` is ``(name, file)``:
+    the variant ``name`` of the rule file ``file`` (a real path) is switched on
+    right after that file is layered (see :meth:`Layered.vary`). Always a
+    :class:`Layered` document; None when the files have errors that stop
+    composition (reported to ``ws``).
     """
     doc, kind = ws.load(path)
     if doc is None or kind is None:
@@ -40,34 +43,62 @@ def resolve_stack(ws, path: str, expansions: tuple = (), _chain: tuple = ()):
                                          f"'{doc.data['base']}' is not an edition file: `base` names "
                                          "the edition this expansion is played with"))
             return None
-        return resolve_stack(ws, base, (path, *expansions), _chain)
+        return resolve_stack(ws, base, (path, *expansions), variant, _chain)
     if kind != "edition":
         return None
     if "extends" in doc.data:
-        result = _extended(ws, doc, _chain)
+        result = _extended(ws, doc, variant, _chain)
         if result is None:
             return None
     else:
-        result = doc
+        result = Layered(doc)
+        _vary(ws, result, doc, variant)
         for key in CHANGE_KEYS + ("apply",):
             if key in doc.data:
                 ws.report(doc.diagnostic((key,), "needs-extends",
                                          f"`{key}` changes an edition this file builds on, but it "
                                          "has no `extends:`: name that edition, or write the part "
                                          "in full", key=True))
-    if expansions:
-        result = result if isinstance(result, Layered) else Layered(result)
-        for extra in expansions:
-            extra_doc, extra_kind = ws.load(extra)
-            if extra_kind != "expansion":
-                return None  # reported by the loader, or by whoever named the file
-            _report(ws, result.apply(extra_doc))
-    if isinstance(result, Layered) and not _chain:
+    for extra in expansions:
+        extra_doc, extra_kind = ws.load(extra)
+        if extra_kind != "expansion":
+            return None  # reported by the loader, or by whoever named the file
+        _report(ws, result.apply(extra_doc))
+        _vary(ws, result, extra_doc, variant)
+    if not _chain:
         _report(ws, list(result.conflicts.values()) + result.missing_needs())
     return result
 
 
-def _extended(ws, doc: Document, chain: tuple):
+def stack_files(ws, path: str, expansions: tuple = ()) -> list:
+    """Every rule file of a game in the order it is layered: the edition at the bottom of
+    the `extends` chain first, the expansions each file applies, the house rules, then
+    ``expansions``. Documents that fail to load are left out (their errors are reported)."""
+    layered = resolve_stack(ws, path, tuple(expansions))
+    if layered is None:
+        return []
+    return [layered.base] + [layer for layer, _kind in layered.layers]
+
+
+def variant_sources(ws, path: str, expansions: tuple = ()) -> dict:
+    """Variant name -> the real path of the file whose variant of that name is played:
+    the one layered last, since a file above replaces a variant of the same name below."""
+    found = {}
+    for doc in stack_files(ws, path, expansions):
+        for name in variant_names(doc):
+            found.pop(name, None)  # re-inserted: the order is that of the files, top last
+            found[name] = os.path.realpath(doc.path)
+    return found
+
+
+def _vary(ws, layered: Layered, doc: Document, variant: tuple | None) -> None:
+    """Switch on ``variant`` if ``doc`` is the file it belongs to."""
+    if variant is not None and os.path.realpath(doc.path) == variant[1] \
+            and variant[0] in variant_names(doc):
+        _report(ws, layered.vary(VariantDoc(doc, variant[0])))
+
+
+def _extended(ws, doc: Document, variant: tuple | None, chain: tuple):
     """A house rule layered on the edition it extends, its `apply` expansions first."""
     real = os.path.realpath(doc.path)
     if real in chain or len(chain) >= MAX_EXTENDS_DEPTH:
@@ -91,10 +122,9 @@ def _extended(ws, doc: Document, chain: tuple):
                                  f"'{doc.data['extends']}' is {_a(parent_kind)} file; `extends` takes "
                                  "an edition (apply expansions with `apply:`)"))
         return None
-    below = resolve_stack(ws, parent, (), chain + (real,))
-    if below is None:
+    layered = resolve_stack(ws, parent, (), variant, chain + (real,))
+    if layered is None:
         return None
-    layered = below if isinstance(below, Layered) else Layered(below)
     for index, reference in enumerate(doc.data.get("apply", [])):
         found = plugins.locate(reference, folder)
         if found is None:
@@ -110,7 +140,9 @@ def _extended(ws, doc: Document, chain: tuple):
                                      "(an edition to build on goes in `extends`)"))
             return None
         _report(ws, layered.apply(extra_doc))
+        _vary(ws, layered, extra_doc, variant)
     _report(ws, layered.extend(doc))
+    _vary(ws, layered, doc, variant)
     return layered
 
 

@@ -46,6 +46,16 @@ class Workspace:
     def diagnostics(self) -> list[Diagnostic]:
         return sorted(self._found.values(), key=lambda d: (d.path, d.line, d.column, d.code))
 
+    def snapshot(self) -> dict:
+        """The findings so far, to go back to with :meth:`restore` (a trial compilation)."""
+        return dict(self._found)
+
+    def restore(self, snapshot: dict) -> list[Diagnostic]:
+        """Forget what was reported since ``snapshot``; return the errors among it."""
+        new = [d for key, d in self._found.items() if key not in snapshot]
+        self._found = dict(snapshot)
+        return sorted((d for d in new if d.is_error), key=lambda d: (d.path, d.line, d.column))
+
     def has_errors(self, path: str | list | None = None) -> bool:
         paths = [path] if isinstance(path, str) else path
         return any(d.is_error and (paths is None or d.path in paths) for d in self._found.values())
