@@ -115,7 +115,24 @@ def _players_for(edition, players: int | None, command: str) -> int:
         typer.echo(f"kittens {command}: {edition.name} is for {lo} to {hi} players, not {players}",
                    err=True)
         raise typer.Exit(EXIT_USAGE)
+    _warn_dead_cards(edition, players, command)
     return players
+
+
+def _warn_dead_cards(edition, players: int, command: str) -> None:
+    """Say so when a card is dealt but useless at this player count, and name the variant
+    made for it (Imploding Kittens with two players and no kitten left to defuse)."""
+    from .interpreter.edition import variant_for
+    from .interpreter.setup import dead_cards
+
+    dead = dead_cards(edition, players)
+    if not dead:
+        return
+    card_id, users = next(iter(dead.items()))
+    better = variant_for(edition, edition.variants, players)
+    hint = f": play it with --variant {better}" if better else ""
+    typer.echo(f"kittens {command}: warning: with {players} players '{card_id}' does nothing, since "
+               f"no card that uses it ({', '.join(users)}) reaches the game{hint}", err=True)
 
 
 def _bot_names(bots: str, command: str) -> list[str]:
@@ -354,6 +371,8 @@ def list_editions(
         indent = "    " if entry["kind"] == "variant" else ""
         if entry.get("extends"):
             players += f", extends {entry['extends']}"
+        for count, name in entry.get("advice", {}).items():
+            players += f"; with {count} players play --variant {name}"
         label = f"--variant {entry['variant']}" if entry["kind"] == "variant" else entry["path"]
         if entry.get("installed") and entry["kind"] != "variant":
             label = f"--with {entry.get('name_to_use', entry['id'])}  ({entry['installed']}: {entry['path']})"

@@ -75,6 +75,7 @@ CODES: dict[str, str] = {
     "deal-impossible": "setup cannot be carried out at an allowed player count",
     "too-few-kittens": "after setup the pile holds too few lethal cards for the game to end",
     "unplayable-card": "a card in the deck can never be played or used",
+    "dead-card": "a card reaches the game at some player count, but every card that uses it stays out",
     "schema-modeline": "the `$schema` modeline names a schema for another kind of file",
 }
 

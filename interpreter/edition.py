@@ -21,7 +21,7 @@ from .stack import resolve_stack, stack_files, variant_sources
 from .library import check_effects, declared_zones, zone_env
 from .loader import Document
 from .model import Check, Edition, Origin, SetupStep
-from .setup import dry_run
+from .setup import dead_cards, dry_run
 from .workspace import Workspace, base_names
 
 
@@ -61,7 +61,47 @@ def compile_edition(ws: Workspace, path: str, expansions: tuple = (), variants=N
                 unavailable[name] = (owner, errors[0].render() if errors else "it does not compile")
                 continue
         compiled[name] = view
+    for view in [base, *(compiled[name] for name, owner in variant_sources(ws, path, tuple(expansions)).items()
+                         if owner == top and name in compiled)]:
+        _dead_cards(ws, view, compiled)
     return replace(base, variants=compiled, unavailable=unavailable)
+
+
+def _dead_cards(ws: Workspace, edition: Edition, variants: dict) -> None:
+    """Warn about player counts at which a card is dealt but nothing in play uses it (a
+    Defuse with no kitten in the pile) when no variant is made for that count either;
+    where one is, `kittens list` and `kittens run` point at it (see :func:`variant_for`)."""
+    for players in range(edition.players[0], edition.players[1] + 1):
+        dead = dead_cards(edition, players)
+        if not dead or variant_for(edition, variants, players):
+            continue
+        card_id, users = next(iter(dead.items()))
+        origin = edition.origins.get("players")
+        prefix = f"in variant '{edition.variant}': " if edition.variant else ""
+        ws.report(Diagnostic(origin.path, origin.line, origin.column or 1, WARNING, "dead-card",
+                             f"{prefix}with {players} players '{card_id}' is dealt but does nothing: "
+                             f"the cards that use it ({', '.join(users)}) never reach the game; leave "
+                             f"{players} players out of `players`, or keep a card that uses it in the game",
+                             _line_of(origin)))
+
+
+def variant_for(edition: Edition, variants: dict, players: int) -> str | None:
+    """The first variant that plays ``players`` with no card left useless, when the edition
+    as it is leaves one useless at that count (Imploding Kittens with two players)."""
+    for name, view in variants.items():
+        if view is not edition and view.players[0] <= players <= view.players[1] \
+                and not dead_cards(view, players):
+            return name
+    return None
+
+
+def _line_of(origin: Origin) -> str:
+    try:
+        with open(origin.path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return ""
+    return lines[origin.line - 1] if 0 < origin.line <= len(lines) else ""
 
 
 def _compile_view(ws: Workspace, path: str, expansions: tuple, variant: tuple | None) -> Edition | None:
@@ -232,6 +272,8 @@ class _ViewCompiler:
                           kind="expansion" if getattr(doc, "expansions", list)() else "edition",
                           expansions=tuple(layer.path for layer in getattr(doc, "expansions", list)()),
                           description=" ".join(str(data.get("description", "")).split()),
+                          variant_description=" ".join(str(doc.variant.data.get("description", "")).split())
+                          if doc.variant is not None else "",
                           sources=tuple(doc.paths), extends=self._extends(),
                           origins=self._origins(deck, combo_ids or [], params, setup),
                           data=dict(data))

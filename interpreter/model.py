@@ -136,6 +136,7 @@ class Edition:
     kind: str = "edition"  # edition | expansion (an expansion applied to its base)
     expansions: tuple = ()  # paths of the expansions applied, in order
     description: str = ""
+    variant_description: str = ""  # what the variant switched on changes, in its own words
     sources: tuple = ()  # every file layered into this edition, base first
     extends: str | None = None  # the edition file this one builds on, if it extends one
     # where each value came from: "players", "deck.defuse", "params.hand_size",
