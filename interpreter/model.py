@@ -40,7 +40,7 @@ class Card:
     origin: Origin
     # a wildcard: (titles or None for any, tag or None, excluded ids); None = not wild
     stands_for: tuple | None = None
-    returns_to: str | None = None  # where the card goes after being played (default: discard)
+    returns_to: str | None = None  # its home: where it goes whenever it would reach the discard pile
     back_distinct: bool = False  # its back tells it apart from other cards
     in_combos: bool = True  # may be part of a combo
     instead_of_draw: s.Program | None = None  # runs instead of a draw by the player it lies before

@@ -457,7 +457,8 @@ def _card_traits(edition: Edition, card) -> list[str]:
                                        if c in edition.cards])
         traits.append(f"Wild: it may stand in for {what}.")
     if card.returns_to:
-        traits.append(f"Once played it goes to the {words(card.returns_to)}, not the discard pile.")
+        traits.append(f"It never goes to the discard pile: played, spent or discarded, it goes back "
+                      f"to the {words(card.returns_to)}.")
     if card.back_distinct:
         traits.append("Its back differs from the others, so anyone can spot it in a hand.")
     if not card.in_combos:

@@ -113,6 +113,8 @@ class Table:
                       for name, spec in zones.items() if spec.get("per_player")}
         self.cards: list[CardInst] = []
         self._marked = any(card.back_distinct for card in getattr(edition, "cards", {}).values())
+        # cards with a home (`returns_to`) never reach the discard pile: see move()
+        self._homes = any(card.returns_to for card in getattr(edition, "cards", {}).values())
         self.alive = [True] * players
         self.owed = [0] * players
         self.attacked = [False] * players  # owes turns because of an attack
@@ -186,9 +188,21 @@ class Table:
 
     # -- moving cards ---------------------------------------------------------
     def move(self, cards: list, to: Zone, at: int = 0, face_up: bool = False) -> None:
-        """Move cards into ``to`` at place ``at`` (0 = top), keeping knowledge honest."""
+        """Move cards into ``to`` at place ``at`` (0 = top), keeping knowledge honest.
+
+        A card with a home (`returns_to`) that would go to the discard pile goes
+        home instead, whoever moves it and why: played, spent, or discarded with
+        a hand that exploded.
+        """
         if not cards:
             return
+        if self._homes and to is self.discard_pile:
+            homes = [inst for inst in cards if inst.card.returns_to]
+            if homes:
+                self.move([inst for inst in cards if not inst.card.returns_to], to, at, face_up)
+                for inst in homes:
+                    self.move([inst], self.extra[inst.card.returns_to])
+                return
         face_up = face_up and to.kind != PUBLIC  # a public zone shows every card anyway
         everyone = self.everyone
         secret_place = to.kind == PILE and isinstance(at, PrivateInt)
