@@ -16,6 +16,7 @@ import os
 from . import plugins
 from .diagnostics import WARNING, did_you_mean
 from .edition import compile_edition
+from .schemas import KINDS
 from .workspace import Workspace
 
 #: the kinds of file a scenario can play: an edition, or an expansion on its base
@@ -63,7 +64,9 @@ def _playable(ws, doc, path: tuple, target: str, kinds: tuple, hint: str) -> boo
                                  f"file itself, not a game to play: {hint}"))
         return False
     other, kind = ws.load(target)
-    if other is None or kind is None:
+    if other is not None and kind is None and isinstance(other.data, dict):
+        kind = other.data.get("kind")  # a file with errors of its own still says what it is
+    if not isinstance(kind, str) or kind not in KINDS:
         return False  # the file's own errors are reported in it
     if kind not in kinds:
         article = "an" if kind[0] in "aeiou" else "a"

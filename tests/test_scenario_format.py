@@ -107,11 +107,10 @@ HOUSE = "format: 1\nkind: edition\nid: house\nname: House\nextends: original\nse
 
 
 def test_paths_relative_to_the_scenario_still_work(write):
-    house = write("rules/house.yaml", HOUSE)
+    write("rules/house.yaml", HOUSE)
     path = scenario(write, "edition: ../rules/house.yaml\nwith: [imploding]\n" + TWO,
                     "cases/s.yaml")
     assert errors(path) == [] and run(path).passed
-    assert house.endswith("house.yaml")
 
 
 @pytest.mark.parametrize("head, needle, code, words", [
@@ -141,6 +140,11 @@ def test_a_scenario_that_plays_another_scenario_says_so(write):
     path = scenario(write, "edition: other.yaml\n" + TWO)
     failing(path, "edition:", "'other.yaml' is a scenario file, not an edition or an expansion")
     assert run(other).passed
+    # a scenario with errors of its own is still a scenario, and said to be one
+    write("broken.yaml", "format: 1\nkind: scenario\nedition: original\n")
+    path = scenario(write, "edition: original\nwith: [broken.yaml]\n" + TWO, "uses_broken.yaml")
+    failing(path, "with:", "'broken.yaml' is a scenario file, not an expansion",
+            "broken.yaml:1:1: error: missing required key")
 
 
 def test_a_card_library_is_not_a_game(write):
@@ -149,7 +153,6 @@ def test_a_card_library_is_not_a_game(write):
     assert validate_paths([cards]).errors == 0
     path = scenario(write, "edition: cards.yaml\n" + TWO)
     failing(path, "edition:", "is a cards file, not an edition or an expansion")
-    assert cards.endswith("cards.yaml")
 
 
 def test_a_broken_edition_shows_its_own_errors(write):
@@ -287,14 +290,14 @@ def test_any_order_checks_public_places_without_their_order(write):
     ordered = scenario(write, body.replace("any_order:", "zones: {tower_stash: [favor, defuse]}\n"
                                            "  any_order:"), "ordered.yaml")
     failing(ordered, "zones: {tower_stash: [favor", "zone tower_stash (top first)")
-    for old, new, needle, words in [
-        ("[nope, attack, nope]", "[nope, attack]", "discard_pile: [nope, attack]",
+    for old, new, words in [
+        ("[nope, attack, nope]", "[nope, attack]",
          "the discard pile (in any order): expected ['attack', 'nope'], got ['attack', 'nope', 'nope']"),
-        ("[beard_cat, tacocat]", "[beard_cat, skip]", "draw_pile: [beard_cat",
+        ("[beard_cat, tacocat]", "[beard_cat, skip]",
          "the draw pile (in any order)"),
-        ("[bury, ill_take_that]", "[bury, bury]", "areas: {in_front",
+        ("[bury, ill_take_that]", "[bury, bury]",
          "in_front of seat 1 (in any order)"),
-        ("[favor, defuse]}", "[favor]}", "zones: {tower_stash",
+        ("[favor, defuse]}", "[favor]}",
          "zone tower_stash (in any order)"),
     ]:
         path = scenario(write, body.replace(old, new), "bad.yaml")
@@ -508,8 +511,7 @@ def test_a_bad_chance_value_is_named_by_validate(write, value, words):
     found = errors(path)
     assert found and all(line == line_of(path, "chance:") for _c, line, _m in found), found
     assert any(words in message for _c, _l, message in found), found
-    assert not any("oneOf" in message or "is not valid under" in message for _c, _l, m in found
-                   for message in [m])
+    assert not any("is not valid under" in message for _c, _l, message in found)  # jsonschema's own words
     failing(path, "chance:", words)
 
 
