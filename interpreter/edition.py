@@ -17,7 +17,7 @@ from .checker import CheckEnv
 from .diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
 from . import cardset, plugins
 from .compose import by_marks, is_by_marks
-from .stack import resolve_stack, stack_files, variant_sources
+from .stack import chosen_variants, resolve_stack, stack_files, variant_sources
 from .library import check_effects, declared_zones, zone_env
 from .loader import Document
 from .model import Check, Edition, Origin, SetupStep
@@ -40,22 +40,23 @@ def compile_edition(ws: Workspace, path: str, expansions: tuple = (), variants=N
     above it), and ``Edition.unavailable`` says why the others do not.
     None when there are errors that stop compilation.
     """
-    base = _compile_view(ws, path, tuple(expansions), None)
+    base = _compile_view(ws, path, tuple(expansions), ())
     if base is None:
         return None
     files = stack_files(ws, path, tuple(expansions))
     top = os.path.realpath(files[-1].path) if files else None
     compiled, unavailable = {}, {}
+    chosen = chosen_variants(ws, path)  # switched on by a house rule's own `variant:`
     for name, owner in variant_sources(ws, path, tuple(expansions)).items():
-        if variants is not None and name not in variants:
+        if (variants is not None and name not in variants) or name in chosen:
             continue
         if owner == top:
-            view = _compile_view(ws, path, tuple(expansions), (name, owner))
+            view = _compile_view(ws, path, tuple(expansions), ((name, owner),))
             if view is None:
                 return None
         else:  # a variant from below: checked quietly, dropped where it no longer applies
             before = ws.snapshot()
-            view = _compile_view(ws, path, tuple(expansions), (name, owner))
+            view = _compile_view(ws, path, tuple(expansions), ((name, owner),))
             errors = ws.restore(before)
             if view is None or errors:
                 unavailable[name] = (owner, errors[0].render() if errors else "it does not compile")
@@ -104,9 +105,9 @@ def _line_of(origin: Origin) -> str:
     return lines[origin.line - 1] if 0 < origin.line <= len(lines) else ""
 
 
-def _compile_view(ws: Workspace, path: str, expansions: tuple, variant: tuple | None) -> Edition | None:
+def _compile_view(ws: Workspace, path: str, expansions: tuple, variants: tuple) -> Edition | None:
     """The edition with one variant switched on (or none): the stack resolved and compiled."""
-    doc = resolve_stack(ws, path, expansions, variant)
+    doc = resolve_stack(ws, path, expansions, variants)
     if doc is None:
         return None
     data = doc.data
@@ -136,7 +137,7 @@ def _compile_view(ws: Workspace, path: str, expansions: tuple, variant: tuple | 
     cards = _skinned(ws, doc, cards)
     _check_card_refs(ws, cards, zones)
     compiler = _ViewCompiler(ws, doc, cards, combos, env, turn_draw, zones, checks, card_params)
-    edition = compiler.compile(variant[0] if variant else None)
+    edition = compiler.compile(variants[0][0] if variants else None)
     if edition is None or ws.has_errors(doc.paths):
         return None
     return edition

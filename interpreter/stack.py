@@ -14,20 +14,22 @@ import os
 
 from . import plugins
 from .compose import CHANGE_KEYS, Layered, Problem, VariantDoc, variant_names
+from .diagnostics import did_you_mean
 from .loader import Document
 
 #: how many editions one may extend through (an edition extending one extending ...)
 MAX_EXTENDS_DEPTH = 16
 
 
-def resolve_stack(ws, path: str, expansions: tuple = (), variant: tuple | None = None,
+def resolve_stack(ws, path: str, expansions: tuple = (), variants: tuple = (),
                   _chain: tuple = ()):
     """The document to compile for ``path`` with ``expansions`` (files) applied in order.
 
     An expansion given as ``path`` is resolved on the base it names; an edition
-    that ``extends`` another is layered onto it. ``variant`` is ``(name, file)``:
-    the variant ``name`` of the rule file ``file`` (a real path) is switched on
-    right after that file is layered (see :meth:`Layered.vary`). Always a
+    that ``extends`` another is layered onto it. ``variants`` holds ``(name,
+    file)`` pairs: the variant ``name`` of the rule file ``file`` (a real path)
+    is switched on right after that file is layered (see :meth:`Layered.vary`);
+    a house rule's own `variant:` adds one for the files below it. Always a
     :class:`Layered` document; None when the files have errors that stop
     composition (reported to ``ws``).
     """
@@ -43,17 +45,17 @@ def resolve_stack(ws, path: str, expansions: tuple = (), variant: tuple | None =
                                          f"'{doc.data['base']}' is not an edition file: `base` names "
                                          "the edition this expansion is played with"))
             return None
-        return resolve_stack(ws, base, (path, *expansions), variant, _chain)
+        return resolve_stack(ws, base, (path, *expansions), variants, _chain)
     if kind != "edition":
         return None
     if "extends" in doc.data:
-        result = _extended(ws, doc, variant, _chain)
+        result = _extended(ws, doc, variants, _chain)
         if result is None:
             return None
     else:
         result = Layered(doc)
-        _vary(ws, result, doc, variant)
-        for key in CHANGE_KEYS + ("apply",):
+        _vary(ws, result, doc, variants)
+        for key in CHANGE_KEYS + ("apply", "variant"):
             if key in doc.data:
                 ws.report(doc.diagnostic((key,), "needs-extends",
                                          f"`{key}` changes an edition this file builds on, but it "
@@ -64,17 +66,17 @@ def resolve_stack(ws, path: str, expansions: tuple = (), variant: tuple | None =
         if extra_kind != "expansion":
             return None  # reported by the loader, or by whoever named the file
         _report(ws, result.apply(extra_doc))
-        _vary(ws, result, extra_doc, variant)
+        _vary(ws, result, extra_doc, variants)
     if not _chain:
         _report(ws, list(result.conflicts.values()) + result.missing_needs())
     return result
 
 
-def stack_files(ws, path: str, expansions: tuple = ()) -> list:
+def stack_files(ws, path: str, expansions: tuple = (), _chain: tuple = ()) -> list:
     """Every rule file of a game in the order it is layered: the edition at the bottom of
     the `extends` chain first, the expansions each file applies, the house rules, then
     ``expansions``. Documents that fail to load are left out (their errors are reported)."""
-    layered = resolve_stack(ws, path, tuple(expansions))
+    layered = resolve_stack(ws, path, tuple(expansions), (), _chain)
     if layered is None:
         return []
     return [layered.base] + [layer for layer, _kind in layered.layers]
@@ -91,14 +93,45 @@ def variant_sources(ws, path: str, expansions: tuple = ()) -> dict:
     return found
 
 
-def _vary(ws, layered: Layered, doc: Document, variant: tuple | None) -> None:
-    """Switch on ``variant`` if ``doc`` is the file it belongs to."""
-    if variant is not None and os.path.realpath(doc.path) == variant[1] \
-            and variant[0] in variant_names(doc):
-        _report(ws, layered.vary(VariantDoc(doc, variant[0])))
+def _vary(ws, layered: Layered, doc: Document, variants: tuple) -> None:
+    """Switch on the variants that belong to ``doc``."""
+    real = None
+    for name, owner in variants:
+        real = real or os.path.realpath(doc.path)
+        if owner == real and name in variant_names(doc):
+            _report(ws, layered.vary(VariantDoc(doc, name)))
 
 
-def _extended(ws, doc: Document, variant: tuple | None, chain: tuple):
+def chosen_variants(ws, path: str) -> set:
+    """The variants a house rule (or one it extends) switches on with `variant:`."""
+    chosen = set()
+    for doc in stack_files(ws, path):
+        if isinstance(doc.data.get("variant"), str) and "extends" in doc.data:
+            chosen.add(doc.data["variant"])
+    return chosen
+
+
+def _own_variant(ws, doc: Document, parent: str, applied: list, chain: tuple) -> tuple:
+    """The (name, file) pair a house rule's `variant:` switches on: the variant of that
+    name of the last file below it that declares one; () when it names none (or an
+    unknown one, which is reported)."""
+    name = doc.data.get("variant")
+    if name is None:
+        return ()
+    found = {}
+    for below in stack_files(ws, parent, (), chain) + applied:
+        for declared in variant_names(below):
+            found[declared] = os.path.realpath(below.path)
+    if name not in found:
+        ws.report(doc.diagnostic(("variant",), "bad-value",
+                                 f"nothing this file builds on has a variant '{name}'"
+                                 f"{did_you_mean(name, found)} (the variants there: "
+                                 f"{', '.join(found) or 'none'})"))
+        return ()
+    return ((name, found[name]),)
+
+
+def _extended(ws, doc: Document, variants: tuple, chain: tuple):
     """A house rule layered on the edition it extends, its `apply` expansions first."""
     real = os.path.realpath(doc.path)
     if real in chain or len(chain) >= MAX_EXTENDS_DEPTH:
@@ -122,7 +155,14 @@ def _extended(ws, doc: Document, variant: tuple | None, chain: tuple):
                                  f"'{doc.data['extends']}' is {_a(parent_kind)} file; `extends` takes "
                                  "an edition (apply expansions with `apply:`)"))
         return None
-    layered = resolve_stack(ws, parent, (), variant, chain + (real,))
+    applied = []
+    for index, reference in enumerate(doc.data.get("apply", [])):
+        found = plugins.locate(reference, folder)
+        extra_doc, extra_kind = ws.load(found) if found else (None, None)
+        if extra_kind == "expansion":
+            applied.append(extra_doc)
+    variants = variants + _own_variant(ws, doc, parent, applied, chain + (real,))
+    layered = resolve_stack(ws, parent, (), variants, chain + (real,))
     if layered is None:
         return None
     for index, reference in enumerate(doc.data.get("apply", [])):
@@ -140,9 +180,9 @@ def _extended(ws, doc: Document, variant: tuple | None, chain: tuple):
                                      "(an edition to build on goes in `extends`)"))
             return None
         _report(ws, layered.apply(extra_doc))
-        _vary(ws, layered, extra_doc, variant)
+        _vary(ws, layered, extra_doc, variants)
     _report(ws, layered.extend(doc))
-    _vary(ws, layered, doc, variant)
+    _vary(ws, layered, doc, variants)
     return layered
 
 
