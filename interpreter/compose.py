@@ -53,9 +53,9 @@ CHANGE_KEYS = ("add_cards", "remove_cards", "set_counts", "define_cards", "repla
                "remove_steps", "move_steps", "replace_setup")
 #: change keys that need the card libraries: carried out when the edition compiles
 CARD_CHANGES = ("define_cards", "replace_cards", "patch_cards", "define_combos")
-#: parts a variant gives whole: `players`, `combos` and `setup` replace what is merged so
-#: far, `deck`, `params` and `rules` replace the values they name
-VARIANT_REPLACED = ("players", "combos", "setup")
+#: parts a variant gives whole: `players`, `combos`, `setup`, `teams` and `win` replace what
+#: is merged so far, `deck`, `params` and `rules` replace the values they name
+VARIANT_REPLACED = ("players", "combos", "setup", "teams", "win")
 VARIANT_KEYED = ("deck", "params", "rules")
 
 EXPANSION, HOUSE = "expansion", "house rule"

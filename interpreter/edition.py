@@ -266,10 +266,13 @@ class _ViewCompiler:
         teams = self._teams(lo)
         if self.ws.has_errors(doc.paths):  # the whole-edition checks need sound parts
             return None
-        edition = Edition(id=data["id"], name=data["name"], players=(lo, hi), cards=self.cards,
+        cards = self._switches(self.cards, params)
+        combos = list(self._switches({combo.id: combo for combo in combos}, params).values())
+        edition = Edition(id=data["id"], name=data["name"], players=(lo, hi), cards=cards,
                           deck=deck, combos=tuple(combos), setup=setup, rules=rules, params=params,
                           turn_draw=self.turn_draw, win=data["win"], zones=self.zones,
                           origin=Origin(doc.path, 1), variant=variant, checks=self.checks, teams=teams,
+                          teams_together=bool(data.get("teams", {}).get("together", False)),
                           kind="expansion" if getattr(doc, "expansions", list)() else "edition",
                           expansions=tuple(layer.path for layer in getattr(doc, "expansions", list)()),
                           description=" ".join(str(data.get("description", "")).split()),
@@ -281,6 +284,26 @@ class _ViewCompiler:
         self._dry_runs(edition, setup_path)
         self._unplayable(edition)
         return edition
+
+    def _switches(self, records: dict, params: dict) -> dict:
+        """Cards or combos whose `nopeable` names a parameter (`rules.NAME`), with its value."""
+        out = None
+        for record_id, record in records.items():
+            if not isinstance(record.nopeable, str):
+                continue
+            name = record.nopeable.removeprefix("rules.")
+            value = params.get(name)
+            if not isinstance(value, bool):
+                origin = record.origin
+                problem = f"`nopeable: {record.nopeable}` names no parameter{did_you_mean(name, params)}" \
+                    if name not in params else f"`nopeable: {record.nopeable}` must name a true-or-false " \
+                                               f"parameter, but '{name}' is {value!r}"
+                self.ws.report(Diagnostic(origin.path, origin.line, 1, ERROR, "unknown-rule",
+                                          f"'{record_id}': {problem}", _line_of(origin)))
+                value = True
+            out = out if out is not None else dict(records)
+            out[record_id] = replace(record, nopeable=value)
+        return records if out is None else out
 
     def _teams(self, fewest_players: int) -> int:
         """How many teams; a team win condition needs teams, and every team a player."""

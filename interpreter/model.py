@@ -32,7 +32,7 @@ class Card:
     tags: frozenset
     text: str
     when: str  # own_turn | any_time | reaction | never
-    nopeable: bool
+    nopeable: bool  # (as a library writes it, also "rules.NAME": resolved when the edition compiles)
     requires: object | None  # an expression, or None
     choose: tuple  # of (name, expression)
     effect: s.Program | None
@@ -144,6 +144,7 @@ class Edition:
     # (None for an engine default); cards and combos carry their own origins
     origins: dict = field(default_factory=dict, compare=False, hash=False)
     teams: int = 0  # how many teams (0: everyone plays alone); seat s is on team s % teams
+    teams_together: bool = False  # partners share their lives: one out, the whole team out
     # the resolved rule data of this view (the variant's parts merged in), as written
     data: dict = field(default_factory=dict, compare=False, hash=False)
 

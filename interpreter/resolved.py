@@ -61,7 +61,7 @@ def as_data(edition: Edition) -> dict:
     out["turn"] = dict(data.get("turn", {}))
     out["win"] = edition.win
     if edition.teams:
-        out["teams"] = {"count": edition.teams}
+        out["teams"] = {"count": edition.teams, **({"together": True} if edition.teams_together else {})}
     if data.get("zones"):
         out["zones"] = dict(data["zones"])
     if data.get("checks"):

@@ -503,7 +503,9 @@ def _rule_blocks(edition: Edition) -> list:
         rows.append((Code(name), _value(value), "a parameter of this edition"))
     blocks = [Heading(2, "Rules and parameters"), Table(("Name", "Value", "Meaning"), tuple(rows)),
               Para(ctx.program(edition.turn_draw), "Ending a turn by drawing:"),
-              Para(_WIN.get(edition.win, f"Win condition: {words(edition.win)}."), "Winning:")]
+              Para(_WIN.get(edition.win, f"Win condition: {words(edition.win)}.") +
+                   (" Partners share their lives: when one of them is out, the whole team is out."
+                    if edition.teams and edition.teams_together else ""), "Winning:")]
     if edition.zones:
         zones = [f"the {words(name)} ({'public' if spec.get('public', True) else 'hidden'}"
                  f"{', one per player' if spec.get('per_player') else ''})"

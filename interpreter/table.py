@@ -127,6 +127,7 @@ class Table:
         self.winner: int | None = None
         self.winners: tuple = ()  # every winning seat: one, or a whole team
         self.teams = getattr(edition, "teams", 0)
+        self.together = self.teams and getattr(edition, "teams_together", False)
 
     # -- building -------------------------------------------------------------
     def new_card(self, card, zone: Zone) -> CardInst:
@@ -356,16 +357,20 @@ class Table:
         self.log.emit("reversed", direction=self.direction)
 
     def eliminate(self, seat: int) -> None:
+        """Take ``seat`` out (and its partners too, when a team shares its lives); the game
+        ends when one player, or one team, is left."""
         if not self.alive[seat]:
             return
-        self.alive[seat] = False
+        going = [s for s in (self.team(seat) if self.together else (seat,)) if self.alive[s]]
+        for out in going:
+            self.alive[out] = False
+            self.owed[out] = 0
+            self.attacked[out] = False
+            self.log.emit("out", seat=out)
         self._orders.clear()
-        self.owed[seat] = 0
-        self.attacked[seat] = False
-        self.log.emit("out", seat=seat)
-        if seat == self.current:
+        if self.current in going:
             self.turn_ended = True
-            self.current = self.next_seat(seat)
+            self.current = self.next_seat(self.current)
         left = [s for s in range(self.players) if self.alive[s]]
         if self.edition.win == "last_team_standing":
             if len({self.team_of(s) for s in left}) <= 1:

@@ -156,6 +156,10 @@ def load_edition(path: str, variant: str | None = None, expansions: tuple = ()) 
             raise RuleError([], f"{path} is not an edition (its kind is {kind or 'unknown'})")
         raise RuleError(errors)
     if variant is not None:
+        if variant in edition.unavailable:
+            owner, why = edition.unavailable[variant]
+            raise RuleError([], f"the variant '{variant}' of {owner} does not apply here, once "
+                                f"{path} is built on it:\n{why}")
         if variant not in edition.variants:
             raise RuleError([], f"{path} has no variant '{variant}' "
                                 f"(it has: {', '.join(edition.variants) or 'none'})")
