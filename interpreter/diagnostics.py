@@ -69,6 +69,7 @@ CODES: dict[str, str] = {
     "text-mismatch": "a card's text and its effect disagree on a key number (the text says three, the effect uses 5)",
     "unknown-combo": "an edition enables a combo that no loaded combo file defines",
     "unknown-file": "an included file does not exist",
+    "outside-project": "a reference (`include`, `uses`, `extends`, `apply`, `base`, `edition`) leads outside the rule folders: the project of the file named, the kittens package, installed expansions",
     "wrong-kind": "an included file is not of the kind expected there",
     "include-cycle": "files include each other in a loop, or includes nest too deep",
     "bad-player-range": "player ranges are empty, overlap, or leave allowed player counts uncovered",

@@ -41,6 +41,9 @@ _ALLOWED_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "map
 
 Path = tuple  # a JSON path: keys (str) and list indexes (int)
 
+# The two keys every rule file starts with, as top-level lines of its text.
+_RULE_KEYS = re.compile(r"^(format|kind)[ \t]*:", re.MULTILINE)
+
 # What YAML counts as a line break; positions everywhere count lines the same way.
 _LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
@@ -86,6 +89,7 @@ class Document:
     _lines: list | None = field(default=None, repr=False)
     _starts: list | None = field(default=None, repr=False)  # offset of each line's start
     _cursors: dict = field(default_factory=dict, repr=False)  # Path -> _ScalarCursor
+    _looks_like_rule: bool | None = field(default=None, repr=False)
 
     @property
     def lines(self) -> list[str]:
@@ -99,7 +103,22 @@ class Document:
             self._starts = line_starts(self.text)
         return self._starts
 
+    @property
+    def is_rule_file(self) -> bool:
+        """Whether this is a rule file: a mapping with `format` and `kind` keys. Before its
+        data is built (or when it cannot be), whether its text has both keys at the top level."""
+        if self.data is not None:
+            return isinstance(self.data, dict) and "format" in self.data and "kind" in self.data
+        if self._looks_like_rule is None:
+            found = {match.group(1) for match in _RULE_KEYS.finditer(self.text)}
+            self._looks_like_rule = found == {"format", "kind"}
+        return self._looks_like_rule
+
     def source_line(self, line: int) -> str:
+        """The text of a line, for the excerpt under a diagnostic. Empty for a file that is
+        not a rule file: a reference may lead to any file, and its text is not ours to print."""
+        if not self.is_rule_file:
+            return ""
         return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
 
     def mark(self, path: Path, key: bool = False) -> Mark:
