@@ -66,9 +66,7 @@ def _wanted(types) -> str:
             word = _YAML_TYPES.get(name, name)
             if word not in words:
                 words.append(word)
-    if len(words) <= 2:
-        return " or ".join(words)
-    return ", ".join(words[:-1]) + " or " + words[-1]
+    return " or ".join(words)
 
 
 def _to_diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:

@@ -344,3 +344,43 @@ def test_a_named_symlink_widens_nothing(tree):
     os.symlink(outside / "linked.yaml", project / "named.yaml")
     assert [where(d) for d in validate(project / "named.yaml")] == [("outside-project", 3, 8)]
     assert validate(project / "named.yaml", allow_outside=True) == []
+
+
+# -- a scenario's edition and with ----------------------------------------------------
+def scenario(edition: str, with_: str | None = None) -> str:
+    """A scenario: `edition` at line 4, column 10; a `with` entry at line 5, column 8."""
+    text = f"format: 1\nkind: scenario\ndescription: x\nedition: {edition}\n"
+    if with_ is not None:
+        text += f"with: [{with_}]\n"
+    return text + "players: 2\nhands: {0: [tacocat]}\nsteps: []\n"
+
+
+def test_a_scenario_edition_outside_the_project_is_refused(tree):
+    project, _outside = tree
+    path = write(project / "scenarios" / "s.yaml", scenario("../../outside/edition.yaml"))
+    assert [where(d) for d in validate(path)] == [("outside-project", 4, 10)]
+
+
+def test_a_scenario_with_outside_the_project_is_refused(tree):
+    project, _outside = tree
+    path = write(project / "scenarios" / "s.yaml", scenario("original", "../../outside/far_cats"))
+    assert [where(d) for d in validate(path)] == [("outside-project", 5, 8)]
+
+
+def test_running_a_scenario_that_reaches_outside_reads_nothing_there(tree):
+    from kittens.interpreter.scenario import ScenarioRunner
+
+    project, outside = tree
+    write(outside / "broken.yaml", f"format: 1\nkind: edition\nid: {SECRET}\n")
+    path = write(project / "scenarios" / "s.yaml", scenario("../../outside/broken.yaml"))
+    outcome = ScenarioRunner().run(str(path))
+    assert not outcome.passed
+    assert any("outside-project" in problem for problem in outcome.failures), outcome.failures
+    assert not any(SECRET in problem for problem in outcome.failures), outcome.failures
+
+
+def test_a_scenario_next_to_its_house_rule_still_runs(tmp_path):
+    # the designer's layout, with no project marker anywhere above
+    write(tmp_path / "my-rules" / "house.yaml", house("original"))
+    path = write(tmp_path / "my-rules" / "scenarios" / "s.yaml", scenario("../house.yaml"))
+    assert validate(path) == []
