@@ -729,3 +729,20 @@ def test_a_big_mapping_is_not_called_a_setup_step(tmp_path):
     d = only(validate(write(tmp_path / "edition.yaml", text)), "bad-value")
     assert "setup step" not in d.message and len(d.message) < 300, d.message
     assert "300" in d.message and "32" in d.message, d.message
+
+
+def test_did_you_mean_on_a_huge_word_stays_small():
+    # a near-name search over many names builds every one-letter deletion of the word:
+    # for a 20,000-character word that is 400 MB of strings
+    from kittens.interpreter.diagnostics import did_you_mean
+
+    names = [f"card_{i}" for i in range(300)]
+    tracemalloc.start()
+    try:
+        word = "card_" + "".join(chr(ord("a") + i % 26) for i in range(20_000))
+        assert did_you_mean(word, names) == ""
+        _current, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 1024 * 1024, f"{peak / 1e6:.0f} MB"
+    assert did_you_mean("card_2x", names) == "; did you mean 'card_2'?"
