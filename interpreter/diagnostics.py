@@ -159,7 +159,7 @@ _LONGEST_NAME = 64
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """A ``; did you mean 'x'?`` suffix when a near name exists, else ``''``."""
-    if len(word) > 2 * _LONGEST_NAME:  # and comparing a huge word costs its length squared
+    if len(word) > 2 * _LONGEST_NAME:  # its one-letter deletions alone would take length² memory
         return ""
     names = frozenset(candidates)
     if len(names) > _SMALL:  # narrow a large set first: difflib alone is quadratic overall
