@@ -162,8 +162,8 @@ def _extended(ws, doc: Document, variants: tuple, chain: tuple):
         return None
     applied = []
     for index, reference in enumerate(doc.data.get("apply", [])):
-        found = plugins.locate(reference, folder)
-        extra_doc, extra_kind = ws.load(found) if found else (None, None)
+        found = plugins.locate(reference, folder)  # refused below when outside: not read here
+        extra_doc, extra_kind = ws.load(found) if found and not ws.outside(found) else (None, None)
         if extra_kind == "expansion":
             applied.append(extra_doc)
     variants = variants + _own_variant(ws, doc, parent, applied, chain + (real,))

@@ -43,6 +43,14 @@ def house(extends: str, apply: str | None = None) -> str:
     return text + "set_params: {hand_size: 5}\n"
 
 
+def scenario(edition: str, with_: str | None = None) -> str:
+    """A scenario: `edition` at line 4, column 10; a `with` entry at line 5, column 8."""
+    text = f"format: 1\nkind: scenario\ndescription: x\nedition: {edition}\n"
+    if with_ is not None:
+        text += f"with: [{with_}]\n"
+    return text + "players: 2\nhands: {0: [tacocat]}\nsteps: []\n"
+
+
 EXPANSION = ("format: 1\nkind: expansion\nid: far_cats\nname: Far Cats\nbase: {base}\n"
              "include: [cards.yaml]\ndeck:\n  far: 2\n")
 
@@ -153,17 +161,30 @@ def test_a_library_used_through_a_library_outside_is_refused_where_it_is_named(t
         ("middle.yaml", "outside-project", 3, 8)]
 
 
-def test_an_outside_file_is_never_opened(tree, monkeypatch):
-    # not even to weigh what the library is (library identity reads what it uses)
+@pytest.mark.parametrize("name, text", [
+    ("lib.yaml", using("../outside/cards.yaml")),
+    ("house.yaml", house("../outside/edition.yaml")),
+    ("house.yaml", house("original", "../outside/far_cats")),
+    ("mine/expansion.yaml", EXPANSION.format(base="../../outside/edition.yaml")),
+    ("scenarios/s.yaml", None),  # edition:
+    ("scenarios/w.yaml", None),  # with:
+], ids=["uses", "extends", "apply", "base", "edition", "with"])
+def test_an_outside_file_is_never_opened(tree, monkeypatch, name, text):
+    # not even to weigh what a library is, or to look ahead at what a house rule applies
     project, outside = tree
-    path = write(project / "lib.yaml", using("../outside/cards.yaml"))
+    if name == "scenarios/s.yaml":
+        text = scenario("../../outside/edition.yaml")
+    elif name == "scenarios/w.yaml":
+        text = scenario("original", "../../outside/far_cats")
+    path = write(project / name, text)
+    write(project / "mine" / "cards.yaml", CARDS)
     from kittens.interpreter import workspace
 
     opened = []
     real = workspace.load_file
     monkeypatch.setattr(workspace, "load_file", lambda p: (opened.append(p), real(p))[1])
-    validate(path)
-    assert all(not os.path.realpath(p).startswith(str(outside)) for p in opened), opened
+    assert "outside-project" in [d.code for d in validate(path)]
+    assert opened and all(not os.path.realpath(p).startswith(str(outside)) for p in opened), opened
 
 
 def test_a_missing_file_outside_gives_no_hint_about_the_folder_there(tree):
@@ -347,14 +368,6 @@ def test_a_named_symlink_widens_nothing(tree):
 
 
 # -- a scenario's edition and with ----------------------------------------------------
-def scenario(edition: str, with_: str | None = None) -> str:
-    """A scenario: `edition` at line 4, column 10; a `with` entry at line 5, column 8."""
-    text = f"format: 1\nkind: scenario\ndescription: x\nedition: {edition}\n"
-    if with_ is not None:
-        text += f"with: [{with_}]\n"
-    return text + "players: 2\nhands: {0: [tacocat]}\nsteps: []\n"
-
-
 def test_a_scenario_edition_outside_the_project_is_refused(tree):
     project, _outside = tree
     path = write(project / "scenarios" / "s.yaml", scenario("../../outside/edition.yaml"))
