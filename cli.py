@@ -55,13 +55,17 @@ def validate(
                                                show_default=False)],
     output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text for people, json for tools.")]
     = OutputFormat.text,
+    allow_outside: Annotated[bool, typer.Option(
+        "--allow-outside", help="Follow references (include, uses, extends, apply, base, edition) "
+        "outside the rule folders: the project of each file named, the kittens package, installed "
+        "expansions. The same as KITTENS_ALLOW_OUTSIDE=1.")] = False,
 ) -> None:
     """Check rule files: YAML, schema, effects, and the rules a schema cannot express."""
     from .interpreter.diagnostics import render_json
     from .interpreter.validate import UsageError, validate_paths
 
     try:
-        report = validate_paths(paths)
+        report = validate_paths(paths, allow_outside=allow_outside or None)
     except UsageError as exc:
         typer.echo(f"kittens validate: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)

@@ -73,7 +73,7 @@ class ScenarioRunner:
         the files it names; problems at the scenario's own lines go to the workspace."""
         found = references(self.ws, doc)
         if found is None:
-            named = [self.ws.load(p) for p in _named_files(doc)]
+            named = [self.ws.load(p) for p in _named_files(doc) if not self.ws.outside(p)]
             return None, [e for d, _k in named if d is not None for e in self._errors(d.path)]
         target, expansions = found
         key = (os.path.realpath(target), tuple(os.path.realpath(p) for p in expansions))

@@ -38,6 +38,8 @@ def references(ws: Workspace, doc) -> tuple[str, tuple[str, ...]] | None:
     data, folder = doc.data, os.path.dirname(doc.path)
     reference = data["edition"]
     target = plugins.locate_edition(reference, folder) or plugins.locate(reference, folder)
+    if not ws.may_read(doc, ("edition",), target or os.path.join(folder, reference)):
+        return None
     if target is None:
         ws.report(doc.diagnostic(("edition",), "unknown-file", _no_edition(reference, folder)))
         return None
@@ -47,6 +49,9 @@ def references(ws: Workspace, doc) -> tuple[str, tuple[str, ...]] | None:
     expansions = []
     for index, name in enumerate(data.get("with", [])):
         found = plugins.locate(name, folder)
+        if not ws.may_read(doc, ("with", index), found or os.path.join(folder, name)):
+            ok = False
+            continue
         if found is None:
             ws.report(doc.diagnostic(("with", index), "unknown-file", plugins.not_found(name, folder)))
             ok = False

@@ -37,7 +37,10 @@ def resolve_stack(ws, path: str, expansions: tuple = (), variants: tuple = (),
     if doc is None or kind is None:
         return None
     if kind == "expansion":
-        base = plugins.locate_edition(doc.data["base"], os.path.dirname(doc.path))
+        folder = os.path.dirname(doc.path)
+        base = plugins.locate_edition(doc.data["base"], folder)
+        if not ws.may_read(doc, ("base",), base or os.path.join(folder, doc.data["base"])):
+            return None  # found or not: whether a file is there is not for it to learn
         base_doc, base_kind = ws.load(base) if base else (None, None)
         if base_kind != "edition":
             if base_doc is not None or base is None:
@@ -142,6 +145,8 @@ def _extended(ws, doc: Document, variants: tuple, chain: tuple):
         return None
     folder = os.path.dirname(doc.path)
     parent = plugins.locate_edition(doc.data["extends"], folder)
+    if not ws.may_read(doc, ("extends",), parent or os.path.join(folder, doc.data["extends"])):
+        return None
     if parent is None:
         ws.report(doc.diagnostic(("extends",), "unknown-file",
                                  plugins.edition_not_found(doc.data["extends"], folder)))
@@ -157,8 +162,8 @@ def _extended(ws, doc: Document, variants: tuple, chain: tuple):
         return None
     applied = []
     for index, reference in enumerate(doc.data.get("apply", [])):
-        found = plugins.locate(reference, folder)
-        extra_doc, extra_kind = ws.load(found) if found else (None, None)
+        found = plugins.locate(reference, folder)  # refused below when outside: not read here
+        extra_doc, extra_kind = ws.load(found) if found and not ws.outside(found) else (None, None)
         if extra_kind == "expansion":
             applied.append(extra_doc)
     variants = variants + _own_variant(ws, doc, parent, applied, chain + (real,))
@@ -167,6 +172,8 @@ def _extended(ws, doc: Document, variants: tuple, chain: tuple):
         return None
     for index, reference in enumerate(doc.data.get("apply", [])):
         found = plugins.locate(reference, folder)
+        if not ws.may_read(doc, ("apply", index), found or os.path.join(folder, reference)):
+            return None
         if found is None:
             ws.report(doc.diagnostic(("apply", index), "unknown-file", plugins.not_found(reference, folder)))
             return None

@@ -77,10 +77,13 @@ def scenario_files(paths: list[str]) -> list[str]:
     return files
 
 
-def validate_paths(paths: list[str]) -> Report:
-    """Check every rule file under ``paths``; never raises for bad file content."""
+def validate_paths(paths: list[str], *, allow_outside: bool | None = None) -> Report:
+    """Check every rule file under ``paths``; never raises for bad file content.
+
+    ``allow_outside``: let references leave the rule folders (default: what the
+    environment says, see :mod:`workspace`)."""
     files = expand(paths)
-    ws = Workspace()
+    ws = Workspace(allow_outside=allow_outside)
     for path in files:
         check_file(ws, path)
     return Report(files, ws.diagnostics)
