@@ -131,6 +131,7 @@ class Layered:
         #: `set_params` names no file set so far: a card library may declare them
         self.params_to_find: list[tuple[Document, tuple]] = []
         self.variant: VariantDoc | None = None  # the variant switched on, if any
+        self.moves: dict = {}  # step name -> (document, path) of the `move_steps` that moved it
 
     # -- the Document interface the compiler uses -----------------------------
     def route(self, path) -> tuple:
@@ -450,6 +451,7 @@ class Layered:
             to = find(move[side], ("move_steps", index, side)) + (side == "after")
             steps.insert(to, step)
             sources.insert(to, source)
+            self.moves[move["step"]] = (layer, ("move_steps", index))
         self.data["setup"] = steps
         self._route_list("setup")
         return problems

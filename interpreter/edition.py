@@ -350,6 +350,9 @@ class _ViewCompiler:
             origins[f"rules.{name}"] = self._origin(("rules", name)) if name in data.get("rules", {}) else None
         for index, step in enumerate(setup):
             origins[f"setup.{index}"] = step.origin
+        for name, (layer, path) in self.doc.moves.items():
+            mark = layer.mark(path)
+            origins[f"setup.moved.{name}"] = Origin(layer.path, mark.line, mark.column)
         return origins
 
     # -- deck -----------------------------------------------------------------

@@ -190,3 +190,14 @@ def test_imploding_alone_at_two_players_points_at_its_variant():
     assert ran.exit_code == 0 and "--variant two_player" in ran.output
     quiet = CliRunner().invoke(app, ["run", "imploding", "-p", "2", "-g", "1", "--variant", "two_player"])
     assert "warning" not in quiet.output
+
+
+def test_diff_shows_a_moved_step_as_one_move_with_the_line_that_moved_it():
+    from kittens.interpreter.resolved import diff
+    changes = diff(load_edition("editions/original.yaml"), load_edition("editions/imploding.yaml"))
+    moves = {c.path: c for c in changes if c.sign == ">"}
+    assert set(moves) == {"setup.defuses", "setup.spares"}
+    assert moves["setup.spares"].after == "after 'kittens'"
+    assert moves["setup.spares"].origin.startswith("editions/imploding.yaml:")
+    assert not any(c.sign in "+-" and c.path in moves for c in changes)
+    assert moves["setup.defuses"].render().startswith("> setup.defuses: moved after 'deal'")
