@@ -83,14 +83,16 @@ def header_fields(edition: str, expansions=()) -> dict:
     return fields
 
 
-def replay_log(path: str, *, rules: str | None = None, expansions=None):
+def replay_log(path: str, *, rules: str | None = None, expansions=None, editions: dict | None = None):
     """Replay every game of the log at ``path``; yield a :class:`Replayed` per game as it is
     checked. ``rules`` (an edition file or a shipped edition's name) and ``expansions``
     (references as ``--with`` takes them) stand in for the rule files the headers name.
+    ``editions``, a dict, keeps compiled editions across calls (for many logs played
+    with the same rule files; the digest is taken afresh in each call).
     Raise :class:`LogError` for a file that is not a log, or a game that cannot be set up.
     """
     lines = _Lines(path)
-    setup = _Setup(path, rules, expansions)
+    setup = _Setup(path, rules, expansions, {} if editions is None else editions)
     number = 0
     try:
         while (item := lines.peek()) is not None:
@@ -144,8 +146,7 @@ def _replay_game(header: dict, line: int, number: int, lines: "_Lines", setup: "
 def _new_state(header: dict, line: int, path: str, setup: "_Setup", result: Replayed):
     """The game a header describes, set up from its seed; None (with ``result.mismatch``
     saying why) when it cannot be replayed with these rule files."""
-    edition, used = setup.edition(header, line)
-    digest = edition_digest(edition)
+    edition, used, digest = setup.edition(header, line)
     if header.get("digest") not in (None, digest):
         result.mismatch = (f"the rule files have changed since this game was played (digest "
                            f"{_shown(str(header.get('digest')))}, now {digest} with "
@@ -202,15 +203,17 @@ class _Setup:
     """The compiled edition for each game header, from the files it names (or the
     files the user gave instead), kept for the next games."""
 
-    def __init__(self, log_path: str, rules: str | None, expansions) -> None:
+    def __init__(self, log_path: str, rules: str | None, expansions, kept: dict) -> None:
         self.path = log_path
         self.folder = os.path.dirname(os.path.abspath(log_path))
         self.rules = rules
         self.expansions = None if expansions is None else list(expansions)
-        self.kept: dict = {}
+        self.kept = kept
+        self.digests: dict = {}
 
     def edition(self, header: dict, line: int):
-        """(compiled edition, the files it was compiled from) for a game header."""
+        """(compiled edition, the files it was compiled from, their digest now) for a game
+        header."""
         where = f"{self.path}:{line}:1"
         variant = header.get("variant")
         if variant is not None and (not isinstance(variant, str) or not variant.isprintable()
@@ -223,7 +226,9 @@ class _Setup:
             if len(self.kept) >= EDITIONS_KEPT:
                 self.kept.pop(next(iter(self.kept)))
             self.kept[key] = load_edition(edition, variant, tuple(extras))
-        return self.kept[key], [edition, *extras]
+        if key not in self.digests:  # once per replay: the files are read to compute it
+            self.digests[key] = edition_digest(self.kept[key])
+        return self.kept[key], [edition, *extras], self.digests[key]
 
     def _edition_file(self, header: dict, where: str) -> str:
         if self.rules is not None:

@@ -85,6 +85,25 @@ def test_a_log_of_relative_paths_replays_from_any_folder(tmp_path, monkeypatch):
         assert "2 of 2 game(s) replayed identically" in result.output
 
 
+def test_a_played_game_replays_from_any_folder_and_a_stopped_one_is_incomplete(tmp_path, monkeypatch):
+    played, elsewhere = tmp_path / "played", tmp_path / "elsewhere"
+    played.mkdir()
+    elsewhere.mkdir()
+    monkeypatch.chdir(played)
+    whole = runner.invoke(app, ["play", "original", "-p", "2", "--seed", "3", "--log", "whole.jsonl"],
+                          input="1\n" * 400)
+    assert whole.exit_code == 0 and "Game over" in whole.output
+    stopped = runner.invoke(app, ["play", "original", "-p", "2", "--seed", "3", "--log", "part.jsonl"],
+                            input="1\n" * 5 + "q\n")
+    assert stopped.exit_code == 0 and "Stopped" in stopped.output
+    assert _headers("part.jsonl")[0]["bots"] == ["person", "heuristic"]
+    monkeypatch.chdir(elsewhere)
+    result = runner.invoke(app, ["replay", str(played / "whole.jsonl")])
+    assert result.exit_code == 0 and "1 of 1 game(s) replayed identically" in result.output
+    result = runner.invoke(app, ["replay", str(played / "part.jsonl")])
+    assert result.exit_code == 1 and "game 1 (seed 3): INCOMPLETE" in result.output
+
+
 def test_the_header_names_each_rule_file_as_given_and_where_it_was_found(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     log = tmp_path / "x.jsonl"
@@ -196,30 +215,40 @@ def test_the_whole_small_log_is_verified(small_log, tmp_path):
 
 
 def test_a_log_cut_at_any_line_end_is_incomplete(small_log, tmp_path):
+    """Every line end but the file's own, through the library (sharing the compiled
+    edition); every tenth through the command."""
     ends = [index + 1 for index, byte in enumerate(small_log) if byte == ord("\n")]
     assert len(ends) > 100
-    log = tmp_path / "cut.jsonl"
-    for lines, cut in enumerate(ends[:-1], 1):  # every line end but the file's own end
+    log, editions = tmp_path / "cut.jsonl", {}
+    for lines, cut in enumerate(ends[:-1], 1):
         log.write_bytes(small_log[:cut])
-        result = runner.invoke(app, ["replay", str(log)])
-        assert result.exit_code == 1, (lines, result.output)
-        assert "verified" not in result.output, (lines, result.output)
-        assert "game 1 (seed 7): INCOMPLETE" in result.output, (lines, result.output)
-        assert f"cut.jsonl:{lines}: the log stops after line {lines}" in result.output
+        message = f"cut.jsonl:{lines}: the log stops after line {lines}, before the game's end"
+        [result] = replay_module.replay_log(str(log), editions=editions)
+        assert not result.verified and result.mismatch is None, (lines, result)
+        assert result.game == 1 and message in result.incomplete
+        if lines % 10 == 1:
+            shown = runner.invoke(app, ["replay", str(log)])
+            assert shown.exit_code == 1, (lines, shown.output)
+            assert "verified" not in shown.output, (lines, shown.output)
+            assert f"game 1 (seed 7): INCOMPLETE: {log}:{lines}: " in shown.output
+            assert "0 of 1 game(s) replayed identically; 1 incomplete" in shown.output
 
 
 def test_a_log_cut_inside_a_line_is_incomplete(small_log, tmp_path):
     ends = [0] + [index + 1 for index, byte in enumerate(small_log) if byte == ord("\n")]
-    log = tmp_path / "cut.jsonl"
-    for line in list(range(1, len(ends), 7)) + [len(ends) - 1]:
+    log, editions = tmp_path / "cut.jsonl", {}
+    for line in range(1, len(ends)):
         start, end = ends[line - 1], ends[line]
         for cut in (start + 1, (start + end) // 2, end - 1):  # end - 1: all but the line end
             log.write_bytes(small_log[:cut])
-            result = runner.invoke(app, ["replay", str(log)])
-            assert result.exit_code == 1, (line, cut, result.output)
-            assert "verified" not in result.output, (line, cut, result.output)
-            assert "game 1" in result.output and "INCOMPLETE" in result.output
-            assert f"cut.jsonl:{line}: the log ends in the middle of line {line}" in result.output
+            message = f"cut.jsonl:{line}: the log ends in the middle of line {line}"
+            [result] = replay_module.replay_log(str(log), editions=editions)
+            assert not result.verified and message in result.incomplete, (line, cut, result)
+        if line % 20 == 1 or line == len(ends) - 1:
+            shown = runner.invoke(app, ["replay", str(log)])
+            assert shown.exit_code == 1, (line, shown.output)
+            assert "verified" not in shown.output and "game 1" in shown.output
+            assert f"INCOMPLETE: {log}:{line}: the log ends in the middle of line {line}" in shown.output
 
 
 def test_a_cut_in_the_second_game_leaves_the_first_verified(tmp_path):
@@ -259,26 +288,33 @@ def test_a_game_may_hold_only_so_many_events(small_log, tmp_path, monkeypatch):
 
 
 # -- files that are no log: a clear error, bounded time and memory ---------------
+# A small, fresh process that runs the command and writes its child's peak RSS to a
+# file: a child forked from the test process itself would report the test's own size
+# (Linux keeps the high-water mark across exec).
+_MEASURE = """import resource, subprocess, sys
+code = subprocess.call(sys.argv[2:])
+with open(sys.argv[1], "w") as out:
+    out.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+sys.exit(code)
+"""
+
+
 def _measured(args, cwd, timeout=20):
-    """Run kittens in a child process; (exit code, stdout, stderr, seconds, peak RSS in MiB)
-    of that child alone."""
-    out, err = cwd / "out.txt", cwd / "err.txt"
+    """Run kittens in a child process; (exit code, stdout, stderr, seconds, peak RSS in MiB)."""
+    out, err, peak = cwd / "out.txt", cwd / "err.txt", cwd / "peak.txt"
     started = time.monotonic()
     with open(out, "w") as stdout, open(err, "w") as stderr:
-        child = subprocess.Popen([sys.executable, "-m", "kittens", *args], cwd=cwd,
-                                 stdout=stdout, stderr=stderr, stdin=subprocess.DEVNULL)
-    while True:
-        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.monotonic() - started > timeout:
-            child.kill()
-            pid, status, usage = os.wait4(child.pid, 0)
-            pytest.fail(f"kittens {' '.join(args)} did not end within {timeout} s")
-        time.sleep(0.02)
-    child.returncode = os.waitstatus_to_exitcode(status)
-    return (child.returncode, out.read_text(), err.read_text(), time.monotonic() - started,
-            usage.ru_maxrss / 1024)
+        child = subprocess.Popen([sys.executable, "-c", _MEASURE, str(peak), sys.executable, "-m",
+                                  "kittens", *args], cwd=cwd, stdout=stdout, stderr=stderr,
+                                 stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        child.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+        pytest.fail(f"kittens {' '.join(args)} did not end within {timeout} s")
+    kib = int(peak.read_text()) / (1024 if sys.platform == "darwin" else 1)  # bytes on macOS
+    return child.returncode, out.read_text(), err.read_text(), time.monotonic() - started, kib / 1024
 
 
 def _hostile_file(tmp_path, kind) -> tuple[str, str]:
@@ -429,17 +465,19 @@ def test_run_series_is_interrupted_between_games_and_keeps_every_finished_one(mo
     assert all(text.endswith("\n") and '"type":"game_over"' in text for text in writes)
 
 
-@pytest.mark.parametrize("where", ["folder", "missing", "under_a_file"])
+@pytest.mark.parametrize("where", ["folder", "missing", "under_a_file", "fifo", "device"])
 @pytest.mark.parametrize("command", ["run", "play"])
 def test_a_log_that_cannot_be_written_is_a_usage_error(tmp_path, where, command):
     (tmp_path / "file").write_text("x")
+    os.mkfifo(tmp_path / "fifo")
     target = {"folder": tmp_path, "missing": tmp_path / "no" / "x.jsonl",
-              "under_a_file": tmp_path / "file" / "x.jsonl"}[where]
+              "under_a_file": tmp_path / "file" / "x.jsonl", "fifo": tmp_path / "fifo",
+              "device": Path("/dev/null")}[where]
     result = runner.invoke(app, [command, ORIGINAL, "-p", "2", "--log", str(target)], input="")
     assert result.exit_code == 2, result.output
     assert f"cannot write the log {target}" in result.output
     assert "Your hand" not in result.output  # said before a person starts playing
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]  # nothing left behind
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "file"]  # nothing left behind
 
 
 def test_a_log_that_stops_taking_writes_is_said_plainly(tmp_path, monkeypatch):
