@@ -79,11 +79,13 @@ def header_fields(edition: str, expansions=()) -> dict:
     fields = {"edition": edition, "edition_path": os.path.abspath(found)}
     if expansions:
         fields["with"] = list(expansions)
-        fields["with_paths"] = [os.path.abspath(plugins.locate(name) or name) for name in expansions]
+        fields["with_paths"] = [os.path.abspath(plugins.locate(name) or name)
+                                for name in expansions]
     return fields
 
 
-def replay_log(path: str, *, rules: str | None = None, expansions=None, editions: dict | None = None):
+def replay_log(path: str, *, rules: str | None = None, expansions=None,
+               editions: dict | None = None):
     """Replay every game of the log at ``path``; yield a :class:`Replayed` per game as it is
     checked. ``rules`` (an edition file or a shipped edition's name) and ``expansions``
     (references as ``--with`` takes them) stand in for the rule files the headers name.
@@ -112,7 +114,8 @@ def replay_log(path: str, *, rules: str | None = None, expansions=None, editions
         raise LogError(f"{path}: the log holds no game")
 
 
-def _replay_game(header: dict, line: int, number: int, lines: "_Lines", setup: "_Setup") -> Replayed:
+def _replay_game(header: dict, line: int, number: int, lines: "_Lines",
+                 setup: "_Setup") -> Replayed:
     result = Replayed(header, 0, None, game=number, line=line)
     state = _new_state(header, line, lines.path, setup, result)
     if state is None:
@@ -136,7 +139,7 @@ def _replay_game(header: dict, line: int, number: int, lines: "_Lines", setup: "
             else:
                 lines.skim = True  # the verdict is in: the game's other lines are only counted
     result.winner = state.winner
-    if result.mismatch is None and result.incomplete is None and not _finished(state, result.events):
+    if result.verified and not _finished(state, result.events):
         result.incomplete = (f"{lines.path}:{last}: the log stops after line {last}, before the "
                              "game's end (no game_over event): the run that wrote it was stopped, "
                              "or the file was cut short")
@@ -243,10 +246,10 @@ class _Setup:
         found = _recorded(recorded) or _rule_file(given) or _shipped(given) or \
             _rule_file(os.path.join(self.folder, given))
         if found is None:
-            was = f" (it was at {_shown(recorded)})" if isinstance(recorded, str) and recorded != given \
-                else ""
-            raise LogError(f"{where}: the edition {_shown(given)}{was} was not found: no shipped edition "
-                           "of that name and no regular .yaml/.yml file there; if its rule "
+            moved = isinstance(recorded, str) and recorded != given
+            was = f" (it was at {_shown(recorded)})" if moved else ""
+            raise LogError(f"{where}: the edition {_shown(given)}{was} was not found: no shipped "
+                           "edition of that name and no regular .yaml/.yml file there; if its rule "
                            "file has moved, give it with --rules FILE")
         return found
 
@@ -268,10 +271,12 @@ class _Setup:
         for name, path in zip(names, recorded):
             located = _recorded(path) or _safe_locate(name, ".") or _safe_locate(name, self.folder)
             if located is None:
-                was = f" (it was at {_shown(path)})" if isinstance(path, str) and path != name else ""
-                raise LogError(f"{where}: the expansion {_shown(name)}{was} was not found: no shipped or "
-                               "installed expansion of that name and no regular .yaml/.yml file "
-                               "there; if it has moved, give the expansions with --with")
+                moved = isinstance(path, str) and path != name
+                was = f" (it was at {_shown(path)})" if moved else ""
+                raise LogError(f"{where}: the expansion {_shown(name)}{was} was not found: no "
+                               "shipped or installed expansion of that name and no regular "
+                               ".yaml/.yml file there; if it has moved, give the expansions "
+                               "with --with")
             found.append(located)
         return found
 
@@ -327,7 +332,8 @@ class _Lines:
         self._handle.close()
 
     def peek(self):
-        """(line number, record) of the next record, ``_CUT`` for a line cut short; None at the end."""
+        """(line number, record) of the next record (``_CUT`` for a line cut short); None at
+        the end."""
         if self._ahead is None:
             self._ahead = self._read()
         return self._ahead or None
