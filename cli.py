@@ -611,6 +611,10 @@ def test_scenarios(
 def _atomic_text(path: str, command: str):
     """Write a text file whole or not at all: a temporary file renamed at the end."""
     folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path) or (os.path.exists(path) and not os.path.isfile(path)):
+        typer.echo(f"kittens {command}: cannot write {path}: it is a folder or a device, not a "
+                   "file; name a file", err=True)
+        raise typer.Exit(EXIT_USAGE)
     try:
         handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, delete=False,
                                              prefix=".kittens-", suffix=".tmp")
@@ -621,6 +625,11 @@ def _atomic_text(path: str, command: str):
         with handle:
             yield handle
         os.replace(handle.name, path)
+    except OSError as exc:  # the disk filled up, the folder went away
+        with contextlib.suppress(OSError):
+            os.unlink(handle.name)
+        typer.echo(f"kittens {command}: cannot write {path}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(handle.name)

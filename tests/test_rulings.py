@@ -201,3 +201,11 @@ def test_diff_shows_a_moved_step_as_one_move_with_the_line_that_moved_it():
     assert moves["setup.spares"].origin.startswith("editions/imploding.yaml:")
     assert not any(c.sign in "+-" and c.path in moves for c in changes)
     assert moves["setup.defuses"].render().startswith("> setup.defuses: moved after 'deal'")
+
+
+@pytest.mark.parametrize("target", ["folder", "missing/sheet.md"])
+def test_rules_output_to_a_folder_or_a_missing_folder_is_a_usage_error(tmp_path, target):
+    (tmp_path / "folder").mkdir()
+    result = CliRunner().invoke(app, ["rules", "original", "-o", str(tmp_path / target)])
+    assert result.exit_code == 2 and "cannot write" in result.output
+    assert not [p for p in tmp_path.rglob(".kittens-*")]  # no temporary file left behind
