@@ -2,7 +2,8 @@
 
 Library errors become exit statuses here, at the boundary: 0 when all is well
 (warnings allowed), 1 when rule files have errors, 2 for usage problems, 3 for
-an internal error (a bug in kittens; reported without a traceback).
+an internal error (a bug in kittens; reported without a traceback), 130 when
+stopped by Ctrl-C.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
 class OutputFormat(str, Enum):
@@ -55,13 +56,17 @@ def validate(
                                                show_default=False)],
     output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text for people, json for tools.")]
     = OutputFormat.text,
+    allow_outside: Annotated[bool, typer.Option(
+        "--allow-outside", help="Follow references (include, uses, extends, apply, base, edition) "
+        "outside the rule folders: the project of each file named, the kittens package, installed "
+        "expansions. The same as KITTENS_ALLOW_OUTSIDE=1.")] = False,
 ) -> None:
     """Check rule files: YAML, schema, effects, and the rules a schema cannot express."""
     from .interpreter.diagnostics import render_json
     from .interpreter.validate import UsageError, validate_paths
 
     try:
-        report = validate_paths(paths)
+        report = validate_paths(paths, allow_outside=allow_outside or None)
     except UsageError as exc:
         typer.echo(f"kittens validate: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
@@ -115,7 +120,24 @@ def _players_for(edition, players: int | None, command: str) -> int:
         typer.echo(f"kittens {command}: {edition.name} is for {lo} to {hi} players, not {players}",
                    err=True)
         raise typer.Exit(EXIT_USAGE)
+    _warn_dead_cards(edition, players, command)
     return players
+
+
+def _warn_dead_cards(edition, players: int, command: str) -> None:
+    """Say so when a card is dealt but useless at this player count, and name the variant
+    made for it (Imploding Kittens with two players and no kitten left to defuse)."""
+    from .interpreter.edition import variant_for
+    from .interpreter.setup import dead_cards
+
+    dead = dead_cards(edition, players)
+    if not dead:
+        return
+    card_id, users = next(iter(dead.items()))
+    better = variant_for(edition, edition.variants, players)
+    hint = f": play it with --variant {better}" if better else ""
+    typer.echo(f"kittens {command}: warning: with {players} players '{card_id}' does nothing, since "
+               f"no card that uses it ({', '.join(users)}) reaches the game{hint}", err=True)
 
 
 def _bot_names(bots: str, command: str) -> list[str]:
@@ -148,83 +170,134 @@ def run(
     bots: Annotated[str, typer.Option("--bots", "-b", help="Bots by seat, comma-separated, repeated to fill the table: random, heuristic.")] = "random",
     variant: VariantOpt = None,
     expansions: WithOpt = None,
-    log: Annotated[Optional[str], typer.Option("--log", help="Write every event of every game to this file, as JSON lines.")] = None,
+    log: Annotated[Optional[str], typer.Option("--log", help="Write every event of every game to this file, as JSON lines, each game as it ends.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
     each: Annotated[Optional[bool], typer.Option("--each/--no-each", help="A line per game with its winner (default: only for up to 20 games).")] = None,
 ) -> None:
-    """Play bot-only games and print who won each and a summary."""
+    """Play bot-only games and print who won each and a summary. Ctrl-C stops after the
+    finished games, with their summary (exit 130)."""
     from .interpreter.game import Game, RuleRuntimeError
+    from .interpreter.replay import header_fields
     from .interpreter.simulate import run_games
 
     compiled = _load_edition(edition, variant, "run", expansions)
     count = _players_for(compiled, players, "run")
     names = _bot_names(bots, "run")
-    game = Game(compiled, count)
-    try:
-        if log is None:
-            summary = run_games(game, games=games, seed=seed, bots=names)
-        else:
-            with _atomic_text(log, "run") as stream:
-                summary = run_games(game, games=games, seed=seed, bots=names, log=stream,
-                                    header={"edition": edition,
-                                            **({"with": expansions} if expansions else {})})
-    except RuleRuntimeError as exc:
-        typer.echo(f"kittens run: the rules broke down in play: {exc}", err=True)
-        raise typer.Exit(EXIT_ERRORS)
     seats = [names[seat % len(names)] for seat in range(count)]
+    game = Game(compiled, count)
+    show_each = not as_json and (each or (each is None and games <= 20))
+
+    def print_game(game_seed, state):
+        winner = state.winner
+        who = "nobody (turn limit)" if winner is None else f"seat {winner} ({seats[winner]})"
+        typer.echo(f"seed {game_seed}: {who} wins after {state.table.turn} turns")
+
+    stream = _open_log(log, "run")
+    with stream or contextlib.nullcontext():
+        try:
+            summary = run_games(game, games=games, seed=seed, bots=names, log=stream,
+                                header=header_fields(edition, expansions or ()) if log else None,
+                                keep_results=False, on_game=print_game if show_each else None)
+        except (RuleRuntimeError, OSError) as exc:
+            if isinstance(exc, OSError):  # the log: a full disk, a file system gone
+                typer.echo(f"kittens run: cannot write the log {log}: {exc.strerror or exc}", err=True)
+            else:
+                typer.echo(f"kittens run: the rules broke down in play: {exc}", err=True)
+            if stream is not None and stream.games:
+                typer.echo(f"kittens run: {log} holds the {stream.games} game(s) finished before",
+                           err=True)
+            raise typer.Exit(EXIT_ERRORS if isinstance(exc, RuleRuntimeError) else EXIT_USAGE)
     if as_json:
         typer.echo(json.dumps(summary.to_dict(count, seats, seed)))
-        return
-    if each or (each is None and games <= 20):
-        for game_seed, winner, turns in summary.results:
-            who = "nobody (turn limit)" if winner is None else f"seat {winner} ({seats[winner]})"
-            typer.echo(f"seed {game_seed}: {who} wins after {turns} turns")
-    typer.echo(f"{summary.games} game{'s' if summary.games != 1 else ''} of {compiled.name}, "
+    else:
+        _print_summary(summary, compiled.name, seats)
+        if log and summary.games:
+            typer.echo(f"log written to {log}")
+    if summary.interrupted:
+        typer.echo(f"kittens run: interrupted after {summary.games} finished game(s)"
+                   + (f"; {log} holds them" if log and summary.games else ""), err=True)
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _print_summary(summary, name: str, seats: list[str]) -> None:
+    count, games = len(seats), summary.games
+    typer.echo(f"{games} game{'s' if games != 1 else ''} of {name}, "
                f"{count} players, bots {', '.join(seats)}")
+    if not games:
+        return
     for seat in range(count):
         wins = summary.wins.get(seat, 0)
         typer.echo(f"  seat {seat} ({seats[seat]}): {wins} win{'s' if wins != 1 else ''} "
-                   f"({100 * wins / summary.games:.1f}%)")
+                   f"({100 * wins / games:.1f}%)")
     if len(set(seats)) > 1:
-        for name, wins in summary.wins_by_bot(seats).items():
-            share = seats.count(name)
-            typer.echo(f"  all {name} bots ({share} seat{'s' if share != 1 else ''}): {wins} wins "
-                       f"({100 * wins / summary.games:.1f}%)")
+        for bot, wins in summary.wins_by_bot(seats).items():
+            share = seats.count(bot)
+            typer.echo(f"  all {bot} bots ({share} seat{'s' if share != 1 else ''}): {wins} wins "
+                       f"({100 * wins / games:.1f}%)")
     if summary.no_winner:
         typer.echo(f"  no winner (turn limit): {summary.no_winner}")
-    typer.echo(f"  mean turns per game: {summary.turns / summary.games:.1f}; "
-               f"{summary.games / summary.seconds:.0f} games/s")
-    if log:
-        typer.echo(f"log written to {log}")
+    speed = f"; {games / summary.seconds:.0f} games/s" if summary.seconds else ""
+    typer.echo(f"  mean turns per game: {summary.turns / games:.1f}{speed}")
+
+
+def _open_log(path: str | None, command: str):
+    """The log file a command writes games to, checked before any game is played:
+    a place that cannot hold it is a usage error."""
+    from .interpreter.simulate import LogFile
+
+    if path is None:
+        return None
+    try:
+        return LogFile(path)
+    except (OSError, ValueError) as exc:
+        typer.echo(f"kittens {command}: cannot write the log {path}: "
+                   f"{getattr(exc, 'strerror', None) or exc}", err=True)
+        raise typer.Exit(EXIT_USAGE)
 
 
 @app.command()
 def replay(
-    log: Annotated[str, typer.Argument(help="A log written by `kittens run --log`.", show_default=False)],
+    log: Annotated[str, typer.Argument(help="A log written by `kittens run --log` or `kittens play --log`.", show_default=False)],
+    rules: Annotated[Optional[str], typer.Option("--rules", help="The edition file to replay with instead of the one the log names (when it has moved): a file, or a shipped edition's name.")] = None,
+    expansions: Annotated[Optional[List[str]], typer.Option("--with", "-w", help="The expansions to replay with instead of those the log names (give them all, in order).")] = None,
 ) -> None:
-    """Replay a logged game from its seed and decisions, and check every event matches."""
+    """Replay each logged game from its seed and decisions, and check every event matches.
+
+    Exit 1 if a game differs or is incomplete (the log stops before its end)."""
     from .interpreter.replay import LogError, replay_log
     from .interpreter.validate import RuleError
 
+    verified = incomplete = total = 0
     try:
-        results = replay_log(log)
+        for result in replay_log(log, rules=rules, expansions=expansions):
+            total += 1
+            seed = result.header.get("seed")
+            label = f"game {result.game}" + (f" (seed {seed})" if isinstance(seed, int) else "")
+            if result.mismatch is not None:
+                typer.echo(f"{label}: MISMATCH: {result.mismatch}")
+            elif result.incomplete is not None:
+                incomplete += 1
+                typer.echo(f"{label}: INCOMPLETE: {result.incomplete}")
+            else:
+                verified += 1
+                who = "no winner" if result.winner is None else f"seat {result.winner} wins"
+                typer.echo(f"{label}: verified {result.events} events; {who}")
     except LogError as exc:
         typer.echo(f"kittens replay: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
     except RuleError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(EXIT_ERRORS)
-    failed = 0
-    for number, result in enumerate(results, 1):
-        seed = result.header.get("seed")
-        if result.mismatch is None:
-            who = "no winner" if result.winner is None else f"seat {result.winner} wins"
-            typer.echo(f"game {number} (seed {seed}): verified {result.events} events; {who}")
-        else:
-            failed += 1
-            typer.echo(f"game {number} (seed {seed}): MISMATCH: {result.mismatch}")
-    typer.echo(f"{len(results) - failed} of {len(results)} game(s) replayed identically")
-    raise typer.Exit(EXIT_ERRORS if failed else EXIT_OK)
+    except KeyboardInterrupt:
+        stopped = True
+    else:
+        stopped = False
+    typer.echo(f"{verified} of {total} game(s) replayed identically"
+               + (f"; {incomplete} incomplete" if incomplete else ""))
+    if stopped:
+        typer.echo(f"kittens replay: interrupted after {total} game(s)", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED)
+    raise typer.Exit(EXIT_ERRORS if verified < total else EXIT_OK)
 
 
 @app.command()
@@ -236,7 +309,7 @@ def play(
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Seed for all chance (default: a new one each game).")] = None,
     variant: VariantOpt = None,
     expansions: WithOpt = None,
-    log: Annotated[Optional[str], typer.Option("--log", help="Write the game's events to this file (JSON lines) at the end.")] = None,
+    log: Annotated[Optional[str], typer.Option("--log", help="Write the game's events to this file (JSON lines) when it ends or you stop.")] = None,
 ) -> None:
     """Play in the terminal against bots; several people can play hot-seat."""
     import random
@@ -244,6 +317,7 @@ def play(
     from .interpreter.bots import make_bots
     from .interpreter.events import dumps
     from .interpreter.game import Game, RuleRuntimeError
+    from .interpreter.replay import header_fields
     from .interpreter.simulate import game_header
     from .terminal import HumanTable, Quit, Terminal
 
@@ -265,25 +339,32 @@ def play(
         start = getattr(bot, "start", None)
         if start:
             start(game, k)
+    stream = _open_log(log, "play")  # before the game: a bad place is said at once
     state = game.new_state(seed)
-    typer.echo(f"{compiled.name}: {count} players, seed {seed}. You are seat "
-               f"{', '.join(map(str, humans))}; bots: " +
-               ", ".join(f"seat {k} {b.name}" for k, b in seat_bots.items()))
-    table = HumanTable(state, humans, seat_bots, Terminal(read=_prompt, write=typer.echo))
-    try:
-        table.play()
-    except Quit:
-        typer.echo(f"Stopped. Play this game again with --seed {seed}.")
-    except RuleRuntimeError as exc:
-        typer.echo(f"kittens play: the rules broke down in play: {exc}", err=True)
-        raise typer.Exit(EXIT_ERRORS)
-    if log:
-        with _atomic_text(log, "play") as stream:
-            labels = ["person" if k in humans else seat_bots[k].name for k in range(count)]
-            extra = {"with": expansions} if expansions else {}
-            stream.write(dumps(game_header(game, seed, labels, edition=edition, **extra)) + "\n")
-            for event in state.events:
-                stream.write(dumps(event) + "\n")
+
+    def write_log():  # the game as far as it went: a stopped game replays as incomplete
+        labels = ["person" if k in humans else seat_bots[k].name for k in range(count)]
+        lines = [dumps(game_header(game, seed, labels, **header_fields(edition, expansions or ())))]
+        stream.write("\n".join(lines + [dumps(event) for event in state.events]) + "\n")
+
+    with stream or contextlib.nullcontext():
+        typer.echo(f"{compiled.name}: {count} players, seed {seed}. You are seat "
+                   f"{', '.join(map(str, humans))}; bots: " +
+                   ", ".join(f"seat {k} {b.name}" for k, b in seat_bots.items()))
+        table = HumanTable(state, humans, seat_bots, Terminal(read=_prompt, write=typer.echo))
+        try:
+            table.play()
+        except Quit:
+            typer.echo(f"Stopped. Play this game again with --seed {seed}.")
+        except KeyboardInterrupt:
+            if stream is not None:
+                write_log()
+            raise
+        except RuleRuntimeError as exc:
+            typer.echo(f"kittens play: the rules broke down in play: {exc}", err=True)
+            raise typer.Exit(EXIT_ERRORS)
+        if stream is not None:
+            write_log()
 
 
 def _prompt(text: str) -> str:
@@ -359,6 +440,8 @@ def list_editions(
         indent = "    " if entry["kind"] == "variant" else ""
         if entry.get("extends"):
             players += f", extends {entry['extends']}"
+        for count, name in entry.get("advice", {}).items():
+            players += f"; with {count} players play --variant {name}"
         label = f"--variant {entry['variant']}" if entry["kind"] == "variant" else entry["path"]
         if entry.get("installed") and entry["kind"] != "variant":
             label = f"--with {entry.get('name_to_use', entry['id'])}  ({entry['installed']}: {entry['path']})"
@@ -533,6 +616,10 @@ def test_scenarios(
 def _atomic_text(path: str, command: str):
     """Write a text file whole or not at all: a temporary file renamed at the end."""
     folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path) or (os.path.exists(path) and not os.path.isfile(path)):
+        typer.echo(f"kittens {command}: cannot write {path}: it is a folder or a device, not a "
+                   "file; name a file", err=True)
+        raise typer.Exit(EXIT_USAGE)
     try:
         handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, delete=False,
                                              prefix=".kittens-", suffix=".tmp")
@@ -543,6 +630,11 @@ def _atomic_text(path: str, command: str):
         with handle:
             yield handle
         os.replace(handle.name, path)
+    except OSError as exc:  # the disk filled up, the folder went away
+        with contextlib.suppress(OSError):
+            os.unlink(handle.name)
+        typer.echo(f"kittens {command}: cannot write {path}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(handle.name)
@@ -556,7 +648,7 @@ def main() -> None:
     except SystemExit:
         raise
     except KeyboardInterrupt:
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     except Exception as exc:  # a bug in kittens: say so plainly, no traceback
         typer.echo(f"kittens: internal error: {type(exc).__name__}: {exc}\n"
                    "This is a bug in kittens; please report it with the command you ran.", err=True)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 
-from .edition import compile_edition
+from .edition import compile_edition, variant_for
+from .setup import dead_cards
 from .plugins import locate_edition
 from .validate import expand
 from .workspace import Workspace
@@ -67,6 +68,9 @@ def catalog(paths: list[str]) -> list[dict]:
         if kind == "expansion":
             base = locate_edition(doc.data["base"], os.path.dirname(shown)) or doc.data["base"]
             entry["base"] = os.path.relpath(base) if not os.path.relpath(base).startswith("..") else base
+        advice = _advice(edition)
+        if advice:
+            entry["advice"] = advice
         entries.append(entry)
         own = doc.data.get("variants", {})
         for name, variant in edition.variants.items():
@@ -74,6 +78,17 @@ def catalog(paths: list[str]) -> list[dict]:
                 continue  # the base's own variants are listed with the base
             entries.append({"name": f"{doc.data['name']}: {name}", "kind": "variant", "path": shown,
                             "players": list(variant.players), "id": name, "variant": name,
-                            "of": doc.data["id"],
-                            "description": " ".join(str(own.get(name, {}).get("description", "")).split())})
+                            "of": doc.data["id"], "description": variant.variant_description})
     return entries
+
+
+def _advice(edition) -> dict:
+    """Player count (as a string) -> the variant to play it with, where the edition as it
+    is leaves a card useless at that count (Imploding Kittens with two players)."""
+    advice = {}
+    for players in range(edition.players[0], edition.players[1] + 1):
+        if dead_cards(edition, players):
+            name = variant_for(edition, edition.variants, players)
+            if name is not None:
+                advice[str(players)] = name
+    return advice

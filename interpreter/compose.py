@@ -33,7 +33,7 @@ from .loader import Document
 #: parts an expansion replaces outright when it gives them (`players` widens instead)
 REPLACED = ("setup", "turn", "win", "teams")
 #: mapping parts whose keys are set one by one (later files win)
-KEYED = ("params", "rules", "zones", "variants", "skin")
+KEYED = ("params", "rules", "zones", "skin")
 #: list parts that grow
 APPENDED = ("include", "checks")
 #: parts a house rule replaces outright
@@ -50,9 +50,13 @@ AMBIGUOUS = {
 CHANGE_KEYS = ("add_cards", "remove_cards", "set_counts", "define_cards", "replace_cards",
                "patch_cards", "define_combos", "add_combos", "remove_combos", "set_combos",
                "add_params", "set_params", "set_rules", "add_steps", "replace_steps",
-               "remove_steps", "replace_setup")
+               "remove_steps", "move_steps", "replace_setup")
 #: change keys that need the card libraries: carried out when the edition compiles
 CARD_CHANGES = ("define_cards", "replace_cards", "patch_cards", "define_combos")
+#: parts a variant gives whole: `players`, `combos`, `setup`, `teams` and `win` replace what
+#: is merged so far, `deck`, `params` and `rules` replace the values they name
+VARIANT_REPLACED = ("players", "combos", "setup", "teams", "win")
+VARIANT_KEYED = ("deck", "params", "rules")
 
 EXPANSION, HOUSE = "expansion", "house rule"
 
@@ -72,13 +76,49 @@ def where(doc, path) -> str:
     return f"{doc.path}:{doc.mark(path).line}"
 
 
+class VariantDoc:
+    """One variant of a rule file, seen as a document of its own (``variants.NAME``).
+
+    Its data is the variant's mapping; every position is looked up in the file
+    that declares it, so a variant's values route back to their lines.
+    """
+
+    def __init__(self, doc: Document, name: str) -> None:
+        self.doc, self.name = doc, name
+        self.path = doc.path
+        self.prefix = ("variants", name)
+        self.data = doc.data["variants"][name]
+
+    def mark(self, path, key: bool = False):
+        return self.doc.mark(self.prefix + tuple(path), key)
+
+    def value_at(self, path):
+        return self.doc.value_at(self.prefix + tuple(path))
+
+    def offset_mark(self, path, offset: int):
+        return self.doc.offset_mark(self.prefix + tuple(path), offset)
+
+    def source_line(self, line: int) -> str:
+        return self.doc.source_line(line)
+
+    def diagnostic(self, path, code: str, message: str, **options):
+        return self.doc.diagnostic(self.prefix + tuple(path), code, message, **options)
+
+
+def variant_names(doc) -> list:
+    """The variants a rule file declares, in the order it writes them."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    return list(data.get("variants", {}))
+
+
 class Layered:
     """A base edition with other files layered on, routing every value to its file."""
 
     def __init__(self, base: Document) -> None:
         self.base = base
         self.path = base.path
-        self.data = {key: value for key, value in base.data.items()}
+        # variants are not merged: each is switched on where its file is layered (see vary)
+        self.data = {key: value for key, value in base.data.items() if key != "variants"}
         self.layers: list[tuple[Document, str]] = []  # (document, EXPANSION or HOUSE)
         self.routes: dict = {}  # merged path prefix -> (document, path in it)
         # where each setup step and enabled combo came from: both lists can lose items
@@ -90,6 +130,8 @@ class Layered:
         self.conflicts: dict = {}
         #: `set_params` names no file set so far: a card library may declare them
         self.params_to_find: list[tuple[Document, tuple]] = []
+        self.variant: VariantDoc | None = None  # the variant switched on, if any
+        self.moves: dict = {}  # step name -> (document, path) of the `move_steps` that moved it
 
     # -- the Document interface the compiler uses -----------------------------
     def route(self, path) -> tuple:
@@ -145,7 +187,7 @@ class Layered:
                 if part == "setup":
                     self._sources["setup"] = [(layer, ("setup", i)) for i in range(len(data["setup"]))]
         for part in KEYED:
-            self._keyed(layer, part, part, claim=part != "variants")
+            self._keyed(layer, part, part, claim=True)
         self._appended(layer)
         for index, combo_id in enumerate(data.get("combos", [])):
             if combo_id not in self.data.get("combos", []):
@@ -171,7 +213,6 @@ class Layered:
                 problems.append(Problem(layer, (key,), "ambiguous-key",
                                         f"`{key}` in a file that extends another could mean "
                                         f"\"replace\" or \"merge\": say which with {instead}", True))
-        self.data.pop("variants", None)  # written for the files below, not for this change
         self.data["id"], self.data["name"] = data["id"], data["name"]
         self._set(("id",), layer, ("id",))
         self._set(("name",), layer, ("name",))
@@ -179,7 +220,7 @@ class Layered:
             if part in data:
                 self.data[part] = data[part]
                 self._set((part,), layer, (part,))
-        for part in ("zones", "variants", "skin"):
+        for part in ("zones", "skin"):
             self._keyed(layer, part, part, claim=False)
         self._appended(layer)
         problems += self._changes(layer)
@@ -188,6 +229,26 @@ class Layered:
             if self._set_by(path) is layer:
                 del self.conflicts[path]
         return problems
+
+    def vary(self, variant: VariantDoc) -> list[Problem]:
+        """Switch a variant on: its parts and changes act on what is merged so far.
+
+        A variant is switched on right after the file that declares it is layered,
+        so the files above (a house rule, an expansion) build on the variant as
+        they would on the file itself.
+        """
+        self.variant = variant
+        data = variant.data
+        for part in VARIANT_REPLACED:
+            if part in data:
+                self.data[part] = data[part]
+                self._set((part,), variant, (part,))
+                if part in self._sources:
+                    self._sources[part] = [(variant, (part, i)) for i in range(len(data[part]))]
+                    self._route_list(part)
+        for part in VARIANT_KEYED:
+            self._keyed(variant, part, part, claim=False)
+        return self._changes(variant)
 
     def _set_by(self, path: tuple):
         """The file that set ``path`` last (setup steps are named by their `name`)."""
@@ -204,8 +265,6 @@ class Layered:
                                         f"'{layer.data['id']}' is already part of this game "
                                         f"({where(earlier, ('id',))}): apply each file once"))
                 break
-        if not self.layers:  # the base's variants were written for the base alone
-            self.data.pop("variants", None)
         self.layers.append((layer, kind))
         return problems
 
@@ -382,6 +441,17 @@ class Layered:
             if at is not None:
                 del steps[at]
                 del sources[at]
+        for index, move in enumerate(data.get("move_steps", [])):
+            # a box that deals in its own order moves the base's steps, whatever they hold
+            at = find(move["step"], ("move_steps", index, "step"))
+            side = "before" if "before" in move else "after"
+            if at is None or find(move[side], ("move_steps", index, side)) is None:
+                continue
+            step, source = steps.pop(at), sources.pop(at)
+            to = find(move[side], ("move_steps", index, side)) + (side == "after")
+            steps.insert(to, step)
+            sources.insert(to, source)
+            self.moves[move["step"]] = (layer, ("move_steps", index))
         self.data["setup"] = steps
         self._route_list("setup")
         return problems

@@ -26,7 +26,7 @@ CODES: dict[str, str] = {
     "yaml-syntax": "the file is not well-formed YAML",
     "yaml-tag": "a YAML tag that would build a program object, or one the loader does not know",
     "yaml-too-deep": "the YAML nests deeper than a rule file may",
-    "yaml-too-large": "the YAML expands (through aliases) to more nodes than a rule file may",
+    "yaml-too-large": "the YAML holds more values than a rule file may, or expands to that many through aliases",
     "duplicate-key": "a mapping names the same key twice",
     "empty-file": "the file holds no YAML document",
     "multiple-documents": "the file holds more than one YAML document",
@@ -72,14 +72,21 @@ CODES: dict[str, str] = {
     "text-mismatch": "a card's text and its effect disagree on a key number (the text says three, the effect uses 5)",
     "unknown-combo": "an edition enables a combo that no loaded combo file defines",
     "unknown-file": "an included file does not exist",
+    "outside-project": "a reference (`include`, `uses`, `extends`, `apply`, `base`, `edition`) leads outside the rule folders: the project of the file named, the kittens package, installed expansions",
     "wrong-kind": "an included file is not of the kind expected there",
     "include-cycle": "files include each other in a loop, or includes nest too deep",
     "bad-player-range": "player ranges are empty, overlap, or leave allowed player counts uncovered",
     "deal-impossible": "setup cannot be carried out at an allowed player count",
     "too-few-kittens": "after setup the pile holds too few lethal cards for the game to end",
     "unplayable-card": "a card in the deck can never be played or used",
+    "dead-card": "a card reaches the game at some player count, but every card that uses it stays out",
     "schema-modeline": "the `$schema` modeline names a schema for another kind of file",
 }
+
+
+#: the longest message a diagnostic carries: a longer one is cut in the middle, so
+#: no quoted value can make a finding run on for pages
+MAX_MESSAGE = 1000
 
 
 @dataclass(frozen=True, order=True)
@@ -98,6 +105,10 @@ class Diagnostic:
     def __post_init__(self) -> None:
         if self.code not in CODES:  # a programming error, caught by the test suite
             raise ValueError(f"unregistered diagnostic code {self.code!r}")
+        if len(self.message) > MAX_MESSAGE:  # keep the start and the advice at the end
+            cut = " [...] "
+            head, tail = MAX_MESSAGE - 200, 200 - len(cut)
+            object.__setattr__(self, "message", self.message[:head] + cut + self.message[-tail:])
 
     @property
     def is_error(self) -> bool:
@@ -123,8 +134,36 @@ class Diagnostic:
         return data
 
 
+def quote(value, *, items: int = 3, chars: int = 60, depth: int = 2) -> str:
+    """``value`` as a message quotes it, abbreviated when long: a list or mapping shows
+    its first ``items`` entries and how many more there are, text its first ``chars``
+    characters and how many more."""
+    if isinstance(value, str):
+        if len(value) <= chars:
+            return repr(value)
+        return f"{value[:chars]!r}... ({len(value) - chars:,} more characters)"
+    if isinstance(value, (list, tuple, dict)):
+        opening, closing = "{}" if isinstance(value, dict) else "[]"
+        if depth <= 0:
+            return f"{opening}...{closing}" if value else opening + closing
+        inner = dict(items=items, chars=chars, depth=depth - 1)
+        entries = list(value.items())[:items] if isinstance(value, dict) else list(value[:items])
+        shown = [f"{quote(k, **inner)}: {quote(v, **inner)}" for k, v in entries] \
+            if isinstance(value, dict) else [quote(v, **inner) for v in entries]
+        if len(value) > items:
+            shown.append(f"... and {len(value) - items:,} more")
+        return opening + ", ".join(shown) + closing
+    return repr(value)
+
+
+#: no name kittens knows is longer than this; a longer word has no near name
+_LONGEST_NAME = 64
+
+
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """A ``; did you mean 'x'?`` suffix when a near name exists, else ``''``."""
+    if len(word) > 2 * _LONGEST_NAME:  # its one-letter deletions alone would take length² memory
+        return ""
     names = frozenset(candidates)
     if len(names) > _SMALL:  # narrow a large set first: difflib alone is quadratic overall
         index = _deletion_index(names)

@@ -16,24 +16,99 @@ from . import primitives as P
 from .checker import CheckEnv
 from .diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
 from . import cardset, plugins
-from .compose import Layered, by_marks, is_by_marks
-from .stack import resolve_stack
+from .compose import by_marks, is_by_marks
+from .stack import chosen_variants, resolve_stack, stack_files, variant_sources
 from .library import check_effects, declared_zones, zone_env
 from .loader import Document
 from .model import Check, Edition, Origin, SetupStep
 from .cost import edition_limits
-from .setup import dry_run
+from .setup import dead_cards, dry_run
 from .workspace import Workspace, base_names
 
 
-def compile_edition(ws: Workspace, path: str, expansions: tuple = ()) -> Edition | None:
+def compile_edition(ws: Workspace, path: str, expansions: tuple = (), variants=None) -> Edition | None:
     """Compile an edition and its variants, with ``expansions`` (paths) applied in order.
 
     An expansion file given as ``path`` is compiled on the base it names, and an
-    edition that `extends` another on that one (see stack.py). None when there
-    are errors that stop compilation.
+    edition that `extends` another on that one (see stack.py). ``variants``: the
+    names of the variants to compile (None: all of them).
+
+    Every file of the stack may declare variants, and they survive being built
+    on: a house rule extending the Original has the Original's variants, each
+    switched on below the house rule's own changes. The variants of the file on
+    top are checked like the rest of it; a variant of a file further down is
+    kept only where it still applies (it compiles cleanly with everything
+    above it), and ``Edition.unavailable`` says why the others do not.
+    None when there are errors that stop compilation.
     """
-    doc = resolve_stack(ws, path, tuple(expansions))
+    base = _compile_view(ws, path, tuple(expansions), ())
+    if base is None:
+        return None
+    files = stack_files(ws, path, tuple(expansions))
+    top = os.path.realpath(files[-1].path) if files else None
+    compiled, unavailable = {}, {}
+    chosen = chosen_variants(ws, path)  # switched on by a house rule's own `variant:`
+    for name, owner in variant_sources(ws, path, tuple(expansions)).items():
+        if (variants is not None and name not in variants) or name in chosen:
+            continue
+        if owner == top:
+            view = _compile_view(ws, path, tuple(expansions), ((name, owner),))
+            if view is None:
+                return None
+        else:  # a variant from below: checked quietly, dropped where it no longer applies
+            before = ws.snapshot()
+            view = _compile_view(ws, path, tuple(expansions), ((name, owner),))
+            errors = ws.restore(before)
+            if view is None or errors:
+                unavailable[name] = (owner, errors[0].render() if errors else "it does not compile")
+                continue
+        compiled[name] = view
+    for view in [base, *(compiled[name] for name, owner in variant_sources(ws, path, tuple(expansions)).items()
+                         if owner == top and name in compiled)]:
+        _dead_cards(ws, view, compiled)
+    return replace(base, variants=compiled, unavailable=unavailable)
+
+
+def _dead_cards(ws: Workspace, edition: Edition, variants: dict) -> None:
+    """Warn about player counts at which a card is dealt but nothing in play uses it (a
+    Defuse with no kitten in the pile) when no variant is made for that count either;
+    where one is, `kittens list` and `kittens run` point at it (see :func:`variant_for`)."""
+    for players in range(edition.players[0], edition.players[1] + 1):
+        dead = dead_cards(edition, players)
+        if not dead or variant_for(edition, variants, players):
+            continue
+        card_id, users = next(iter(dead.items()))
+        origin = edition.origins.get("players")
+        prefix = f"in variant '{edition.variant}': " if edition.variant else ""
+        ws.report(Diagnostic(origin.path, origin.line, origin.column or 1, WARNING, "dead-card",
+                             f"{prefix}with {players} players '{card_id}' is dealt but does nothing: "
+                             f"the cards that use it ({', '.join(users)}) never reach the game; leave "
+                             f"{players} players out of `players`, or keep a card that uses it in the game",
+                             _line_of(origin)))
+
+
+def variant_for(edition: Edition, variants: dict, players: int) -> str | None:
+    """The first variant that plays ``players`` with no card left useless, when the edition
+    as it is leaves one useless at that count (Imploding Kittens with two players)."""
+    for name, view in variants.items():
+        if view is not edition and view.players[0] <= players <= view.players[1] \
+                and not dead_cards(view, players):
+            return name
+    return None
+
+
+def _line_of(origin: Origin) -> str:
+    try:
+        with open(origin.path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return ""
+    return lines[origin.line - 1] if 0 < origin.line <= len(lines) else ""
+
+
+def _compile_view(ws: Workspace, path: str, expansions: tuple, variants: tuple) -> Edition | None:
+    """The edition with one variant switched on (or none): the stack resolved and compiled."""
+    doc = resolve_stack(ws, path, expansions, variants)
     if doc is None:
         return None
     data = doc.data
@@ -63,11 +138,10 @@ def compile_edition(ws: Workspace, path: str, expansions: tuple = ()) -> Edition
     cards = _skinned(ws, doc, cards)
     _check_card_refs(ws, cards, zones)
     compiler = _ViewCompiler(ws, doc, cards, combos, env, turn_draw, zones, checks, card_params)
-    base = compiler.compile(None)
-    variants = {name: compiler.compile(name) for name in data.get("variants", {})}
-    if base is None or ws.has_errors(_paths(doc)) or any(v is None for v in variants.values()):
+    edition = compiler.compile(variants[0][0] if variants else None)
+    if edition is None or ws.has_errors(doc.paths):
         return None
-    return Edition(**{**base.__dict__, "variants": variants})
+    return edition
 
 
 def _checks(ws: Workspace, doc, env: CheckEnv, zones: dict) -> tuple:
@@ -82,8 +156,7 @@ def _checks(ws: Workspace, doc, env: CheckEnv, zones: dict) -> tuple:
         ws.check(doc, path + ("effect",), effect, env, P.TURN, names)
         if condition is not None and effect is not None:
             found.append(Check(raw["id"], raw["text"], condition, effect,
-                               Origin(doc.route(path)[0].path if isinstance(doc, Layered) else doc.path,
-                                      doc.mark(path).line)))
+                               Origin(doc.route(path)[0].path, doc.mark(path).line)))
     return tuple(found)
 
 
@@ -100,7 +173,7 @@ def _skinned(ws: Workspace, doc, cards: dict) -> dict:
                                      f"{did_you_mean(card_id, cards)}", key=True))
             continue
         card = cards[card_id]
-        skin_doc, real = doc.route(("skin", card_id)) if isinstance(doc, Layered) else (doc, ("skin", card_id))
+        skin_doc, real = doc.route(("skin", card_id))
         out[card_id] = replace(card, title=new.get("title", card.title), text=new.get("text", card.text),
                                raw={**(card.raw or {}), **new},
                                changed_at=card.changed_at + (Origin(skin_doc.path, skin_doc.mark(real).line),))
@@ -130,10 +203,6 @@ def _check_card_refs(ws: Workspace, cards: dict, zones: dict) -> None:
         for key, message in problems:
             ws.report(Diagnostic(card.origin.path, card.origin.line, 1, ERROR, "unknown-zone"
                                  if key != "stands_for" else "unknown-card", f"'{card_id}': {message}"))
-
-
-def _paths(doc) -> list[str]:
-    return doc.paths if isinstance(doc, Layered) else [doc.path]
 
 
 def _zones(ws: Workspace, doc: Document, libraries: list) -> dict:
@@ -168,22 +237,17 @@ class _ViewCompiler:
         self.env, self.turn_draw, self.zones, self.checks = env, turn_draw, zones, checks
         self._marks_checked: bool | None = None  # whether the edition's `marks` are sound
 
-    def _part(self, variant: str | None, name: str):
-        """(value, json path) of a part, taken from the variant when it sets it."""
-        data = self.doc.data
-        if variant is not None and name in data["variants"][variant]:
-            return data["variants"][variant][name], ("variants", variant, name)
-        return data.get(name), (name,)
-
     def compile(self, variant: str | None) -> Edition | None:
+        """The compiled edition; ``variant`` names the variant switched on in the
+        document (its parts are already merged in), for messages and `Edition.variant`."""
         doc, data = self.doc, self.doc.data
-        players, players_path = self._part(variant, "players")
+        players, players_path = data["players"], ("players",)
         lo, hi = players["min"], players["max"]
         if lo > hi:
             self.ws.report(doc.diagnostic(players_path, "bad-player-range",
                                           f"`min` ({lo}) is greater than `max` ({hi})"))
-        deck = self._deck(variant, lo, hi)
-        combo_ids, combos_path = self._part(variant, "combos")
+        deck = self._deck(lo, hi)
+        combo_ids, combos_path = data.get("combos"), ("combos",)
         combos = []
         for index, combo_id in enumerate(combo_ids or []):
             if combo_id not in self.combos:
@@ -193,32 +257,54 @@ class _ViewCompiler:
             else:
                 combos.append(self.combos[combo_id])
         params = {**{name: value for name, (value, _o) in self.card_params.items()},
-                  **data.get("params", {}),
-                  **(data["variants"][variant].get("params", {}) if variant else {})}
+                  **data.get("params", {})}
         rules = {name: spec[1] for name, spec in P.ENGINE_RULES.items()}
         rules.update(data.get("rules", {}))
-        if variant:
-            rules.update(data["variants"][variant].get("rules", {}))
         env = CheckEnv(self.env.card_ids, self.env.tags,
                        {**self.env.rules, **_param_types(params)},
                        self.env.mentioned_cards, self.env.zones, self.env.player_zones)
-        setup, setup_path = self._setup(variant, env)
+        setup, setup_path = self._setup(env)
         teams = self._teams(lo)
-        if self.ws.has_errors(_paths(doc)):  # the whole-edition checks need sound parts
+        if self.ws.has_errors(doc.paths):  # the whole-edition checks need sound parts
             return None
-        edition = Edition(id=data["id"], name=data["name"], players=(lo, hi), cards=self.cards,
+        cards = self._switches(self.cards, params)
+        combos = list(self._switches({combo.id: combo for combo in combos}, params).values())
+        edition = Edition(id=data["id"], name=data["name"], players=(lo, hi), cards=cards,
                           deck=deck, combos=tuple(combos), setup=setup, rules=rules, params=params,
                           turn_draw=self.turn_draw, win=data["win"], zones=self.zones,
                           origin=Origin(doc.path, 1), variant=variant, checks=self.checks, teams=teams,
+                          teams_together=bool(data.get("teams", {}).get("together", False)),
                           kind="expansion" if getattr(doc, "expansions", list)() else "edition",
                           expansions=tuple(layer.path for layer in getattr(doc, "expansions", list)()),
                           description=" ".join(str(data.get("description", "")).split()),
-                          sources=tuple(_paths(doc)), extends=self._extends(),
-                          origins=self._origins(variant, deck, combo_ids or [], params, setup),
-                          data=self._view_data(variant))
+                          variant_description=" ".join(str(doc.variant.data.get("description", "")).split())
+                          if doc.variant is not None else "",
+                          sources=tuple(doc.paths), extends=self._extends(),
+                          origins=self._origins(deck, combo_ids or [], params, setup),
+                          data=dict(data))
         self._dry_runs(edition, setup_path)
-        self._unplayable(edition, variant)
+        self._unplayable(edition)
         return edition
+
+    def _switches(self, records: dict, params: dict) -> dict:
+        """Cards or combos whose `nopeable` names a parameter (`rules.NAME`), with its value."""
+        out = None
+        for record_id, record in records.items():
+            if not isinstance(record.nopeable, str):
+                continue
+            name = record.nopeable.removeprefix("rules.")
+            value = params.get(name)
+            if not isinstance(value, bool):
+                origin = record.origin
+                problem = f"`nopeable: {record.nopeable}` names no parameter{did_you_mean(name, params)}" \
+                    if name not in params else f"`nopeable: {record.nopeable}` must name a true-or-false " \
+                                               f"parameter, but '{name}' is {value!r}"
+                self.ws.report(Diagnostic(origin.path, origin.line, 1, ERROR, "unknown-rule",
+                                          f"'{record_id}': {problem}", _line_of(origin)))
+                value = True
+            out = out if out is not None else dict(records)
+            out[record_id] = replace(record, nopeable=value)
+        return records if out is None else out
 
     def _teams(self, fewest_players: int) -> int:
         """How many teams; a team win condition needs teams, and every team a player."""
@@ -234,19 +320,9 @@ class _ViewCompiler:
         return count
 
     # -- origins --------------------------------------------------------------
-    def _view_data(self, variant: str | None) -> dict:
-        """The resolved rule data as one variant sees it (for `kittens show` and `diff`)."""
-        view = {key: value for key, value in self.doc.data.items() if key != "variants"}
-        for key, value in (self.doc.data["variants"][variant].items() if variant else ()):
-            if key in ("params", "rules", "deck"):
-                view[key] = {**view.get(key, {}), **value}
-            elif key != "description":
-                view[key] = value
-        return view
-
     def _extends(self) -> str | None:
         """The edition file the top file builds on (the house rule's `extends`)."""
-        top = self.doc.base if isinstance(self.doc, Layered) else self.doc
+        top = self.doc.base
         for layer, kind in reversed(getattr(self.doc, "layers", [])):
             if kind != "expansion":
                 top = layer
@@ -255,44 +331,34 @@ class _ViewCompiler:
         return plugins.locate_edition(extends, os.path.dirname(top.path)) if extends else None
 
     def _origin(self, path: tuple) -> Origin:
-        doc, real = self.doc.route(path) if isinstance(self.doc, Layered) else (self.doc, path)
+        doc, real = self.doc.route(path)
         mark = doc.mark(real)
         return Origin(doc.path, mark.line, mark.column)
 
-    def _origins(self, variant, deck, combo_ids, params, setup) -> dict:
+    def _origins(self, deck, combo_ids, params, setup) -> dict:
         """Where each value of the compiled view came from (see Edition.origins)."""
-        def part(*path):
-            variant_part = self.doc.data["variants"][variant] if variant else {}
-            value = variant_part
-            for key in path:
-                value = value.get(key) if isinstance(value, dict) else None
-            return self._origin(("variants", variant) + path if value is not None else path)
-
-        origins = {"players": part("players"), "turn": self._origin(("turn",)),
+        data = self.doc.data
+        origins = {"players": self._origin(("players",)), "turn": self._origin(("turn",)),
                    "win": self._origin(("win",)), "id": self._origin(("id",)),
-                   "teams": self._origin(("teams",)) if "teams" in self.doc.data else None}
-        origins.update({f"deck.{card_id}": part("deck", card_id) for card_id in deck})
-        _ids, combos_path = self._part(variant, "combos")
+                   "teams": self._origin(("teams",)) if "teams" in data else None}
+        origins.update({f"deck.{card_id}": self._origin(("deck", card_id)) for card_id in deck})
         for index, combo_id in enumerate(combo_ids):
-            origins[f"combos.{combo_id}"] = self._origin(combos_path + (index,))
+            origins[f"combos.{combo_id}"] = self._origin(("combos", index))
         for name in params:
-            in_files = name in self.doc.data.get("params", {}) or (
-                variant and name in self.doc.data["variants"][variant].get("params", {}))
-            origins[f"params.{name}"] = part("params", name) if in_files else self.card_params[name][1]
+            origins[f"params.{name}"] = self._origin(("params", name)) \
+                if name in data.get("params", {}) else self.card_params[name][1]
         for name in P.ENGINE_RULES:
-            in_files = name in self.doc.data.get("rules", {}) or (
-                variant and name in self.doc.data["variants"][variant].get("rules", {}))
-            origins[f"rules.{name}"] = part("rules", name) if in_files else None
+            origins[f"rules.{name}"] = self._origin(("rules", name)) if name in data.get("rules", {}) else None
         for index, step in enumerate(setup):
             origins[f"setup.{index}"] = step.origin
+        for name, (layer, path) in self.doc.moves.items():
+            mark = layer.mark(path)
+            origins[f"setup.moved.{name}"] = Origin(layer.path, mark.line, mark.column)
         return origins
 
     # -- deck -----------------------------------------------------------------
-    def _deck(self, variant, lo, hi) -> dict:
+    def _deck(self, lo, hi) -> dict:
         entries = {card_id: (count, ("deck", card_id)) for card_id, count in self.doc.data["deck"].items()}
-        if variant and "deck" in self.doc.data["variants"][variant]:
-            for card_id, count in self.doc.data["variants"][variant]["deck"].items():
-                entries[card_id] = (count, ("variants", variant, "deck", card_id))
         deck = {}
         for card_id, (count, path) in entries.items():
             if card_id not in self.cards:
@@ -352,9 +418,9 @@ class _ViewCompiler:
         return tuple(ranges)
 
     # -- setup ----------------------------------------------------------------
-    def _setup(self, variant, env) -> tuple[tuple, tuple]:
-        steps_data, setup_path = self._part(variant, "setup")
-        players = (self._part(variant, "players")[0]["min"], self._part(variant, "players")[0]["max"])
+    def _setup(self, env) -> tuple[tuple, tuple]:
+        steps_data, setup_path = self.doc.data["setup"], ("setup",)
+        players = (self.doc.data["players"]["min"], self.doc.data["players"]["max"])
         steps = []
         for index, raw in enumerate(steps_data):
             path = setup_path + (index,)
@@ -430,7 +496,8 @@ class _ViewCompiler:
                 prefix = f"in variant '{edition.variant}': " if edition.variant else ""
                 self.ws.report(self.doc.diagnostic(where, problem.code, prefix + problem.message, key=key))
 
-    def _unplayable(self, edition: Edition, variant: str | None) -> None:
+    def _unplayable(self, edition: Edition) -> None:
+        variant = edition.variant
         mentioned = self.env.mentioned_cards
         for card_id, ranges in edition.deck.items():
             if not any(count for _a, _b, count in ranges):
@@ -439,8 +506,7 @@ class _ViewCompiler:
             if (card.when != "never" or card.on_draw is not None or card_id in mentioned
                     or any(combo.may_include(card) for combo in edition.combos)):
                 continue
-            path = ("variants", variant, "deck", card_id) if variant and card_id in \
-                self.doc.data["variants"][variant].get("deck", {}) else ("deck", card_id)
+            path = ("deck", card_id)
             suffix = f" in variant '{variant}'" if variant else ""
             self.ws.report(self.doc.diagnostic(
                 path, "unplayable-card",

@@ -92,7 +92,6 @@ class Game:
         self.has_decoys = any(card.decoy for card in edition.cards.values())
         # editions without these concepts skip their checks on hot paths
         self.has_wilds = any(card.stands_for is not None for card in edition.cards.values())
-        self.has_homes = any(card.returns_to for card in edition.cards.values())
         self.has_marked = any(card.back_distinct for card in edition.cards.values())
         self.blinders = frozenset(card_id for card_id, card in edition.cards.items() if card.blinds)
         self.deck = edition.deck_for(players)
@@ -419,11 +418,7 @@ class State(Reactions, Triggers):
 
     def _play(self, seat: int, rule: Rule, cards: list):
         table = self.table
-        homes = [inst for inst in cards if inst.card.returns_to] if self.game.has_homes else ()
-        table.move([inst for inst in cards if not inst.card.returns_to] if homes else cards,
-                   table.discard_pile)
-        for inst in homes:
-            table.move([inst], table.extra[inst.card.returns_to])
+        table.move(cards, table.discard_pile)  # a card with a home goes there instead
         for inst in cards:
             inst.played_by = seat
         what = "combo" if isinstance(rule.record, Combo) else "card"

@@ -129,7 +129,8 @@ def _identity(ws: Workspace, doc: Document, depth: int = 0) -> tuple:
     used = []
     for relative in doc.data.get("uses", []) if isinstance(doc.data, dict) else ():
         path = resolve(doc, relative)
-        other = ws.load(path)[0] if os.path.isfile(path) and path.endswith((".yaml", ".yml")) else None
+        readable = path.endswith((".yaml", ".yml")) and not ws.outside(path) and os.path.isfile(path)
+        other = ws.load(path)[0] if readable else None
         used.append(_identity(ws, other, depth + 1) if other is not None else ("missing", relative))
     ws.identities[key] = (doc.text, tuple(used))
     return ws.identities[key]
@@ -167,6 +168,10 @@ def _include_problem(ws: Workspace, key: str, shown: str, from_doc, from_path) -
                                  "include the libraries from the edition directly")
     if key in ws.loading:
         return "include-cycle", f"'{named}' includes this file back: remove one of the two references"
+    if from_doc is not None:  # before anything about the file is looked at, even whether it exists
+        refused = ws.refusal(from_doc, from_path, shown)
+        if refused:
+            return "outside-project", refused
     if not shown.endswith((".yaml", ".yml")):  # never read other files (secrets) through an include
         return "unknown-file", f"'{named}' is not a rule file: only .yaml and .yml files can be included"
     if not os.path.isfile(key):

@@ -18,6 +18,7 @@ import bisect
 import os
 import re
 import stat
+import sys
 from dataclasses import dataclass, field
 
 import yaml
@@ -40,6 +41,9 @@ _ALLOWED_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "map
 
 Path = tuple  # a JSON path: keys (str) and list indexes (int)
 
+# The two keys every rule file starts with, as top-level lines of its text.
+_RULE_KEYS = re.compile(r"^(format|kind)[ \t]*:", re.MULTILINE)
+
 # What YAML counts as a line break; positions everywhere count lines the same way.
 _LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
@@ -55,7 +59,7 @@ def position(starts: list[int], index: int) -> Mark:
     return Mark(line, index - starts[line - 1] + 1)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mark:
     """A 1-based position in a source file."""
 
@@ -63,7 +67,7 @@ class Mark:
     column: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScalarSpan:
     """Where a string scalar sits in the source, to map offsets inside it."""
 
@@ -85,6 +89,7 @@ class Document:
     _lines: list | None = field(default=None, repr=False)
     _starts: list | None = field(default=None, repr=False)  # offset of each line's start
     _cursors: dict = field(default_factory=dict, repr=False)  # Path -> _ScalarCursor
+    _looks_like_rule: bool | None = field(default=None, repr=False)
 
     @property
     def lines(self) -> list[str]:
@@ -98,7 +103,22 @@ class Document:
             self._starts = line_starts(self.text)
         return self._starts
 
+    @property
+    def is_rule_file(self) -> bool:
+        """Whether this is a rule file: a mapping with `format` and `kind` keys. Before its
+        data is built (or when it cannot be), whether its text has both keys at the top level."""
+        if self.data is not None:
+            return isinstance(self.data, dict) and "format" in self.data and "kind" in self.data
+        if self._looks_like_rule is None:
+            found = {match.group(1) for match in _RULE_KEYS.finditer(self.text)}
+            self._looks_like_rule = found == {"format", "kind"}
+        return self._looks_like_rule
+
     def source_line(self, line: int) -> str:
+        """The text of a line, for the excerpt under a diagnostic. Empty for a file that is
+        not a rule file: a reference may lead to any file, and its text is not ours to print."""
+        if not self.is_rule_file:
+            return ""
         return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
 
     def mark(self, path: Path, key: bool = False) -> Mark:
@@ -130,6 +150,9 @@ class Document:
         value = self.value_at(path)
         if span is None or not isinstance(value, str):
             return self.mark(path)
+        if span is _PLAIN_WORD:  # the source is the value itself, character for character
+            start = self.marks[path]
+            return Mark(start.line, start.column + max(0, min(offset, len(value))))
         cursor = self._cursors.get(path)
         if cursor is None or offset < cursor.value_pos:
             begin, end = self._index(span.start), self._index(span.end)
@@ -154,6 +177,12 @@ class Document:
         mark = at or self.mark(path, key)
         return Diagnostic(self.path, mark.line, mark.column, severity, code, message,
                           self.source_line(mark.line))
+
+
+#: the span of a plain one-line scalar without blanks (an id, a number-like word):
+#: its characters are the source's, so one shared marker stands for every such span
+_PLAIN_WORD = ScalarSpan(None, Mark(0, 0), Mark(0, 0))
+_HAS_SPACE = re.compile(r"\s")
 
 
 class _Budget(Exception):
@@ -317,6 +346,7 @@ class _Builder:
         self.stack: list[list] = []  # frames: [container, path, pending key or None]
         self.anchors: dict[str, tuple[object, int]] = {}  # anchor -> (value, node count)
         self.nodes = 0
+        self.aliased = 0  # how many of the nodes came from aliases
         self.documents = 0
         self.result: object = None
         self.constructor = SafeConstructor()
@@ -333,10 +363,18 @@ class _Builder:
 
     def _count(self, event, amount: int = 1) -> None:
         self.nodes += amount
+        if isinstance(event, yaml.AliasEvent):
+            self.aliased += amount
         if self.nodes > MAX_NODES:
+            if self.aliased:  # say what the limit is about: a long list is no alias bomb
+                self._fail(event, "yaml-too-large",
+                           f"the document expands to more than {MAX_NODES:,} values, "
+                           f"{self.aliased:,} of them through aliases (each use of an alias counts "
+                           "every value it stands for): use fewer aliases or write the values out")
             self._fail(event, "yaml-too-large",
-                       f"the document expands to more than {MAX_NODES:,} values "
-                       "(aliases count each time they are used): simplify it")
+                       f"the file holds more than {MAX_NODES:,} values (every key, list item and "
+                       f"value counts), and a rule file may hold at most {MAX_NODES:,}: "
+                       "make it smaller or split it into several files")
 
     def _check_tag(self, event) -> None:
         tag = getattr(event, "tag", None)
@@ -391,8 +429,12 @@ class _Builder:
         start = self._mark(event)
         self.doc.marks[path] = start
         if isinstance(value, str):
-            end = Mark(event.end_mark.line + 1, event.end_mark.column + 1)
-            self.doc.scalars[path] = ScalarSpan(event.style, start, end)
+            if not event.style and not _HAS_SPACE.search(value) \
+                    and event.end_mark.line == event.start_mark.line:
+                self.doc.scalars[path] = _PLAIN_WORD  # no span object per card id in a long pile
+            else:
+                end = Mark(event.end_mark.line + 1, event.end_mark.column + 1)
+                self.doc.scalars[path] = ScalarSpan(event.style, start, end)
         if event.anchor:
             self.anchors[event.anchor] = (value, 1)
         self._place(value)
@@ -415,7 +457,9 @@ class _Builder:
         except Exception:  # PyYAML's scalar constructors raise assorted errors on odd text
             self._fail(event, "yaml-syntax",
                        f"'{event.value}' is not a valid {tag.rsplit(':', 1)[-1]}: quote it if it is text")
-        return event.value  # strings, and timestamps kept as the text the author wrote
+        # strings, and timestamps kept as the text the author wrote; ids repeat a lot in
+        # piles and decks, so short ones are shared rather than stored once per use
+        return sys.intern(event.value) if len(event.value) <= 64 else event.value
 
     def _start(self, event) -> None:
         self._check_tag(event)

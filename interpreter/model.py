@@ -32,7 +32,7 @@ class Card:
     tags: frozenset
     text: str
     when: str  # own_turn | any_time | reaction | never
-    nopeable: bool
+    nopeable: bool  # (as a library writes it, also "rules.NAME": resolved when the edition compiles)
     requires: object | None  # an expression, or None
     choose: tuple  # of (name, expression)
     effect: s.Program | None
@@ -40,7 +40,7 @@ class Card:
     origin: Origin
     # a wildcard: (titles or None for any, tag or None, excluded ids); None = not wild
     stands_for: tuple | None = None
-    returns_to: str | None = None  # where the card goes after being played (default: discard)
+    returns_to: str | None = None  # its home: where it goes whenever it would reach the discard pile
     back_distinct: bool = False  # its back tells it apart from other cards
     in_combos: bool = True  # may be part of a combo
     instead_of_draw: s.Program | None = None  # runs instead of a draw by the player it lies before
@@ -129,11 +129,14 @@ class Edition:
     origin: Origin
     variant: str | None = None
     variants: dict = field(default_factory=dict)  # name -> Edition
+    # variants of files further down the stack that no longer apply: name -> (file, why)
+    unavailable: dict = field(default_factory=dict)
     zones: dict = field(default_factory=dict)  # extra zone name -> {"public", "per_player"}
     checks: tuple = ()  # of Check, looked at after every play and draw
     kind: str = "edition"  # edition | expansion (an expansion applied to its base)
     expansions: tuple = ()  # paths of the expansions applied, in order
     description: str = ""
+    variant_description: str = ""  # what the variant switched on changes, in its own words
     sources: tuple = ()  # every file layered into this edition, base first
     extends: str | None = None  # the edition file this one builds on, if it extends one
     # where each value came from: "players", "deck.defuse", "params.hand_size",
@@ -141,6 +144,7 @@ class Edition:
     # (None for an engine default); cards and combos carry their own origins
     origins: dict = field(default_factory=dict, compare=False, hash=False)
     teams: int = 0  # how many teams (0: everyone plays alone); seat s is on team s % teams
+    teams_together: bool = False  # partners share their lives: one out, the whole team out
     # the resolved rule data of this view (the variant's parts merged in), as written
     data: dict = field(default_factory=dict, compare=False, hash=False)
 

@@ -18,6 +18,11 @@ An edition to build on (`extends:`) is a file or the name of a shipped
 edition (``extends: original``), so a house rule written against a shipped
 edition works wherever kittens is installed. Only ``.yaml``/``.yml`` files
 are ever read through these references.
+
+References stay inside the rule folders (see :func:`project_root` and
+:func:`confined`): the project of a file the user named, the kittens package
+folder, and the folders of installed expansions. The workspace refuses a
+reference that leads anywhere else, symlinks followed.
 """
 
 from __future__ import annotations
@@ -142,3 +147,56 @@ def edition_not_found(reference: str, folder: str = ".") -> str:
     names = sorted(name[:-5] for name in os.listdir(EDITIONS_DIR) if name.endswith(".yaml"))
     return (f"no file '{reference}' (looked for {path}), and no shipped edition of that name"
             f"{did_you_mean(reference, names)} (shipped: {', '.join(names)})")
+
+
+#: a folder holding one of these is the top of a project of rule files
+PROJECT_MARKERS = (".git", ".hg", "pyproject.toml", "kittens.toml")
+
+
+def project_root(path: str) -> str:
+    """The folder whose files the references of a named rule file may reach.
+
+    It is the nearest folder at or above the file that holds a project marker
+    (``.git``, ``.hg``, ``pyproject.toml``, ``kittens.toml``); failing one, the
+    folder above the file's own (so ``scenarios/`` may name ``../house.yaml`` and
+    ``editions/`` may include ``../rulebook/...``). It is never the home folder,
+    a folder above it or the file system's root: where that is what the rule
+    gives, it is the file's own folder. The file's folder is taken as the path gives
+    it (a file's references are relative to that folder, even when the file itself
+    is a symlink), with symlinked folders resolved.
+    """
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+    here = folder
+    while not _too_broad(here):
+        if any(os.path.lexists(os.path.join(here, marker)) for marker in PROJECT_MARKERS):
+            return here
+        here = os.path.dirname(here)
+    above = os.path.dirname(folder)
+    return folder if _too_broad(above) else above
+
+
+def _too_broad(folder: str) -> bool:
+    """The file system's root, or the home folder or one above it: never a project."""
+    if os.path.dirname(folder) == folder:
+        return True
+    home = os.path.realpath(os.path.expanduser("~"))
+    return os.path.isabs(home) and (home == folder or home.startswith(folder.rstrip(os.sep) + os.sep))
+
+
+def confined(path: str, roots) -> bool:
+    """Whether ``path``, every symlink in it followed, lies inside one of the folders
+    ``roots`` (real paths, as :func:`project_root` and :func:`trusted_folders` give)."""
+    real = os.path.realpath(path)
+    return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+
+
+def trusted_folders() -> list[str]:
+    """Folders every rule file may read from: the kittens package folder (the shipped
+    editions and card libraries) and the folder of each installed expansion."""
+    from .. import PACKAGE_DIR
+
+    folders = [os.path.realpath(PACKAGE_DIR)]
+    for item in installed():
+        if item.path is not None:
+            folders.append(os.path.dirname(os.path.realpath(item.path)))
+    return folders

@@ -190,7 +190,7 @@ _group(
     attack=_entry([("victim", PLAYER), ("turns", INT)], None, ACTION,
                 "End all of the acting player's turns; `victim` owes `turns` more, plus the turns the attacker still owed when they were themselves under attack (if the edition's `attacks_stack` rule is on). Play continues from `victim`. A negative `turns` counts as 0; nothing happens when `victim` is out of the game."),
     discard=_entry([("cards", CARDS)], None, ACTION,
-                'Put cards where played cards go: the discard pile, or the zone a card names in `returns_to`.'),
+                'Put cards on the discard pile, one by one (a card with a home, `returns_to`, goes home instead, as it does whenever it would reach the discard pile).'),
     reverse=_entry([], None, ACTION,
                 'Reverse the direction of play. With two players the order of turns stays the same.'),
     eliminate=_entry([("player", PLAYER)], None, ACTION,

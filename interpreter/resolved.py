@@ -61,7 +61,7 @@ def as_data(edition: Edition) -> dict:
     out["turn"] = dict(data.get("turn", {}))
     out["win"] = edition.win
     if edition.teams:
-        out["teams"] = {"count": edition.teams}
+        out["teams"] = {"count": edition.teams, **({"together": True} if edition.teams_together else {})}
     if data.get("zones"):
         out["zones"] = dict(data["zones"])
     if data.get("checks"):
@@ -161,7 +161,8 @@ def render_show(edition: Edition) -> str:
 # -- diff -----------------------------------------------------------------------
 @dataclass(frozen=True)
 class Change:
-    """One difference: ``sign`` is + (only in the second), - (only in the first) or ~."""
+    """One difference: ``sign`` is + (only in the second), - (only in the first), ~
+    (changed) or > (a setup step moved, unchanged: ``after`` says where to)."""
 
     sign: str
     path: str  # e.g. "deck.defuse", "cards.attack.effect", "setup.defuses"
@@ -174,12 +175,15 @@ class Change:
             text = f"+ {self.path}: {_brief(self.after)}"
         elif self.sign == "-":
             text = f"- {self.path} (was {_brief(self.before)})"
+        elif self.sign == ">":
+            text = f"> {self.path}: moved {self.after}"
         else:
             text = f"~ {self.path}: {_brief(self.before)} -> {_brief(self.after)}"
         return text + (f"  ({self.origin})" if self.origin else "")
 
     def to_dict(self) -> dict:
-        return {"change": {"+": "added", "-": "removed", "~": "changed"}[self.sign], "path": self.path,
+        return {"change": {"+": "added", "-": "removed", "~": "changed", ">": "moved"}[self.sign],
+                "path": self.path,
                 "before": self.before, "after": self.after, "origin": self.origin}
 
 
@@ -269,7 +273,33 @@ def _steps(a: list, b: list, origins: dict) -> list[Change]:
         for index in range(a1, a2):
             if index not in paired:
                 changes.append(Change("-", label(a[index], index), a[index], None, None))
-    return changes
+    return _moves(changes, b, origins)
+
+
+def _moves(changes: list[Change], b: list, origins: dict) -> list[Change]:
+    """A named step removed in one place and added in another: one move (unchanged) or
+    one change (changed too)."""
+    removed = {c.path: c.before for c in changes if c.sign == "-" and c.path.startswith("setup.")}
+    moved = {c.path for c in changes if c.sign == "+" and removed.get(c.path, c) == c.after}
+    changed = {c.path for c in changes if c.sign == "+" and c.path in removed} - moved
+    out = []
+    for change in changes:
+        if change.path in changed:  # changed and moved too: one change
+            if change.sign == "+":
+                out.append(Change("~", change.path, removed[change.path], change.after, change.origin))
+        elif change.path not in moved:
+            out.append(change)
+        elif change.sign == "+":
+            name = change.after["name"]
+            at = [step.get("name") for step in b].index(name)
+            where = "to the start" if at == 0 else f"after {_step_label(b[at - 1], at - 1)}"
+            origin = origins.get(f"setup.moved.{name}")
+            out.append(Change(">", change.path, None, where, _where(origin) if origin else change.origin))
+    return out
+
+
+def _step_label(step: dict, index: int) -> str:
+    return f"'{step['name']}'" if step.get("name") else f"step {index + 1}"
 
 
 def _cards(first: Edition, second: Edition, a: dict, b: dict) -> list[Change]:

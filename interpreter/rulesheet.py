@@ -457,7 +457,8 @@ def _card_traits(edition: Edition, card) -> list[str]:
                                        if c in edition.cards])
         traits.append(f"Wild: it may stand in for {what}.")
     if card.returns_to:
-        traits.append(f"Once played it goes to the {words(card.returns_to)}, not the discard pile.")
+        traits.append(f"It never goes to the discard pile: played, spent or discarded, it goes back "
+                      f"to the {words(card.returns_to)}.")
     if card.back_distinct:
         traits.append("Its back differs from the others, so anyone can spot it in a hand.")
     if not card.in_combos:
@@ -502,7 +503,9 @@ def _rule_blocks(edition: Edition) -> list:
         rows.append((Code(name), _value(value), "a parameter of this edition"))
     blocks = [Heading(2, "Rules and parameters"), Table(("Name", "Value", "Meaning"), tuple(rows)),
               Para(ctx.program(edition.turn_draw), "Ending a turn by drawing:"),
-              Para(_WIN.get(edition.win, f"Win condition: {words(edition.win)}."), "Winning:")]
+              Para(_WIN.get(edition.win, f"Win condition: {words(edition.win)}.") +
+                   (" Partners share their lives: when one of them is out, the whole team is out."
+                    if edition.teams and edition.teams_together else ""), "Winning:")]
     if edition.zones:
         zones = [f"the {words(name)} ({'public' if spec.get('public', True) else 'hidden'}"
                  f"{', one per player' if spec.get('per_player') else ''})"

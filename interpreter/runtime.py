@@ -313,9 +313,8 @@ def _attack(ctx, victim, turns):
 
 def _discard(ctx, cards):
     table = ctx.table
-    for inst in cards_of(cards):
-        home = inst.card.returns_to
-        table.move([inst], table.extra[home] if home else table.discard_pile)
+    for inst in cards_of(cards):  # one by one: the last card lands on top
+        table.move([inst], table.discard_pile)
 
 
 def _reverse(ctx):

@@ -18,11 +18,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .decisions import Chance
-from .diagnostics import WARNING, did_you_mean
 from .edition import compile_edition
-from .events import for_seat
 from .game import Game, GameError, RuleRuntimeError
+from .scenario_expect import Expectations
+from .scenario_static import card_of, check_layout, check_scenario, pick_variant, references
 from .workspace import Workspace
+
+__all__ = ["Outcome", "ScenarioRunner", "check_layout", "check_scenario", "find_scenarios"]
 
 
 @dataclass
@@ -38,11 +40,11 @@ class Outcome:
 
 
 class ScenarioRunner:
-    """Runs scenarios, compiling each edition (and variant) once per runner."""
+    """Runs scenarios, compiling each edition (with its expansions) once per runner."""
 
     def __init__(self) -> None:
         self.ws = Workspace()
-        self._editions: dict = {}
+        self._editions: dict = {}  # (edition, expansions) -> (compiled or None, its errors)
 
     def run(self, path: str) -> Outcome:
         path = os.path.normpath(path)
@@ -53,24 +55,37 @@ class ScenarioRunner:
         if kind != "scenario":
             return Outcome(path, "", False, [f"{path}:1:1: this is a {kind} file, not a scenario "
                                              "(`kind: scenario`)"])
-        edition = self.edition(doc)
+        edition, related = self.edition(doc)
         if edition is not None:
             check_layout(self.ws, doc, edition)
         problems = self._errors(path)
         if edition is not None and not problems:
             return _Run(self, doc, edition).outcome()
-        edition_path = os.path.join(os.path.dirname(path), doc.data["edition"])
-        problems += [p for p in self._errors(edition_path) if p not in problems]
+        problems += [p for p in related if p not in problems]
+        if not problems:  # e.g. errors reported once, for an earlier scenario of this runner
+            mark = doc.mark(("edition",))
+            problems = [f"{path}:{mark.line}:{mark.column}: the edition '{doc.data['edition']}' "
+                        "cannot be compiled: `kittens validate` it to see why"]
         return Outcome(path, doc.data.get("description", ""), False, problems)
 
-    def edition(self, doc):
-        """The compiled edition (or variant) a scenario plays, or None (problems reported)."""
-        data = doc.data
-        target = os.path.normpath(os.path.join(os.path.dirname(doc.path), data["edition"]))
-        key = (os.path.realpath(target), data.get("variant"))
+    def edition(self, doc) -> tuple:
+        """The compiled edition (or variant) a scenario plays, or None, and the errors of
+        the files it names; problems at the scenario's own lines go to the workspace."""
+        found = references(self.ws, doc)
+        if found is None:
+            named = [self.ws.load(p) for p in _named_files(doc) if not self.ws.outside(p)]
+            return None, [e for d, _k in named if d is not None for e in self._errors(d.path)]
+        target, expansions = found
+        key = (os.path.realpath(target), tuple(os.path.realpath(p) for p in expansions))
         if key not in self._editions:
-            self._editions[key] = check_scenario(self.ws, doc)
-        return self._editions[key]
+            before = {d.render() for d in self.ws.diagnostics if d.is_error}
+            edition = compile_edition(self.ws, target, expansions)
+            errors = [e for p in (target, *expansions) for e in self._errors(p)]
+            errors += [r for d in self.ws.diagnostics if d.is_error
+                       for r in [d.render()] if r not in before and r not in errors]
+            self._editions[key] = (edition, errors)
+        edition, errors = self._editions[key]
+        return (None if edition is None else pick_variant(self.ws, doc, edition)), errors
 
     def _errors(self, path: str) -> list[str]:
         real = os.path.realpath(path)
@@ -78,11 +93,20 @@ class ScenarioRunner:
                 if d.is_error and os.path.realpath(d.path) == real]
 
 
+def _named_files(doc) -> list[str]:
+    """The files a scenario's `edition` and `with` name that exist, as paths."""
+    from . import plugins
+    folder = os.path.dirname(doc.path)
+    found = [plugins.locate_edition(doc.data["edition"], folder)]
+    found += [plugins.locate(name, folder) for name in doc.data.get("with", [])]
+    return [p for p in found if p is not None]
+
+
 class ScenarioFailure(Exception):
     pass
 
 
-class _Run:
+class _Run(Expectations):
     """One scenario being run."""
 
     def __init__(self, runner: ScenarioRunner, doc, edition) -> None:
@@ -139,24 +163,20 @@ class _Run:
             self._expect(("expect",), self.data["expect"])
 
     def _layout(self, table) -> None:
-        cards = self.edition.cards
-        for seat, ids in sorted(self.data.get("hands", {}).items(), key=lambda kv: int(kv[0])):
-            for card_id in ids:
-                table.new_card(cards[card_id], table.hands[int(seat)])
+        data = self.data
+        for seat, items in sorted(data.get("hands", {}).items(), key=lambda kv: int(kv[0])):
+            self._place(table, items, table.hands[int(seat)])
         for zone in ("draw_pile", "discard_pile", "removed"):
-            for card_id in self.data.get(zone, []):
-                table.new_card(cards[card_id], getattr(table, zone))
-        for name, ids in self.data.get("zones", {}).items():
-            for card_id in ids:
-                table.new_card(cards[card_id], table.extra[name])
-        for name, by_seat in self.data.get("areas", {}).items():
-            for seat, ids in by_seat.items():
-                for card_id in ids:
-                    table.new_card(cards[card_id], table.areas[name][int(seat)])
-        for index in self.data.get("face_up", []):
+            self._place(table, data.get(zone, []), getattr(table, zone))
+        for name, items in data.get("zones", {}).items():
+            self._place(table, items, table.extra[name])
+        for name, by_seat in data.get("areas", {}).items():
+            for seat, items in by_seat.items():
+                self._place(table, items, table.areas[name][int(seat)])
+        for index in data.get("face_up", []):
             inst = table.draw_pile.cards[index]
             inst.face_up, inst.known = True, table.everyone
-        start = self.data.get("start", {})
+        start = data.get("start", {})
         table.direction = start.get("direction", 1)
         for seat in start.get("out", []):
             table.alive[seat] = False
@@ -165,6 +185,13 @@ class _Run:
         table.current = seat
         table.owed[seat] = owed
         table.attacked[seat] = start.get("attacked", owed > 1)
+
+    def _place(self, table, items: list, zone) -> None:
+        """Put layout items (card ids, or ``{card, played_by}``) into ``zone``, top first."""
+        for item in items:
+            inst = table.new_card(self.edition.cards[card_of(item)], zone)
+            if isinstance(item, dict):
+                inst.played_by = item["played_by"]
 
     # -- steps ----------------------------------------------------------------
     def _step(self, index: int, step: dict) -> None:
@@ -175,6 +202,8 @@ class _Run:
             self._expect(path + ("expect",), step["expect"])
         elif "chance" in step:
             self._chance(path, step["chance"])
+        elif step.get("refused"):
+            self._refused(path, step["seat"], step["do"])
         else:
             self._decide(path, step["seat"], step["do"])
 
@@ -207,14 +236,24 @@ class _Run:
                 passed = f"; the script gave no answer for seat {seats}, so they passed"
             self._fail(path, f"the script has {label}, but seat {pending.seat} must decide now "
                              f"({pending.kind}: {_options(pending.options)}){passed}")
-        if pending.kind == "rearrange" and isinstance(option, list):
-            option = _order_of(option, pending.info.get("cards", []))
-        if option not in pending.options or type(option) is not type(
-                pending.options[pending.options.index(option)]):
+        legal = _legal(pending, option)
+        if legal is None:
             self._fail(path + ("do",), f"`{option}` is not a legal option for seat {seat} now "
                                        f"({pending.kind}: {_options(pending.options)})")
-        self.state.apply_action(option)
+        self.state.apply_action(legal)
         self.passed_for = []
+
+    def _refused(self, path: tuple, seat: int, option) -> None:
+        """A step that must not be taken: the seat is not offered the option now.
+
+        Unscripted answers of other seats pass first, as for any step; nothing is played."""
+        self._settle(seat)
+        pending = self.state.decision()
+        if pending is None or pending.seat != seat or _legal(pending, option) is None:
+            return
+        self._fail(path + ("do",), f"the script expects seat {seat} `{option}` to be refused, but "
+                                   f"it is a legal option now ({pending.kind}: "
+                                   f"{_options(pending.options)})")
 
     def _chance(self, path: tuple, wanted) -> None:
         state = self.state
@@ -229,27 +268,11 @@ class _Run:
                 continue
             self._fail(path, f"the script fixes a chance outcome, but seat {pending.seat} must "
                              f"decide first ({pending.kind}: {_options(pending.options)})")
-        candidates = pending.info.get("cards", [])
-        if pending.kind == "pick":
-            if isinstance(wanted, str):
-                if wanted not in candidates:
-                    self._fail(path + ("chance",), f"the random pick is among {candidates}: "
-                                                   f"'{wanted}' is not one of them")
-                wanted = candidates.index(wanted)
-            if not isinstance(wanted, int) or not 0 <= wanted < pending.size:
-                self._fail(path + ("chance",), f"a random pick among {pending.size} needs a card id "
-                                               f"or a place from 0 to {pending.size - 1}")
-            state.apply_action(wanted)
-            return
-        if not isinstance(wanted, list) or Counter(wanted) != Counter(candidates):
-            self._fail(path + ("chance",), f"a shuffle of {candidates} needs the same cards in a "
-                                           "new order, top first")
-        order, used = [], set()
-        for card_id in wanted:
-            index = next(i for i, c in enumerate(candidates) if c == card_id and i not in used)
-            used.add(index)
-            order.append(index)
-        state.apply_action(order)
+        path += ("chance",)
+        outcome, problem = _chance_outcome(pending, wanted)
+        if problem is not None:
+            self._fail(path, problem)
+        state.apply_action(outcome)
 
     # -- checks ---------------------------------------------------------------
     def _expect(self, path: tuple, expect: dict) -> None:
@@ -261,257 +284,49 @@ class _Run:
             self.failures.append(self._recent())
             raise ScenarioFailure()
 
-    def _mismatch(self, path: tuple, what: str, wanted, got) -> None:
-        self._fail(path, f"{what}: expected {wanted}, got {got}", stop=False)
 
-    def _check_out(self, path, wanted):
-        got = sorted(s for s, alive in enumerate(self.state.table.alive) if not alive)
-        if sorted(wanted) != got:
-            self._mismatch(path, "seats out of the game", sorted(wanted), got)
-
-    def _check_winner(self, path, wanted):
-        if self.state.winner != wanted:
-            self._mismatch(path, "winner", wanted, self.state.winner)
-
-    def _check_winners(self, path, wanted):
-        if sorted(wanted) != sorted(self.state.winners):
-            self._mismatch(path, "winners", sorted(wanted), sorted(self.state.winners))
-
-    def _check_finished(self, path, wanted):
-        if self.state.is_terminal() != wanted:
-            self._mismatch(path, "game over", wanted, self.state.is_terminal())
-
-    def _check_turn(self, path, wanted):
-        if self.state.table.current != wanted:
-            self._mismatch(path, "whose turn it is", f"seat {wanted}",
-                           f"seat {self.state.table.current}")
-
-    def _check_owed(self, path, wanted):
-        for seat, owed in wanted.items():
-            got = self.state.table.owed[int(seat)]
-            if got != owed:
-                self._mismatch(path + (seat,), f"turns owed by seat {seat}", owed, got)
-
-    def _hand(self, seat) -> list[str]:
-        return [c.id for c in self.state.table.hands[int(seat)].cards]
-
-    def _check_hands(self, path, wanted):
-        for seat, cards in wanted.items():
-            if Counter(cards) != Counter(self._hand(seat)):
-                self._mismatch(path + (seat,), f"hand of seat {seat}", sorted(cards),
-                               sorted(self._hand(seat)))
-
-    def _check_hand_counts(self, path, wanted):
-        for seat, count in wanted.items():
-            if len(self._hand(seat)) != count:
-                self._mismatch(path + (seat,), f"cards in the hand of seat {seat}", count,
-                               f"{len(self._hand(seat))} {sorted(self._hand(seat))}")
-
-    def _check_hand_has(self, path, wanted):
-        for seat, cards in wanted.items():
-            if Counter(cards) - Counter(self._hand(seat)):
-                self._mismatch(path + (seat,), f"hand of seat {seat}", f"at least {sorted(cards)}",
-                               sorted(self._hand(seat)))
-
-    def _check_hand_lacks(self, path, wanted):
-        for seat, cards in wanted.items():
-            present = sorted(set(cards) & set(self._hand(seat)))
-            if present:
-                self._mismatch(path + (seat,), f"hand of seat {seat}", f"none of {sorted(cards)}",
-                               sorted(self._hand(seat)))
-
-    def _pile(self, name: str) -> list[str]:
-        return [c.id for c in getattr(self.state.table, name).cards]
-
-    def _check_draw_pile(self, path, wanted):
-        if self._pile("draw_pile") != wanted:
-            self._mismatch(path, "draw pile (top first)", wanted, self._pile("draw_pile"))
-
-    def _check_draw_pile_top(self, path, wanted):
-        got = self._pile("draw_pile")[:len(wanted)]
-        if got != wanted:
-            self._mismatch(path, "top of the draw pile", wanted, got)
-
-    def _check_draw_pile_counts(self, path, wanted):
-        got = Counter(self._pile("draw_pile"))
-        for card_id, count in wanted.items():
-            if got[card_id] != count:
-                self._mismatch(path + (card_id,), f"copies of '{card_id}' in the draw pile", count,
-                               got[card_id])
-
-    def _check_draw_pile_count(self, path, wanted):
-        if len(self._pile("draw_pile")) != wanted:
-            self._mismatch(path, "cards in the draw pile", wanted, len(self._pile("draw_pile")))
-
-    def _check_discard_pile(self, path, wanted):
-        if self._pile("discard_pile") != wanted:
-            self._mismatch(path, "discard pile (top first)", wanted, self._pile("discard_pile"))
-
-    def _check_discard_top(self, path, wanted):
-        got = self._pile("discard_pile")[:len(wanted)]
-        if got != wanted:
-            self._mismatch(path, "top of the discard pile", wanted, got)
-
-    def _check_removed(self, path, wanted):
-        if Counter(wanted) != Counter(self._pile("removed")):
-            self._mismatch(path, "cards out of the game", sorted(wanted), sorted(self._pile("removed")))
-
-    def _check_zones(self, path, wanted):
-        for name, ids in wanted.items():
-            got = [c.id for c in self.state.table.extra[name].cards]
-            if got != ids:
-                self._mismatch(path + (name,), f"zone {name} (top first)", ids, got)
-
-    def _check_areas(self, path, wanted):
-        for name, by_seat in wanted.items():
-            for seat, ids in by_seat.items():
-                got = [c.id for c in self.state.table.areas[name][int(seat)].cards]
-                if got != ids:
-                    self._mismatch(path + (name, seat), f"{name} of seat {seat}", ids, got)
-
-    def _check_direction(self, path, wanted):
-        if self.state.table.direction != wanted:
-            self._mismatch(path, "direction of play", wanted, self.state.table.direction)
-
-    def _check_draw_pile_face_up(self, path, wanted):
-        got = [i for i, c in enumerate(self.state.table.draw_pile.cards) if c.face_up]
-        if got != wanted:
-            self._mismatch(path, "face-up places in the draw pile", wanted, got)
-
-    def _check_decision(self, path, wanted):
-        pending = self.state.decision()
-        if pending is None or type(pending) is Chance:
-            self._mismatch(path, "the pending decision", wanted,
-                           "none (the game is over)" if pending is None else "a chance outcome")
-            return
-        if "seat" in wanted and pending.seat != wanted["seat"]:
-            self._mismatch(path + ("seat",), "the seat deciding", wanted["seat"], pending.seat)
-        if "kind" in wanted and pending.kind != wanted["kind"]:
-            self._mismatch(path + ("kind",), "the kind of decision", wanted["kind"], pending.kind)
-        if "options" in wanted and list(pending.options) != wanted["options"]:
-            self._mismatch(path + ("options",), "the options", wanted["options"], pending.options)
-        for option in wanted.get("includes", []):
-            if option not in pending.options:
-                self._mismatch(path + ("includes",), "an option", f"`{option}` among the options",
-                               pending.options)
-        for option in wanted.get("excludes", []):
-            if option in pending.options:
-                self._mismatch(path + ("excludes",), "an option", f"no `{option}`", pending.options)
-
-    def _check_sees(self, path, wanted):
-        for seat, seen in wanted.items():
-            view = self.state.view(int(seat))
-            if "draw_pile" in seen:
-                want = {int(k): v for k, v in seen["draw_pile"].items()}
-                if view.draw_pile_known() != want:
-                    self._mismatch(path + (seat, "draw_pile"), f"draw pile places seat {seat} knows",
-                                   want, view.draw_pile_known())
-            for other, cards in seen.get("hands", {}).items():
-                got = view.known_in_hand(int(other))
-                if sorted(cards) != got:
-                    self._mismatch(path + (seat, "hands", other),
-                                   f"cards of seat {other} that seat {seat} knows", sorted(cards), got)
-            if "hand" in seen and Counter(seen["hand"]) != Counter(view.hand):
-                self._mismatch(path + (seat, "hand"), f"seat {seat}'s own hand", sorted(seen["hand"]),
-                               sorted(view.hand))
-
-    def _observed(self, seat: int) -> list[dict]:
-        seen = (for_seat(e, seat) for e in self.state.events)
-        return [e for e in seen if e is not None]
-
-    def _check_observed(self, path, wanted):
-        for seat, patterns in wanted.items():
-            events = iter(self._observed(int(seat)))
-            for index, pattern in enumerate(patterns):
-                if not any(_matches(event, pattern) for event in events):
-                    self._mismatch(path + (seat, index), f"events seat {seat} observed",
-                                   f"{pattern} (after the ones listed before it)", "no such event")
-                    break
-
-    def _check_not_observed(self, path, wanted):
-        for seat, patterns in wanted.items():
-            events = self._observed(int(seat))
-            for index, pattern in enumerate(patterns):
-                hit = next((e for e in events if _matches(e, pattern)), None)
-                if hit is not None:
-                    self._mismatch(path + (seat, index), f"events seat {seat} observed",
-                                   f"nothing like {pattern}", hit)
+def _legal(pending, option):
+    """``option`` as the engine takes it when it is legal for ``pending``, else None."""
+    if pending.kind == "rearrange" and isinstance(option, list):
+        option = _order_of(option, pending.info.get("cards", []))
+    for legal in pending.options:  # True is not 1 here: the option's type must match too
+        if legal == option and type(legal) is type(option):
+            return option
+    return None
 
 
-def check_scenario(ws: Workspace, doc):
-    """Compile the edition a scenario names; problems go to ``ws``. None when it fails."""
-    data = doc.data
-    target = os.path.normpath(os.path.join(os.path.dirname(doc.path), data["edition"]))
-    if not os.path.isfile(target):
-        ws.report(doc.diagnostic(("edition",), "unknown-file",
-                                 f"the edition '{data['edition']}' does not exist "
-                                 "(paths are relative to the scenario file)"))
-        return None
-    edition = compile_edition(ws, target)
-    if edition is None:
-        return None
-    variant = data.get("variant")
-    if variant is None:
-        return edition
-    if variant not in edition.variants:
-        ws.report(doc.diagnostic(("variant",), "bad-value",
-                                 f"the edition has no variant '{variant}'"
-                                 f"{did_you_mean(variant, edition.variants)} (it has: "
-                                 f"{', '.join(edition.variants) or 'none'})"))
-        return None
-    return edition.variants[variant]
-
-
-def check_layout(ws: Workspace, doc, edition) -> None:
-    """Report seats and card ids of a scenario's layout that the edition lacks."""
-    data, players = doc.data, doc.data["players"]
-    lo, hi = edition.players
-    if not lo <= players <= hi:
-        ws.report(doc.diagnostic(("players",), "bad-value",
-                                 f"{edition.name} is for {lo} to {hi} players, not {players}"))
-    places = [(("hands", seat), cards) for seat, cards in data.get("hands", {}).items()]
-    places += [((zone,), data[zone]) for zone in ("draw_pile", "discard_pile", "removed") if zone in data]
-    shared = {n for n, spec in edition.zones.items() if not spec.get("per_player")}
-    for name, cards in data.get("zones", {}).items():
-        if name not in shared:
-            ws.report(doc.diagnostic(("zones", name), "unknown-zone", f"the edition has no shared "
-                                     f"zone '{name}'{did_you_mean(name, shared)}", key=True))
-        else:
-            places.append((("zones", name), cards))
-    for name, by_seat in data.get("areas", {}).items():
-        if name not in edition.zones or not edition.zones[name].get("per_player"):
-            ws.report(doc.diagnostic(("areas", name), "unknown-zone", f"the edition has no per-player "
-                                     f"zone '{name}'", key=True))
-            continue
-        places += [(("areas", name, seat), cards) for seat, cards in by_seat.items()]
-    for path, cards in places:
-        if path[0] in ("hands", "areas") and int(path[-1]) >= players:
-            ws.report(doc.diagnostic(path, "bad-value", f"there is no seat {path[1]} in a "
-                                     f"{players}-player game (seats count from 0)", key=True))
-        in_box = edition.deck_for(players) if lo <= players <= hi else {}
-        for index, card_id in enumerate(cards):
-            if card_id not in edition.cards:
-                ws.report(doc.diagnostic(path + (index,), "unknown-card",
-                                         f"the edition has no card '{card_id}'"
-                                         f"{did_you_mean(card_id, edition.cards)}"))
-            elif card_id not in in_box:  # e.g. a card a house rule removed
-                ws.report(doc.diagnostic(path + (index,), "not-in-deck",
-                                         f"'{card_id}' is defined, but {edition.name} puts no copy of "
-                                         f"it in the deck for {players} players: this position "
-                                         "cannot happen in a real game", severity=WARNING))
-    if data.get("setup") == "edition":
-        for key in ("start", "hands", "draw_pile", "discard_pile", "removed", "zones", "areas", "face_up"):
-            if key in data:
-                ws.report(doc.diagnostic((key,), "bad-value",
-                                         f"this scenario deals by the edition's setup (`setup: "
-                                         f"edition`), so it cannot also set `{key}`: drop one of "
-                                         "the two", key=True))
-    start = data.get("start", {})
-    for key, seats in (("seat", [start.get("seat", 0)]), ("out", start.get("out", []))):
-        for seat in seats:
-            if seat >= players:
-                ws.report(doc.diagnostic(("start", key), "bad-value", f"there is no seat {seat} in a "
-                                         f"{players}-player game (seats count from 0)"))
+def _chance_outcome(pending: Chance, wanted) -> tuple:
+    """(the outcome to apply, None), or (None, what is wrong with ``wanted``)."""
+    candidates = pending.info.get("cards", [])
+    if pending.kind == "pick":
+        what = f"the next chance event is a random pick of one card among {candidates}"
+        if isinstance(wanted, str):
+            if wanted not in candidates:
+                return None, f"{what}: '{wanted}' is not one of them"
+            return candidates.index(wanted), None
+        if isinstance(wanted, list):
+            return None, (f"{what}: give one card id or place, not a list (a list is the new "
+                          "order of a shuffle)")
+        if not 0 <= wanted < pending.size:
+            return None, (f"{what}: {wanted} is not a place among them (0 to {pending.size - 1}); "
+                          "give a place or a card id")
+        return wanted, None
+    what = f"the next chance event is a shuffle of {pending.info.get('zone', 'a zone')} ({candidates})"
+    if not isinstance(wanted, list):
+        return None, (f"{what}: give the same cards in their new order, top first, not "
+                      f"{wanted!r}")
+    missing, extra = Counter(candidates) - Counter(wanted), Counter(wanted) - Counter(candidates)
+    if missing or extra:
+        parts = ([f"lacks {sorted(missing.elements())}"] if missing else []) + \
+            ([f"has {sorted(extra.elements())} that it does not hold"] if extra else [])
+        return None, (f"{what}: the order given {' and '.join(parts)}; give the same cards in "
+                      "their new order, top first")
+    order, used = [], set()
+    for card_id in wanted:
+        index = next(i for i, c in enumerate(candidates) if c == card_id and i not in used)
+        used.add(index)
+        order.append(index)
+    return order, None
 
 
 def _order_of(wanted: list, cards: list) -> list:
@@ -526,10 +341,6 @@ def _order_of(wanted: list, cards: list) -> list:
         left.remove((index, card_id))
         order.append(index)
     return order
-
-
-def _matches(event: dict, pattern: dict) -> bool:
-    return all(key in event and event[key] == value for key, value in pattern.items())
 
 
 def _options(options: list) -> str:

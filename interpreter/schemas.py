@@ -17,7 +17,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from .. import SCHEMA_DIR
-from .diagnostics import Diagnostic, did_you_mean
+from .diagnostics import Diagnostic, did_you_mean, quote
 from .loader import Document
 
 KINDS = ("cards", "combos", "edition", "expansion", "scenario")
@@ -59,8 +59,14 @@ def _yaml_type(value) -> str:
 
 
 def _wanted(types) -> str:
-    types = [types] if isinstance(types, str) else list(types)
-    return " or ".join(_YAML_TYPES.get(t, t) for t in types)
+    """The types a schema accepts, in words, each once: "a whole number or a mapping"."""
+    words = []
+    for item in [types] if isinstance(types, str) else types:
+        for name in [item] if isinstance(item, str) else item:  # a branch may list types
+            word = _YAML_TYPES.get(name, name)
+            if word not in words:
+                words.append(word)
+    return " or ".join(words)
 
 
 def _to_diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
@@ -70,7 +76,7 @@ def _to_diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
     if "propertyNames" in error.absolute_schema_path:  # a key, checked as if it were a value
         key = error.instance
         return [doc.diagnostic(path + (key,), "bad-value",
-                               f"the key {key!r} is not a valid name here: use lower_case_with_underscores "
+                               f"the key {quote(key)} is not a valid name here: use lower_case_with_underscores "
                                "(or a player count such as \"4\" or range such as \"2-3\" in counts)",
                                key=True)]
     if rule == "additionalProperties" and isinstance(error.instance, dict):
@@ -81,7 +87,7 @@ def _to_diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
                 continue
             listed = ", ".join(sorted(allowed))
             out.append(doc.diagnostic(path + (key,), "unknown-key",
-                                      f"unknown key '{key}'{did_you_mean(key, allowed)}{_key_hint(key)} "
+                                      f"unknown key {quote(key)}{did_you_mean(key, allowed)}{_key_hint(key)} "
                                       f"(allowed here: {listed})", key=True))
         return out or [doc.diagnostic(path, "unknown-key", error.message)]
     if rule == "required":
@@ -93,15 +99,20 @@ def _to_diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
         return [_wrong_type(doc, path, error.validator_value, error.instance)]
     if rule in ("enum", "const"):
         options = error.validator_value if rule == "enum" else [error.validator_value]
-        text = ", ".join(repr(o) for o in options)
-        hint = did_you_mean(str(error.instance), [str(o) for o in options])
-        return [doc.diagnostic(path, "bad-value", f"{error.instance!r} is not allowed here{hint} "
+        text = ", ".join(quote(o) for o in options)
+        hint = did_you_mean(str(error.instance), [str(o) for o in options]) \
+            if isinstance(error.instance, (str, int, float)) else ""
+        if isinstance(error.instance, (list, dict)):  # a list where a word was wanted
+            return [doc.diagnostic(path, "bad-value",
+                                   f"should be one of {text}, not {_yaml_type(error.instance)}")]
+        return [doc.diagnostic(path, "bad-value", f"{quote(error.instance)} is not allowed here{hint} "
                                                   f"(expected {text})")]
     if rule == "maxProperties" and isinstance(error.instance, dict):
-        keys = ", ".join(repr(k) for k in error.instance)
+        return [_too_many_keys(doc, path, schema, error.validator_value, error.instance)]
+    if rule == "maxItems" and isinstance(error.instance, list):
         return [doc.diagnostic(path, "bad-value",
-                               f"a setup step has exactly one key; this one has {keys}: split it into "
-                               "separate steps")]
+                               f"this list has {len(error.instance):,} items; at most "
+                               f"{error.validator_value:,} are allowed here")]
     if rule == "minProperties":
         return [doc.diagnostic(path, "bad-value", "this mapping must not be empty")]
     if rule == "oneOf":
@@ -111,14 +122,14 @@ def _to_diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
         for index, item in enumerate(error.instance):
             if item in seen:
                 return [doc.diagnostic(path + (index,), "bad-value",
-                                       f"{item!r} is listed twice: remove the repeat")]
+                                       f"{quote(item)} is listed twice: remove the repeat")]
             seen.append(item)
     messages = {
-        "minimum": f"{error.instance!r} is too small (the least allowed is {error.validator_value})",
-        "maximum": f"{error.instance!r} is too large (the most allowed is {error.validator_value})",
+        "minimum": f"{quote(error.instance)} is too small (the least allowed is {error.validator_value})",
+        "maximum": f"{quote(error.instance)} is too large (the most allowed is {error.validator_value})",
         "minLength": "must not be empty",
         "maxLength": f"is too long (at most {error.validator_value} characters)",
-        "pattern": f"{error.instance!r} is not a valid id: use lower_case_with_underscores",
+        "pattern": f"{quote(error.instance)} is not a valid id: use lower_case_with_underscores",
         "minItems": f"needs at least {error.validator_value} item(s)",
         "uniqueItems": "lists the same item twice: remove the repeat",
     }
@@ -151,6 +162,17 @@ def _wrong_type(doc: Document, path: tuple, wanted, value) -> Diagnostic:
     return doc.diagnostic(path, "wrong-type", f"should be {_wanted(wanted)}, not {_yaml_type(value)}{hint}")
 
 
+def _too_many_keys(doc: Document, path: tuple, schema: dict, most: int, value: dict) -> Diagnostic:
+    keys = quote(list(value))
+    if most == 2 and "name" in schema.get("properties", {}):  # a setup step: one action, a name
+        actions = [key for key in value if key != "name"]
+        return doc.diagnostic(path, "bad-value",
+                              f"a setup step has one key besides `name`; this one has "
+                              f"{quote(actions)}: split it into separate steps")
+    return doc.diagnostic(path, "bad-value", f"this mapping has {len(value):,} keys ({keys}); at most "
+                                             f"{most:,} are allowed here")
+
+
 def _key_hint(key: str) -> str:
     if key == "<<":
         return ": YAML merge keys are not supported, write the keys out"
@@ -159,7 +181,9 @@ def _key_hint(key: str) -> str:
     return ""
 
 
-def _fits_type(value, json_type: str) -> bool:
+def _fits_type(value, json_type) -> bool:
+    if isinstance(json_type, list):  # a branch that allows several types
+        return any(_fits_type(value, one) for one in json_type)
     return {
         "integer": isinstance(value, int) and not isinstance(value, bool),
         "string": isinstance(value, str),

@@ -186,7 +186,15 @@ class Problem:
 
 def dry_run(edition: Edition, players: int) -> tuple[list[Problem], Counter]:
     """Play the setup on counts; return the problems and the draw pile's final counts."""
+    problems, pile, _out = _dry_run(edition, players)
+    return problems, pile
+
+
+def _dry_run(edition: Edition, players: int) -> tuple[list[Problem], Counter, Counter]:
+    """The dry run: its problems, the draw pile's final counts and the cards taken out of
+    the game for good (by `remove` steps)."""
     rules = {**edition.rules, **edition.params}
+    out: Counter = Counter()
     pile = Counter(edition.deck_for(players))
     aside: Counter = Counter()
     lethal = {card_id for card_id, card in edition.cards.items() if card.lethal}
@@ -235,6 +243,7 @@ def dry_run(edition: Edition, players: int) -> tuple[list[Problem], Counter]:
             aside[card_id] -= moved
             pile[card_id] += moved
         elif step.kind == "remove":
+            out.update(+aside)
             aside.clear()
         elif step.kind == "place":
             for card_id in step.cards:
@@ -247,7 +256,48 @@ def dry_run(edition: Edition, players: int) -> tuple[list[Problem], Counter]:
                                     f"with {players} players the draw pile ends setup with {in_pile} "
                                     f"lethal card(s); {needed} are needed so that all but one player "
                                     "can be eliminated"))
-    return problems, pile
+    return problems, pile, out
+
+
+def dead_cards(edition: Edition, players: int) -> dict:
+    """Cards that reach the game with ``players`` but can do nothing there: card id ->
+    the cards whose effects use it, none of which reaches the game (a Defuse when no
+    kitten is left in the pile). Only cards that are never played and do nothing when
+    drawn count: their use is what other cards do with them."""
+    problems, _pile, out = _dry_run(edition, players)
+    if problems:
+        return {}
+    deck = edition.deck_for(players)
+    present = {card_id for card_id, copies in deck.items() if copies > out[card_id]}
+    rules_use = _named_cards(edition.turn_draw, *(c.condition for c in edition.checks),
+                             *(c.effect for c in edition.checks),
+                             *(part for combo in edition.combos for part in _parts(combo)))
+    users: dict = {}
+    for card_id, card in edition.cards.items():
+        for named in _named_cards(*_parts(card)):
+            users.setdefault(named, set()).add(card_id)
+    dead = {}
+    for card_id in sorted(present):
+        card = edition.cards[card_id]
+        if card.when != "never" or card.on_draw is not None or card_id in rules_use:
+            continue
+        used_by = users.get(card_id, set())
+        if used_by and not used_by & present:
+            dead[card_id] = sorted(used_by)
+    return dead
+
+
+def _parts(record) -> tuple:
+    """Every syntax tree of a card or combo."""
+    trees = [getattr(record, name, None) for name in ("requires", "effect", "on_draw", "instead_of_draw")]
+    trees += [tree for _name, tree in getattr(record, "choose", ())]
+    return tuple(tree for tree in trees if tree is not None)
+
+
+def _named_cards(*trees) -> set:
+    """The strings written in syntax trees (card ids among them)."""
+    return {node.value for tree in trees if tree is not None for node in s.walk(tree)
+            if isinstance(node, s.StrLit)}
 
 
 def _take_unknown(pile: Counter, amount: int, order: list) -> None:

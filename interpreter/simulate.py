@@ -9,7 +9,13 @@ one of them can be replayed alone.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
+import os
+import signal
+import stat
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -26,7 +32,21 @@ class Summary:
     turns: int = 0
     decisions: int = 0
     seconds: float = 0.0
-    results: list = field(default_factory=list)  # (seed, winner, turns) per game
+    results: list = field(default_factory=list)  # (seed, winner, turns) per game, when kept
+    interrupted: bool = False  # stopped by Ctrl-C; the figures are those of the finished games
+
+    def add(self, seed: int, state: State, keep: bool) -> None:
+        """Count one finished game."""
+        self.games += 1
+        self.turns += state.table.turn
+        self.decisions += state.decisions
+        if state.winner is None:
+            self.no_winner += 1
+        else:  # in a team game every member of the winning team wins
+            for seat in state.winners:
+                self.wins[seat] = self.wins.get(seat, 0) + 1
+        if keep:
+            self.results.append((seed, state.winner, state.table.turn))
 
     def wins_by_bot(self, bots: list[str]) -> dict:
         """Wins summed over the seats each kind of bot played."""
@@ -48,6 +68,7 @@ class Summary:
             "decisions": self.decisions,
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None,
+            **({"interrupted": True} if self.interrupted else {}),
         }
 
 
@@ -72,33 +93,136 @@ def play_game(game: Game, seed: int, players: list, *, record: bool = True) -> S
 
 
 def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,
-              header: dict | None = None) -> Summary:
-    """Play ``games`` bot games; write each to ``log`` (a text stream) if given."""
+              header: dict | None = None, keep_results: bool = True, on_game=None) -> Summary:
+    """Play ``games`` bot games and sum them up.
+
+    ``log`` (anything with ``write``) gets each game whole, header and events in
+    one ``write``, as soon as the game ends, then ``flush`` if it has one: a run
+    that is killed loses only the game in progress. ``on_game(seed, state)`` is
+    called after each game; ``keep_results=False`` keeps no record per game in
+    ``Summary.results``, so a long series runs in flat memory.
+
+    Ctrl-C (KeyboardInterrupt) stops the series: the game in progress is dropped,
+    a game being counted and written is finished first, and the summary of the
+    finished games comes back with ``interrupted`` set.
+    """
     from .events import dumps
 
     summary = Summary()
+    names = [bots[seat % len(bots)] for seat in range(game.players)]
     started = time.perf_counter()
-    for index in range(games):
-        game_seed = seed + index
-        players = make_bots(bots, game.players, game_seed)
-        state = play_game(game, game_seed, players, record=log is not None)
-        summary.games += 1
-        summary.turns += state.table.turn
-        summary.decisions += state.decisions
-        winner = state.winner
-        if winner is None:
-            summary.no_winner += 1
-        else:  # in a team game every member of the winning team wins
-            for seat in state.winners:
-                summary.wins[seat] = summary.wins.get(seat, 0) + 1
-        summary.results.append((game_seed, winner, state.table.turn))
-        if log is not None:
-            names = [bots[seat % len(bots)] for seat in range(game.players)]
-            log.write(dumps(game_header(game, game_seed, names, **(header or {}))) + "\n")
-            for event in state.events:
-                log.write(dumps(event) + "\n")
+    with _Interrupts() as interrupts:
+        try:
+            for index in range(games):
+                game_seed = seed + index
+                players = make_bots(bots, game.players, game_seed)
+                state = play_game(game, game_seed, players, record=log is not None)
+                with interrupts.deferred():  # a game is counted and written whole, or not at all
+                    if log is not None:
+                        lines = [dumps(game_header(game, game_seed, names, **(header or {})))]
+                        lines.extend(dumps(event) for event in state.events)
+                        log.write("\n".join(lines) + "\n")
+                        flush = getattr(log, "flush", None)
+                        if flush is not None:
+                            flush()
+                    summary.add(game_seed, state, keep_results)
+                    if on_game is not None:
+                        on_game(game_seed, state)
+        except KeyboardInterrupt:
+            summary.interrupted = True
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+class _Interrupts:
+    """Ctrl-C held back while a game is counted and written, then raised.
+
+    Only where Python's own SIGINT handler is in place, in the main thread;
+    anywhere else this changes nothing.
+    """
+
+    def __init__(self) -> None:
+        self.holding = False
+        self.pending = False
+        self.previous = None
+
+    def __enter__(self) -> "_Interrupts":
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self.previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+    def _handle(self, signum, frame) -> None:
+        if self.holding:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    @contextlib.contextmanager
+    def deferred(self):
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+        if self.pending:
+            raise KeyboardInterrupt
+
+
+class LogFile:
+    """A log file on disk, written a game at a time (see :func:`run_games`).
+
+    Opening it checks the place at once, so a folder, a missing folder or a
+    device is refused before any game is played (OSError). An existing file is
+    left as it was until the first game is written; closing a log no game was
+    written to removes the file if it was new, so a run that fails before its
+    first game ends changes nothing. Each ``write`` goes straight to the file
+    (one system call for a whole game), so nothing waits in a buffer.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        existed = os.path.lexists(path)
+        if existed and os.path.isdir(path):
+            raise IsADirectoryError(errno.EISDIR, "it is a folder; give a file name")
+        if existed and os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
+            raise OSError(errno.EINVAL, "it is not a regular file")
+        flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NONBLOCK", 0)
+        self._fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0), 0o666)
+        if not stat.S_ISREG(os.fstat(self._fd).st_mode):  # it changed since the check
+            os.close(self._fd)
+            raise OSError(errno.EINVAL, "it is not a regular file")
+        self._new = not existed
+        self._started = False  # whether the old content is gone
+        self.games = 0  # whole writes done: games, for run_games
+
+    def write(self, text: str) -> None:
+        data = text.encode("utf-8")
+        if not self._started:
+            os.ftruncate(self._fd, 0)
+            self._started = True
+        while data:
+            data = data[os.write(self._fd, data):]
+        self.games += 1
+
+    def close(self) -> None:
+        if self._fd is None:
+            return
+        os.close(self._fd)
+        self._fd = None
+        if not self._started and self._new:
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+
+    def __enter__(self) -> "LogFile":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def game_header(game: Game, seed: int, bots: list[str], **extra) -> dict:

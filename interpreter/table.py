@@ -113,6 +113,8 @@ class Table:
                       for name, spec in zones.items() if spec.get("per_player")}
         self.cards: list[CardInst] = []
         self._marked = any(card.back_distinct for card in getattr(edition, "cards", {}).values())
+        # cards with a home (`returns_to`) never reach the discard pile: see move()
+        self._homes = any(card.returns_to for card in getattr(edition, "cards", {}).values())
         self.alive = [True] * players
         self.owed = [0] * players
         self.attacked = [False] * players  # owes turns because of an attack
@@ -125,6 +127,7 @@ class Table:
         self.winner: int | None = None
         self.winners: tuple = ()  # every winning seat: one, or a whole team
         self.teams = getattr(edition, "teams", 0)
+        self.together = self.teams and getattr(edition, "teams_together", False)
 
     # -- building -------------------------------------------------------------
     def new_card(self, card, zone: Zone) -> CardInst:
@@ -186,9 +189,21 @@ class Table:
 
     # -- moving cards ---------------------------------------------------------
     def move(self, cards: list, to: Zone, at: int = 0, face_up: bool = False) -> None:
-        """Move cards into ``to`` at place ``at`` (0 = top), keeping knowledge honest."""
+        """Move cards into ``to`` at place ``at`` (0 = top), keeping knowledge honest.
+
+        A card with a home (`returns_to`) that would go to the discard pile goes
+        home instead, whoever moves it and why: played, spent, or discarded with
+        a hand that exploded.
+        """
         if not cards:
             return
+        if self._homes and to is self.discard_pile:
+            homes = [inst for inst in cards if inst.card.returns_to]
+            if homes:
+                self.move([inst for inst in cards if not inst.card.returns_to], to, at, face_up)
+                for inst in homes:
+                    self.move([inst], self.extra[inst.card.returns_to])
+                return
         face_up = face_up and to.kind != PUBLIC  # a public zone shows every card anyway
         everyone = self.everyone
         secret_place = to.kind == PILE and isinstance(at, PrivateInt)
@@ -342,16 +357,20 @@ class Table:
         self.log.emit("reversed", direction=self.direction)
 
     def eliminate(self, seat: int) -> None:
+        """Take ``seat`` out (and its partners too, when a team shares its lives); the game
+        ends when one player, or one team, is left."""
         if not self.alive[seat]:
             return
-        self.alive[seat] = False
+        going = [s for s in (self.team(seat) if self.together else (seat,)) if self.alive[s]]
+        for out in going:
+            self.alive[out] = False
+            self.owed[out] = 0
+            self.attacked[out] = False
+            self.log.emit("out", seat=out)
         self._orders.clear()
-        self.owed[seat] = 0
-        self.attacked[seat] = False
-        self.log.emit("out", seat=seat)
-        if seat == self.current:
+        if self.current in going:
             self.turn_ended = True
-            self.current = self.next_seat(seat)
+            self.current = self.next_seat(self.current)
         left = [s for s in range(self.players) if self.alive[s]]
         if self.edition.win == "last_team_standing":
             if len({self.team_of(s) for s in left}) <= 1:

@@ -77,10 +77,13 @@ def scenario_files(paths: list[str]) -> list[str]:
     return files
 
 
-def validate_paths(paths: list[str]) -> Report:
-    """Check every rule file under ``paths``; never raises for bad file content."""
+def validate_paths(paths: list[str], *, allow_outside: bool | None = None) -> Report:
+    """Check every rule file under ``paths``; never raises for bad file content.
+
+    ``allow_outside``: let references leave the rule folders (default: what the
+    environment says, see :mod:`workspace`)."""
     files = expand(paths)
-    ws = Workspace()
+    ws = Workspace(allow_outside=allow_outside)
     for path in files:
         check_file(ws, path)
     return Report(files, ws.diagnostics)
@@ -166,6 +169,10 @@ def load_edition(path: str, variant: str | None = None, expansions: tuple = ()) 
             raise RuleError([], f"{path} is not an edition (its kind is {kind or 'unknown'})")
         raise RuleError(errors)
     if variant is not None:
+        if variant in edition.unavailable:
+            owner, why = edition.unavailable[variant]
+            raise RuleError([], f"the variant '{variant}' of {owner} does not apply here, once "
+                                f"{path} is built on it:\n{why}")
         if variant not in edition.variants:
             raise RuleError([], f"{path} has no variant '{variant}' "
                                 f"(it has: {', '.join(edition.variants) or 'none'})")

@@ -5,6 +5,14 @@ at most once (editions share libraries), checks the document envelope
 (`format`, `kind`) and the JSON Schema, collects every diagnostic without
 duplicates, and offers the effect helpers that the library and edition
 compilers share: parse effect text, check it, and report at file positions.
+
+It also keeps references inside the rule folders: a file the caller loads
+directly is one the user named, and its project (see
+:func:`plugins.project_root`) joins the folders this run may read; a reference
+(`include`, `uses`, `extends`, `apply`, `base`, a scenario's `edition`) must
+lead into one of them, the kittens package folder or an installed expansion's,
+unless the run allows reading outside (``allow_outside``, or the environment
+variable ``KITTENS_ALLOW_OUTSIDE=1``).
 """
 
 from __future__ import annotations
@@ -12,11 +20,12 @@ from __future__ import annotations
 import os
 import re
 
-from . import checker, parser, syntax
+from . import checker, parser, plugins, syntax
 from . import primitives as P
 from .diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
 from .loader import Document, load_file
 from .schemas import FORMAT_VERSION, KINDS, validate
+from .. import PACKAGE_DIR
 
 _MODELINE = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
 
@@ -24,11 +33,24 @@ _MODELINE = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
 #: this keeps a hostile file to about a second (the Original holds about 2 KB)
 MAX_EFFECT_TEXT_PER_FILE = 96 * 1024
 
+#: set to 1 (or anything but 0 or nothing) to let references leave the rule folders
+ALLOW_OUTSIDE_ENV = "KITTENS_ALLOW_OUTSIDE"
+
+
+def allow_outside_default() -> bool:
+    """Whether the environment allows references outside the rule folders."""
+    return os.environ.get(ALLOW_OUTSIDE_ENV, "").strip() not in ("", "0")
+
 
 class Workspace:
     """One run over a set of rule files: loaded documents and their findings."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, allow_outside: bool | None = None) -> None:
+        #: read what references name wherever it is (the user said they trust it)
+        self.allow_outside = allow_outside_default() if allow_outside is None else allow_outside
+        #: folders references may lead into: the package's, and the projects of named files
+        self.roots: set[str] = {os.path.realpath(PACKAGE_DIR)}
+        self._trusted: list[str] | None = None  # the package's and installed expansions' folders
         self._docs: dict[str, tuple[Document | None, str | None]] = {}
         self._found: dict[tuple, Diagnostic] = {}
         self.libraries: dict = {}  # resolved path -> Library (see library.py)
@@ -46,6 +68,16 @@ class Workspace:
     def diagnostics(self) -> list[Diagnostic]:
         return sorted(self._found.values(), key=lambda d: (d.path, d.line, d.column, d.code))
 
+    def snapshot(self) -> dict:
+        """The findings so far, to go back to with :meth:`restore` (a trial compilation)."""
+        return dict(self._found)
+
+    def restore(self, snapshot: dict) -> list[Diagnostic]:
+        """Forget what was reported since ``snapshot``; return the errors among it."""
+        new = [d for key, d in self._found.items() if key not in snapshot]
+        self._found = dict(snapshot)
+        return sorted((d for d in new if d.is_error), key=lambda d: (d.path, d.line, d.column))
+
     def has_errors(self, path: str | list | None = None) -> bool:
         paths = [path] if isinstance(path, str) else path
         return any(d.is_error and (paths is None or d.path in paths) for d in self._found.values())
@@ -59,8 +91,49 @@ class Workspace:
         """
         key = os.path.realpath(path)  # one file is one file, however a path reaches it
         if key not in self._docs:
+            if not plugins.confined(key, self.roots):
+                # references are checked before they are loaded (see may_read), so a file
+                # outside every root that gets here is one the caller was given to load
+                self.trust(path)
             self._docs[key] = self._load(os.path.normpath(path))
         return self._docs[key]
+
+    # -- the rule folders -------------------------------------------------------
+    def trust(self, path: str) -> None:
+        """Let references reach the project of ``path``, a file the user named."""
+        self.roots.add(plugins.project_root(path))
+
+    def outside(self, target: str) -> bool:
+        """Whether ``target`` lies outside every folder this run may read from."""
+        if self.allow_outside or plugins.confined(target, self.roots):
+            return False
+        if self._trusted is None:  # looked up only when needed: it lists installed packages
+            self._trusted = plugins.trusted_folders()
+        return not plugins.confined(target, self._trusted)
+
+    def refusal(self, doc, path: tuple, target: str) -> str | None:
+        """Why the reference at ``path`` of ``doc``, which leads to the file ``target``,
+        may not be followed; None when it may."""
+        if not self.outside(target):
+            return None
+        real = os.path.realpath(target)
+        shown = f"'{doc.value_at(path)}'"
+        if real != os.path.abspath(target):
+            shown += f" (a link to {real})"
+        named_in = doc.route(path)[0].path if hasattr(doc, "route") else doc.path
+        return (f"{shown} leads outside the rule folders (the project {plugins.project_root(named_in)}, "
+                "the kittens package and installed expansions), and kittens reads no file there: "
+                "move the file into the project, or if you trust it, run with --allow-outside "
+                f"(or set {ALLOW_OUTSIDE_ENV}=1)")
+
+    def may_read(self, doc, path: tuple, target: str) -> bool:
+        """Whether the file ``target``, named at ``path`` of ``doc``, may be read. When it
+        may not, an `outside-project` error is reported at that reference."""
+        problem = self.refusal(doc, path, target)
+        if problem is None:
+            return True
+        self.report(doc.diagnostic(path, "outside-project", problem))
+        return False
 
     def _load(self, path: str) -> tuple[Document | None, str | None]:
         doc, problems = load_file(path)

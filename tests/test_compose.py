@@ -133,7 +133,11 @@ def test_a_house_rule_inherits_everything_it_does_not_change(tmp_path):
     original = load_edition(str(ORIGINAL))
     assert edition.deck == original.deck and edition.setup == original.setup
     assert edition.cards == original.cards and edition.id == "house"
-    assert edition.variants == {}  # the Original's variants were written for the Original alone
+    # the Original's variants survive, each switched on below the house rule's own change
+    assert set(edition.variants) == set(original.variants)
+    beginner = edition.variants["beginner"]
+    assert [c.id for c in beginner.combos] == [c.id for c in original.variants["beginner"].combos]
+    assert beginner.params["hand_size"] == 6 and beginner.id == "house"
 
 
 # -- origins ---------------------------------------------------------------------------

@@ -71,7 +71,9 @@ def test_an_expansion_adds_counts_and_keeps_the_base_setup(write):
     edition = load_edition(path)
     assert edition.deck["skip"] == ((2, 5, 6),)
     assert edition.kind == "expansion" and edition.name == "Exploding Kittens (Original Edition) + extra box"
-    assert edition.variants == {}  # the base's variants are not carried over
+    # the base's variants are carried over, the expansion's cards added on top of each
+    assert set(edition.variants) == {"older_printing", "beginner"}
+    assert edition.variants["beginner"].deck["skip"] == ((2, 5, 6),)
 
 
 def test_with_applies_an_expansion_to_any_edition(write):

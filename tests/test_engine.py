@@ -212,7 +212,7 @@ def test_log_replays_and_a_tampered_log_does_not(tmp_path):
 
 def test_replay_reports_bad_logs(tmp_path):
     log = tmp_path / "bad.jsonl"
-    log.write_text('{"type": "game"}\nnot json\n')
+    log.write_text('{"type": "game", "edition": "original", "players": 2}\nnot json\n')
     result = runner.invoke(app, ["replay", str(log)])
     assert result.exit_code == 2
     assert "bad.jsonl:2:" in result.output and "not valid JSON" in result.output
@@ -420,7 +420,8 @@ def test_cards_that_draw_cards_without_end_are_a_rule_error_not_a_crash(write, t
 
 
 @pytest.mark.parametrize("content,message", [
-    (b'{"type": "game"}\n' + b"[" * 100_000 + b"\n", "nested too deeply"),
+    (b'{"type": "game", "edition": "original", "players": 2}\n' + b"[" * 100_000 + b"\n",
+     "nested too deeply"),
     (b"\xff\xfe not text\n", "not UTF-8"),
     (b'{"type": "game", "x": "' + b"a" * (1 << 20) + b'"}\n', "is not an event"),
     (b'{"type": "move"}\n', "must start with a 'game' header"),

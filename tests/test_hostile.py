@@ -281,6 +281,21 @@ def test_a_file_just_over_the_limit_is_too_large(tmp_path):
     assert where(only(validate(path))) == ("file-too-large", 1, 1)
 
 
+def test_a_200k_entry_pile_names_the_real_limit_not_aliases(tmp_path):
+    # no alias in sight: the message must not blame aliases, and must give the limit
+    path = write(tmp_path / "pile.yaml", (
+        "format: 1\nkind: scenario\ndescription: x\nedition: original.yaml\nplayers: 2\n"
+        "draw_pile: [" + ", ".join(["tacocat"] * 200_001) + "]\nsteps: []\n"))
+    d = only(validate(path))
+    assert d.code == "yaml-too-large" and d.line == 6, d
+    assert "alias" not in d.message and f"{loader.MAX_NODES:,}" in d.message, d.message
+
+
+def test_an_alias_bomb_is_still_blamed_on_aliases(tmp_path):
+    d = only(validate(write(tmp_path / "lol.yaml", BILLION_LAUGHS)))
+    assert "alias" in d.message and f"{loader.MAX_NODES:,}" in d.message, d.message
+
+
 # -- depth ---------------------------------------------------------------------
 DEPTH = 100_000
 TOO_DEEP_AT = loader.MAX_DEPTH + 1  # the first container past the limit
@@ -653,6 +668,84 @@ def test_effect_text_per_file_is_budgeted(tmp_path):
     assert [d.code for d in diagnostics] == ["effect-too-complex"]
     assert "KB of effect text" in diagnostics[0].message
     assert diagnostics[0].line > 4  # the first cards were parsed and checked
+
+
+# -- long values in messages -----------------------------------------------------
+SCENARIO_HEAD = ("format: 1\nkind: scenario\ndescription: x\n"
+                 f"edition: {ROOT / 'editions' / 'original.yaml'}\nplayers: 2\n")
+
+
+def test_a_5000_card_hand_is_quoted_short(tmp_path):
+    path = write(tmp_path / "hand.yaml", SCENARIO_HEAD + "hands:\n  0: ["
+                 + ", ".join(["tacocat"] * 5000) + "]\nsteps: []\n")
+    d = only(validate(path), "bad-value")
+    assert (d.line, d.column) == (7, 6), d
+    assert len(d.message) < 200, d.message
+    assert "5,000" in d.message and "500" in d.message, d.message
+
+
+def test_a_long_list_quoted_in_a_message_ends_with_how_many_more(tmp_path):
+    # a list where one text is wanted: the value is quoted, cut short
+    path = write(tmp_path / "lib.yaml", "format: 1\nkind: cards\ncards:\n  - id: a\n"
+                 "    title: A\n    text: t\n    when: [" + ", ".join(f"w{i}" for i in range(3000))
+                 + "]\n")
+    d = only(validate(path))
+    assert len(d.message) < 300, d.message
+
+
+def test_a_very_long_bad_id_is_quoted_short(tmp_path):
+    path = write(tmp_path / "lib.yaml", "format: 1\nkind: cards\ncards:\n  - id: Bad"
+                 + "x" * 20_000 + "\n    title: A\n    text: t\n    when: own_turn\n")
+    found = validate(path)
+    assert found and all(len(d.message) < 300 for d in found), [d.message[:300] for d in found]
+    assert any("more characters" in d.message for d in found), [d.message[:300] for d in found]
+
+
+def test_every_message_is_bounded(tmp_path):
+    # the last line of defence: no message runs on for pages, whatever it quotes
+    from kittens.interpreter.diagnostics import MAX_MESSAGE, Diagnostic
+
+    d = Diagnostic("x.yaml", 1, 1, "error", "bad-value", "y" * 100_000 + " (the end)")
+    assert len(d.message) <= MAX_MESSAGE and d.message.endswith("(the end)"), d.message[-50:]
+
+
+def test_a_deck_count_of_the_wrong_type_names_each_alternative_once(tmp_path):
+    text = (ROOT / "editions" / "original.yaml").read_text(encoding="utf-8")
+    text = text.replace("../rulebook/", str(ROOT / "rulebook") + "/")
+    text = text.replace("\n  tacocat: 4\n", "\n  tacocat: [4]\n", 1)
+    assert "tacocat: [4]" in text
+    d = only(validate(write(tmp_path / "edition.yaml", text)))
+    assert d.code == "wrong-type", d
+    assert d.message == "should be a whole number or a mapping, not a list", d.message
+
+
+def test_a_big_mapping_is_not_called_a_setup_step(tmp_path):
+    # maxProperties bounds several mappings; only a setup step's limit is one key
+    text = (ROOT / "editions" / "original.yaml").read_text(encoding="utf-8")
+    text = text.replace("../rulebook/", str(ROOT / "rulebook") + "/")
+    zones = "".join(f"  zone_{i}: {{public: true}}\n" for i in range(300))
+    text = text.replace("\nparams:\n", f"\nzones:\n{zones}params:\n", 1)
+    assert "\nzones:\n  zone_0" in text
+    d = only(validate(write(tmp_path / "edition.yaml", text)), "bad-value")
+    assert "setup step" not in d.message and len(d.message) < 300, d.message
+    assert "300" in d.message and "32" in d.message, d.message
+
+
+def test_did_you_mean_on_a_huge_word_stays_small():
+    # a near-name search over many names builds every one-letter deletion of the word:
+    # for a 20,000-character word that is 400 MB of strings
+    from kittens.interpreter.diagnostics import did_you_mean
+
+    names = [f"card_{i}" for i in range(300)]
+    tracemalloc.start()
+    try:
+        word = "card_" + "".join(chr(ord("a") + i % 26) for i in range(20_000))
+        assert did_you_mean(word, names) == ""
+        _current, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 1024 * 1024, f"{peak / 1e6:.0f} MB"
+    assert did_you_mean("card_2x", names) == "; did you mean 'card_2'?"
 
 
 # -- effects that outgrow the engine's limits (interpreter/cost.py) ------------

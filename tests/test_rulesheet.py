@@ -86,9 +86,11 @@ def test_real_cards_are_worded_with_their_key_facts(edition, record, part, facts
         assert fact in text, f"{fact!r} missing from: {text}"
 
 
-def test_attacks_that_do_not_stack_say_so():
+def test_attacks_that_do_not_stack_say_so(write):
     stacking = _words(_load("original.yaml"), "attack", "effect")
-    plain = _words(_load("original.yaml", "older_printing"), "attack", "effect")
+    house = write("plain.yaml", "format: 1\nkind: edition\nid: plain\nname: Plain attacks\n"
+                                "extends: original\nset_rules: {attacks_stack: false}\n")
+    plain = _words(load_edition(house), "attack", "effect")
     assert "under attack" in stacking and "under attack" not in plain
 
 
@@ -245,12 +247,15 @@ def test_expansions_and_playmats_are_set_up_in_words():
 def test_variant_sheets_show_the_variant_and_its_changes():
     older = _load("original.yaml", "older_printing")
     sheet = render_rulesheet(older, 4, changes=["Against the Original:", "Four cards each instead of seven.",
-                                                "Attacks do not stack."])
+                                                "The deal comes first."])
     assert sheet.startswith("# Exploding Kittens (Original Edition) (older printing variant)")
     assert "This variant: The older printing's setup" in sheet
-    assert "Deal 4 cards from the draw pile" in sheet and "| `attacks_stack` | off |" in sheet
+    # file 002's order: the four cards first, then the Defuses, then the spare
+    deal, defuses, spare = (sheet.index(text) for text in (
+        "Deal 4 cards from the draw pile", "Deal 1 Defuse", "Put 1 set-aside Defuse back"))
+    assert deal < defuses < spare
     tail = sheet[sheet.index("## What this variant changes"):]
-    assert "Against the Original:\n\n- `Four cards each instead of seven.`\n- `Attacks do not stack.`" in tail
+    assert "Against the Original:\n\n- `Four cards each instead of seven.`\n- `The deal comes first.`" in tail
 
 
 def test_state_checks_are_listed():

@@ -78,7 +78,10 @@ def test_original_edition_contents():
     assert {c.id for c in edition.combos} == {"two_of_a_kind", "three_of_a_kind", "five_different"}
     assert [c for c in edition.cards.values() if c.lethal] == [edition.cards["exploding_kitten"]]
     assert set(edition.variants) == {"older_printing", "beginner"}
-    assert edition.variants["older_printing"].rules["attacks_stack"] is False
+    older = edition.variants["older_printing"]  # file 002: four cards, then a Defuse; attacks stack
+    assert older.rules["attacks_stack"] is True and older.params["hand_size"] == 4
+    assert [step.kind for step in older.setup[:4]] == ["set_aside", "shuffle", "deal", "deal"]
+    assert older.setup[3].cards == ("defuse",)
     assert {c.id for c in edition.variants["beginner"].combos} == {"cat_pair", "cat_triple"}
     # every effect was compiled once, at load
     assert edition.cards["attack"].effect is not None
