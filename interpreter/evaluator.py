@@ -59,8 +59,7 @@ def compile_program(program: s.Program | None, zones: frozenset = frozenset(),
     """Compile an effect; ``where`` names it in errors (see cost.label)."""
     if program is None:
         return None
-    code = _Compiler(zones, where).block(program.body)
-    return _charged(code, weight(program.body), where)
+    return _Compiler(zones, where).program(program.body)
 
 
 def compile_expression(expr, zones: frozenset = frozenset(), where: str | None = None) -> Code | None:
@@ -80,27 +79,6 @@ def _too_large(where: str | None, value: int, what: str = "a calculation gave"):
                 f"({NUMBER_LIMIT:,} either way)")
 
 
-def _charged(code: Code, steps: int, where: str | None) -> Code:
-    """``code`` that first charges ``steps`` to the action's budget."""
-    fn = code.fn
-    if code.gen:
-        def charged_gen(ctx):
-            state = ctx.game
-            state.budget -= steps
-            if state.budget < 0:
-                _over_budget(where)
-            return (yield from fn(ctx))
-        return Code(charged_gen, True)
-
-    def charged(ctx):
-        state = ctx.game
-        state.budget -= steps
-        if state.budget < 0:
-            _over_budget(where)
-        return fn(ctx)
-    return Code(charged, False)
-
-
 def _const(value):
     return lambda ctx: value
 
@@ -111,6 +89,36 @@ class _Compiler:
         self.where = where  # what the code belongs to, for errors
 
     # -- statements -----------------------------------------------------------
+    def program(self, body) -> Code:
+        """A whole effect: a block that first charges its weight to the action's budget
+        (inline, not wrapped: effects run on every turn)."""
+        codes = [self.stmt(stmt) for stmt in body]
+        charge, where = weight(body), self.where
+        if not any(c.gen for c in codes):
+            fns = tuple(c.fn for c in codes)
+
+            def run_program(ctx):
+                state = ctx.game
+                state.budget -= charge
+                if state.budget < 0:
+                    _over_budget(where)
+                for fn in fns:
+                    fn(ctx)
+            return Code(run_program, False)
+        steps = tuple((c.fn, c.gen) for c in codes)
+
+        def run_program_gen(ctx):
+            state = ctx.game
+            state.budget -= charge
+            if state.budget < 0:
+                _over_budget(where)
+            for fn, gen in steps:
+                if gen:
+                    yield from fn(ctx)
+                else:
+                    fn(ctx)
+        return Code(run_program_gen, True)
+
     def block(self, body) -> Code:
         codes = [self.stmt(stmt) for stmt in body]
         if not any(c.gen for c in codes):

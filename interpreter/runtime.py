@@ -302,13 +302,14 @@ def _draw(ctx, player, from_bottom):
 
 
 def _end_turn(ctx, turns):
-    ctx.table.end_turn(ctx.me, max(turns, 1))  # the turn being played always counts
+    ctx.table.end_turn(ctx.me, turns if turns > 0 else 1)  # the turn being played always counts
 
 
 def _attack(ctx, victim, turns):
     table = ctx.table
     if victim is not None and table.alive[victim]:
-        table.attack(ctx.me, victim, min(max(turns, 0), NUMBER_LIMIT), ctx.game.rules["attacks_stack"])
+        turns = 0 if turns < 0 else NUMBER_LIMIT if turns > NUMBER_LIMIT else turns
+        table.attack(ctx.me, victim, turns, ctx.game.rules["attacks_stack"])
 
 
 def _discard(ctx, cards):
