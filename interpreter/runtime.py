@@ -225,9 +225,9 @@ def _rearrange(ctx, cards, by):
     if len(found) < 2:
         return
     if len(found) > MAX_REARRANGE:
-        fail(_where(ctx), f"rearrange() was given {len(found)} cards; at most {MAX_REARRANGE} "
-                                  "can be put in order (a player picks one of every possible order): "
-                                  "rearrange fewer, such as `top(draw_pile, 3)`")
+        fail(_where(ctx), f"rearrange() was given {len(found)} cards; at most {MAX_REARRANGE} can be "
+                          "put in order (a player picks one of every possible order): rearrange "
+                          "fewer, such as `top(draw_pile, 3)`")
     options = [list(order) for order in permutations(range(len(found)))]
     order = yield Decision(by, "rearrange", options, None,
                            {**ctx.game.about(ctx), "cards": [inst.id for inst in found]})
