@@ -29,7 +29,7 @@ from . import syntax as s
 #: turns, small enough that arithmetic stays cheap
 NUMBER_LIMIT = 1_000_000_000
 
-#: steps one action may take; the shipped editions stay under a few hundred
+#: steps one action may take; the shipped editions take at most about a hundred
 STEP_BUDGET = 100_000
 
 # diagnostic codes (see diagnostics.py)
@@ -38,9 +38,9 @@ MAY_OVERFLOW = "may-overflow"
 TOO_MUCH_WORK = "too-much-work"
 
 
-def label(record, what: str | None = None) -> str:
+def label(record) -> str:
     """How errors name a card, combo or check: "card 'x' (file:line)"."""
-    return f"{what or type(record).__name__.lower()} '{record.id}' ({record.origin})"
+    return f"{type(record).__name__.lower()} '{record.id}' ({record.origin})"
 
 
 def fail(where: str | None, message: str):
