@@ -188,7 +188,7 @@ _group(
     end_turn=_entry([("turns", INT, "1")], None, ACTION,
                 "End `turns` of the acting player's owed turns (the current one first; a number below 1 counts as 1); play no more cards this turn. Nothing happens when it is not the acting player's turn."),
     attack=_entry([("victim", PLAYER), ("turns", INT)], None, ACTION,
-                "End all of the acting player's turns; `victim` owes `turns` more, plus the turns the attacker still owed when they were themselves under attack (if the edition's `attacks_stack` rule is on). Play continues from `victim`. A negative `turns` counts as 0; nothing happens when `victim` is out of the game."),
+                "End all of the acting player's turns; `victim` owes `turns` more, plus the turns the attacker still owed when they were themselves under attack (if the edition's `attacks_stack` rule is on). Play continues from `victim`. Played out of turn (in answer to another card) it ends nobody's turn: `victim` owes the turns and the current turn goes on. A negative `turns` counts as 0; nothing happens when `victim` is out of the game."),
     discard=_entry([("cards", CARDS)], None, ACTION,
                 'Put cards on the discard pile, one by one (a card with a home, `returns_to`, goes home instead, as it does whenever it would reach the discard pile).'),
     reverse=_entry([], None, ACTION,

@@ -229,8 +229,10 @@ def _rearrange(ctx, cards, by):
                           "put in order (a player picks one of every possible order): rearrange "
                           "fewer, such as `top(draw_pile, 3)`")
     options = [list(order) for order in permutations(range(len(found)))]
+    bit = 1 << by  # a card the chooser was never shown stays a blank to them
     order = yield Decision(by, "rearrange", options, None,
-                           {**ctx.game.about(ctx), "cards": [inst.id for inst in found]})
+                           {**ctx.game.about(ctx),
+                            "cards": [inst.id if inst.known & bit else None for inst in found]})
     ctx.table.rearrange([found[index] for index in order], 1 << by)
 
 

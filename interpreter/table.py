@@ -341,12 +341,18 @@ class Table:
             self.current = self.next_seat(seat)
 
     def attack(self, attacker: int, victim: int, turns: int, stack: bool) -> None:
-        """End the attacker's turns; the victim owes ``turns`` (+ the attacker's, stacked)."""
+        """End the attacker's turns; the victim owes ``turns`` (+ the attacker's, stacked) and
+        plays next. An attack played out of turn (in answer to another card) ends nobody's
+        turn: the victim owes the turns, and the current turn goes on."""
+        if attacker != self.current:
+            self.owed[victim] += turns
+            self.attacked[victim] = True
+            self.log.emit("attacked", seat=attacker, victim=victim, owed=self.owed[victim])
+            return
         extra = self.owed[attacker] if stack and self.attacked[attacker] else 0
-        if attacker == self.current:
-            self.owed[attacker] = 0
-            self.attacked[attacker] = False
-            self.turn_ended = True
+        self.owed[attacker] = 0
+        self.attacked[attacker] = False
+        self.turn_ended = True
         self.owed[victim] += turns + extra
         self.attacked[victim] = True
         self.current = victim

@@ -209,3 +209,65 @@ def test_rules_output_to_a_folder_or_a_missing_folder_is_a_usage_error(tmp_path,
     result = CliRunner().invoke(app, ["rules", "original", "-o", str(tmp_path / target)])
     assert result.exit_code == 2 and "cannot write" in result.output
     assert not [p for p in tmp_path.rglob(".kittens-*")]  # no temporary file left behind
+
+
+def define(folder: Path, cards: str, counts: str) -> str:
+    """A house rule on the Original with cards defined in it."""
+    return rule(folder, f"define_cards:\n{textwrap.indent(textwrap.dedent(cards), '  ')}add_cards: {counts}\n")
+
+
+def test_an_attack_played_in_answer_ends_nobodys_turn(tmp_path):
+    path = define(tmp_path, """\
+        - id: ambush
+          title: Ambush
+          text: In answer to any card, the next player owes two turns.
+          when: any_time
+          effect: attack(next_player(), 2)
+        """, "{ambush: 2}")
+    edition = load_edition(path)
+
+    def layout(table):
+        table.new_card(edition.cards["skip"], table.hands[0])
+        table.new_card(edition.cards["ambush"], table.hands[1])
+        for card_id in ("tacocat", "beard_cat"):
+            table.new_card(edition.cards[card_id], table.draw_pile)
+    state = Game(edition, 3).new_state(0, layout=layout)
+    state.apply_action("play skip")
+    assert state.decision().seat == 1 and "play ambush" in state.legal_actions()
+    state.apply_action("play ambush")
+    while state.decision().kind == "answer":
+        state.apply_action("pass")
+    # the Skip still ends seat 0's turn; seat 2, the ambush's victim, owes two
+    assert state.table.current == 1 and state.table.owed[2] == 2
+    assert state.decision().seat == 1 and state.decision().kind == "action"
+
+
+def test_rearrange_never_names_cards_the_chooser_was_not_shown(tmp_path):
+    path = define(tmp_path, """\
+        - id: blind_order
+          title: Blind Order
+          text: Put the top three cards in an order you choose, without looking.
+          when: own_turn
+          effect: rearrange(top(draw_pile, 3))
+        - id: open_order
+          title: Open Order
+          text: Look at the top three cards and put them in the order you like.
+          when: own_turn
+          effect: |
+            show(top(draw_pile, 3), me)
+            rearrange(top(draw_pile, 3))
+        """, "{blind_order: 2, open_order: 2}")
+    edition = load_edition(path)
+
+    def layout(table):
+        for card_id in ("blind_order", "open_order"):
+            table.new_card(edition.cards[card_id], table.hands[0])
+        for card_id in ("exploding_kitten", "tacocat", "beard_cat", "skip"):
+            table.new_card(edition.cards[card_id], table.draw_pile)
+    for card_id, seen in (("blind_order", [None, None, None]),
+                          ("open_order", ["exploding_kitten", "tacocat", "beard_cat"])):
+        state = Game(edition, 2).new_state(0, layout=layout)
+        state.apply_action(f"play {card_id}")
+        while state.decision().kind == "answer":
+            state.apply_action("pass")
+        assert state.decision().kind == "rearrange" and state.decision().info["cards"] == seen
