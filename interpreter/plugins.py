@@ -166,13 +166,22 @@ def project_root(path: str) -> str:
     is a symlink), with symlinked folders resolved.
     """
     folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+    marked = marked_project(folder)
+    if marked is not None:
+        return marked
+    above = os.path.dirname(folder)
+    return folder if _too_broad(above) else above
+
+
+def marked_project(folder: str) -> str | None:
+    """The nearest folder at or above ``folder`` holding a project marker, if any (never
+    the home folder, one above it, or the root)."""
     here = folder
     while not _too_broad(here):
         if any(os.path.lexists(os.path.join(here, marker)) for marker in PROJECT_MARKERS):
             return here
         here = os.path.dirname(here)
-    above = os.path.dirname(folder)
-    return folder if _too_broad(above) else above
+    return None
 
 
 def _too_broad(folder: str) -> bool:
@@ -192,10 +201,15 @@ def confined(path: str, roots) -> bool:
 
 def trusted_folders() -> list[str]:
     """Folders every rule file may read from: the kittens package folder (the shipped
-    editions and card libraries) and the folder of each installed expansion."""
+    editions and card libraries), the folder of each installed expansion, and the
+    project the command runs in (the working folder's, when it has a project marker:
+    the designer's own repository)."""
     from .. import PACKAGE_DIR
 
     folders = [os.path.realpath(PACKAGE_DIR)]
+    here = marked_project(os.path.realpath(os.getcwd()))
+    if here is not None:
+        folders.append(here)
     for item in installed():
         if item.path is not None:
             folders.append(os.path.dirname(os.path.realpath(item.path)))

@@ -247,6 +247,20 @@ def test_without_a_marker_the_folder_above_the_named_file_is_the_tree(tmp_path):
     assert findings(validate(far)) == [("outside-project", 3, 8)]
 
 
+def test_the_project_the_command_runs_in_is_trusted(tree, monkeypatch):
+    # a designer's repository (marked) is where they run kittens: its files may be named
+    # from rule files kept elsewhere, such as a test's temporary folder
+    project, outside = tree
+    path = write(outside / "deep" / "lib.yaml", using(project / "cards.yaml"))
+    write(project / "cards.yaml", CARDS)
+    monkeypatch.chdir(outside)  # unmarked: trusts nothing more
+    assert findings(validate(path)) == [("outside-project", 3, 8)]
+    monkeypatch.chdir(project)
+    assert findings(validate(path)) == []
+    monkeypatch.chdir(project.parent)  # tmp_path: no marker at or above it in /tmp
+    assert plugins.marked_project(str(project.parent)) is None
+
+
 def test_the_home_folder_is_never_the_tree(tmp_path, monkeypatch):
     # a file saved in ~/Downloads may not read ~/.config, even when ~ holds a .git
     home = tmp_path / "home"
