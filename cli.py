@@ -18,7 +18,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from . import __version__
+from .about import __version__
 
 app = typer.Typer(
     name="kittens",
@@ -62,8 +62,9 @@ def validate(
         "expansions. The same as KITTENS_ALLOW_OUTSIDE=1.")] = False,
 ) -> None:
     """Check rule files: YAML, schema, effects, and the rules a schema cannot express."""
-    from .interpreter.diagnostics import render_json
-    from .interpreter.validate import UsageError, validate_paths
+    from .interpreter.lang.diagnostics import render_json
+    from .interpreter.rules.load import UsageError
+    from .interpreter.tools.validate import validate_paths
 
     try:
         report = validate_paths(paths, allow_outside=allow_outside or None)
@@ -89,24 +90,15 @@ def validate(
 
 
 def _load_edition(path: str, variant: str | None, command: str, expansions=None):
-    """Compile an edition for play; rule errors print as diagnostics and exit 1."""
-    from .interpreter import plugins
-    from .interpreter.validate import RuleError, load_edition
+    """Compile an edition for play; rule errors print as diagnostics and exit 1, a name
+    or path that names nothing exits 2."""
+    from .interpreter.rules.load import RuleError, UsageError, load_edition
 
-    if not os.path.isfile(path):
-        path = plugins.shipped(path) or path  # `kittens run original`: a shipped edition by name
-    if not os.path.isfile(path):
-        typer.echo(f"kittens {command}: no such rule file (or shipped edition): {path}", err=True)
-        raise typer.Exit(EXIT_USAGE)
-    found = []
-    for name in expansions or []:
-        located = plugins.locate(name)
-        if located is None:
-            typer.echo(f"kittens {command}: {plugins.not_found(name)}", err=True)
-            raise typer.Exit(EXIT_USAGE)
-        found.append(located)
     try:
-        return load_edition(path, variant, tuple(found))
+        return load_edition(path, variant, tuple(expansions or ()))
+    except UsageError as exc:
+        typer.echo(f"kittens {command}: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE)
     except RuleError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(EXIT_ERRORS)
@@ -127,8 +119,8 @@ def _players_for(edition, players: int | None, command: str) -> int:
 def _warn_dead_cards(edition, players: int, command: str) -> None:
     """Say so when a card is dealt but useless at this player count, and name the variant
     made for it (Imploding Kittens with two players and no kitten left to defuse)."""
-    from .interpreter.edition import variant_for
-    from .interpreter.setup import dead_cards
+    from .interpreter.rules.edition import variant_for
+    from .interpreter.rules.setup import dead_cards
 
     dead = dead_cards(edition, players)
     if not dead:
@@ -141,7 +133,7 @@ def _warn_dead_cards(edition, players: int, command: str) -> None:
 
 
 def _bot_names(bots: str, command: str) -> list[str]:
-    from .interpreter.bots import BOTS
+    from .interpreter.engine.bots import BOTS
 
     names = [name.strip() for name in bots.split(",") if name.strip()]
     for name in names or [""]:
@@ -176,9 +168,9 @@ def run(
 ) -> None:
     """Play bot-only games and print who won each and a summary. Ctrl-C stops after the
     finished games, with their summary (exit 130)."""
-    from .interpreter.game import Game, RuleRuntimeError
-    from .interpreter.replay import header_fields
-    from .interpreter.simulate import run_games
+    from .interpreter.engine.game import Game, RuleRuntimeError
+    from .interpreter.tools.replay import header_fields
+    from .interpreter.engine.simulate import run_games
 
     compiled = _load_edition(edition, variant, "run", expansions)
     count = _players_for(compiled, players, "run")
@@ -243,7 +235,7 @@ def _print_summary(summary, name: str, seats: list[str]) -> None:
 def _open_log(path: str | None, command: str):
     """The log file a command writes games to, checked before any game is played:
     a place that cannot hold it is a usage error."""
-    from .interpreter.simulate import LogFile
+    from .interpreter.engine.simulate import LogFile
 
     if path is None:
         return None
@@ -264,8 +256,8 @@ def replay(
     """Replay each logged game from its seed and decisions, and check every event matches.
 
     Exit 1 if a game differs or is incomplete (the log stops before its end)."""
-    from .interpreter.replay import LogError, replay_log
-    from .interpreter.validate import RuleError
+    from .interpreter.tools.replay import LogError, replay_log
+    from .interpreter.rules.load import RuleError
 
     verified = incomplete = total = 0
     try:
@@ -314,11 +306,11 @@ def play(
     """Play in the terminal against bots; several people can play hot-seat."""
     import random
 
-    from .interpreter.bots import make_bots
-    from .interpreter.events import dumps
-    from .interpreter.game import Game, RuleRuntimeError
-    from .interpreter.replay import header_fields
-    from .interpreter.simulate import game_header
+    from .interpreter.engine.bots import make_bots
+    from .interpreter.engine.events import dumps
+    from .interpreter.engine.game import Game, RuleRuntimeError
+    from .interpreter.tools.replay import header_fields
+    from .interpreter.engine.simulate import game_header
     from .terminal import HumanTable, Quit, Terminal
 
     compiled = _load_edition(edition, variant, "play", expansions)
@@ -389,9 +381,9 @@ def bench(
     """Time random-bot games on one core: games and decisions per second."""
     import platform
 
-    from . import EDITIONS_DIR
-    from .interpreter.game import RuleRuntimeError
-    from .interpreter.simulate import benchmark
+    from .about import EDITIONS_DIR
+    from .interpreter.engine.game import RuleRuntimeError
+    from .interpreter.engine.simulate import benchmark
 
     path = edition or str(EDITIONS_DIR / "original.yaml")
     compiled = _load_edition(path, variant, "bench", expansions)
@@ -422,8 +414,8 @@ def list_editions(
 
     Without PATHS: the editions that come with kittens, and the expansions
     installed Python packages declare (entry point group `kittens.expansions`)."""
-    from .interpreter.catalog import catalog, installed_catalog, shipped_editions
-    from .interpreter.validate import UsageError
+    from .interpreter.rules.catalog import catalog, installed_catalog, shipped_editions
+    from .interpreter.rules.load import UsageError
 
     try:
         entries = catalog(paths or [shipped_editions()]) + (installed_catalog() if not paths else [])
@@ -458,7 +450,7 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print the resolved edition and the origin of each value as JSON.")] = False,
 ) -> None:
     """Print the resolved edition as YAML, each value with the file and line that set it."""
-    from .interpreter.resolved import as_data, render_show
+    from .interpreter.tools.resolved import as_data, render_show
 
     compiled = _load_edition(edition, variant, "show", expansions)
     if as_json:
@@ -480,7 +472,7 @@ def diff(
     as_json: Annotated[bool, typer.Option("--json", help="Print the changes as a JSON list.")] = False,
 ) -> None:
     """Show what the second ruleset changes against the first: deck, cards, combos, parameters, setup."""
-    from .interpreter.resolved import diff as compare, render_diff
+    from .interpreter.tools.resolved import diff as compare, render_diff
 
     before = _load_edition(first, None, "diff")
     after = _load_edition(second, variant, "diff", expansions)
@@ -506,8 +498,8 @@ def rules(
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the rulesheet to this file instead of printing it.")] = None,
 ) -> None:
     """Write a rulesheet generated from the rules: setup, deck, cards, combos, and what changed."""
-    from .interpreter.resolved import against_base
-    from .interpreter.rulesheet import render_rulesheet
+    from .interpreter.tools.resolved import against_base
+    from .interpreter.tools.rulesheet import render_rulesheet
 
     whole = _load_edition(edition, None, "rules", expansions)
     compiled = _load_edition(edition, variant, "rules", expansions) if variant else whole
@@ -533,8 +525,8 @@ app.add_typer(new_app, name="new")
 
 
 def _scaffold(make, *args) -> None:
-    from .interpreter.scaffold import ScaffoldError
-    from .interpreter.validate import RuleError
+    from .interpreter.tools.scaffold import ScaffoldError
+    from .interpreter.rules.load import RuleError
 
     try:
         written = make(*args)
@@ -555,7 +547,7 @@ def new_house_rule(
     folder: Annotated[str, typer.Option("--dir", "-d", help="Where to write the files.")] = ".",
 ) -> None:
     """A house rule that extends an edition (NAME.yaml) and a scenario beside it."""
-    from .interpreter.scaffold import house_rule
+    from .interpreter.tools.scaffold import house_rule
 
     _scaffold(house_rule, name, base, folder)
 
@@ -567,7 +559,7 @@ def new_expansion(
     folder: Annotated[str, typer.Option("--dir", "-d", help="Where to make the expansion's folder.")] = ".",
 ) -> None:
     """An expansion folder: expansion.yaml, a card library and a scenario."""
-    from .interpreter.scaffold import expansion
+    from .interpreter.tools.scaffold import expansion
 
     _scaffold(expansion, name, base, folder)
 
@@ -581,8 +573,9 @@ def test_scenarios(
     = OutputFormat.text,
 ) -> None:
     """Run scenario files (rule tests) and say which pass."""
-    from .interpreter.scenario import ScenarioRunner
-    from .interpreter.validate import UsageError, scenario_files
+    from .interpreter.tools.scenario import ScenarioRunner
+    from .interpreter.rules.load import UsageError
+    from .interpreter.tools.validate import scenario_files
 
     try:
         files = scenario_files(paths)

@@ -9,8 +9,8 @@ card to answer with, so nobody learns who was asked (ruling 6).
 
 from __future__ import annotations
 
-from .interpreter.decisions import Chance
-from .interpreter.events import for_seat
+from .interpreter.engine.decisions import Chance
+from .interpreter.engine.events import for_seat
 
 RULE = "-" * 64
 

@@ -15,8 +15,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from kittens import EDITIONS_DIR  # noqa: E402
-from kittens.interpreter.simulate import benchmark  # noqa: E402
-from kittens.interpreter.validate import load_edition  # noqa: E402
+from kittens.interpreter.engine.simulate import benchmark  # noqa: E402
+from kittens.interpreter.rules.load import load_edition  # noqa: E402
 
 
 def main() -> None:
@@ -40,7 +40,7 @@ def memory_per_game(edition, players: int) -> str:
     import random
     import tracemalloc
 
-    from kittens.interpreter.game import Game
+    from kittens.interpreter.engine.game import Game
 
     game = Game(edition, players)
     sizes = {}

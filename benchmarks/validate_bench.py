@@ -38,7 +38,7 @@ def whole_process(runs: int) -> list[float]:
 
 def in_process(runs: int) -> tuple[float, list[float]]:
     start = time.perf_counter()
-    from kittens.interpreter.validate import load_edition
+    from kittens.interpreter.rules.load import load_edition
 
     path = str(ROOT / "editions" / "original.yaml")
     load_edition(path)

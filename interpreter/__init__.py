@@ -1,15 +1,14 @@
-"""The rule language and (to come) the game engine.
+"""The interpreter, one package per stage of the data's way through it.
 
-Modules, in the order data flows through them:
+- ``lang``: YAML loaded safely with positions, JSON Schemas, the effect
+  language (grammar, syntax, checker, the primitive table), diagnostics. It
+  imports nothing else of ours.
+- ``rules``: rule files composed (extends, apply, variants) and compiled into
+  an immutable :class:`~kittens.interpreter.rules.model.Edition`. It never
+  imports the engine.
+- ``engine``: one game as a state machine over a table of cards, players and
+  events. It takes only the compiled model from ``rules``.
+- ``tools``: what people run: validation, scenarios, rulesheets, replays, docs.
 
-- ``loader``: safe, bounded YAML loading that keeps every value's position
-- ``schemas``: JSON Schema validation reported at YAML positions
-- ``effects.lark``, ``parser``, ``syntax``: the effect language's grammar, its
-  front door, and its position-carrying syntax tree
-- ``primitives``: the table of effect primitives with declared signatures
-- ``checker``: static checks of effects against that table
-- ``workspace``, ``library``, ``edition``, ``setup``: compile rule files into
-  ``model`` records, with cross-file checks and a setup dry run
-- ``validate``: paths in, diagnostics out
-- ``diagnostics``: findings with codes, positions and a caret
+``tests/test_layers.py`` keeps the imports flowing this way.
 """

@@ -21,7 +21,7 @@ def write(tmp_path):
 
 
 # -- scenario files: every tests/scenarios/**/*.yaml is a test ------------------
-from kittens.interpreter.scenario import ScenarioRunner  # noqa: E402
+from kittens.interpreter.tools.scenario import ScenarioRunner  # noqa: E402
 
 _RUNNER = ScenarioRunner()
 

@@ -2,10 +2,10 @@
 
 import pytest
 
-from kittens.interpreter.bots import HeuristicBot, RandomBot, make_bots
-from kittens.interpreter.game import Game
-from kittens.interpreter.simulate import run_games
-from kittens.interpreter.validate import load_edition
+from kittens.interpreter.engine.bots import HeuristicBot, RandomBot, make_bots
+from kittens.interpreter.engine.game import Game
+from kittens.interpreter.engine.simulate import run_games
+from kittens.interpreter.rules.load import load_edition
 
 from conftest import ROOT
 

@@ -24,15 +24,17 @@ from pathlib import Path
 
 import pytest
 
-from kittens.interpreter import cost, game as game_module
-from kittens.interpreter.catalog import catalog
-from kittens.interpreter.evaluator import compile_expression
-from kittens.interpreter.game import Game, RuleRuntimeError
-from kittens.interpreter.parser import parse_expression, parse_program
-from kittens.interpreter.runtime import RUNTIME
-from kittens.interpreter.simulate import run_games
-from kittens.interpreter.syntax import IntLit
-from kittens.interpreter.validate import load_edition, validate_paths
+from kittens.interpreter.lang import cost
+from kittens.interpreter.engine import game as game_module
+from kittens.interpreter.rules.catalog import catalog
+from kittens.interpreter.engine.evaluator import compile_expression
+from kittens.interpreter.engine.game import Game, RuleRuntimeError
+from kittens.interpreter.lang.parser import parse_expression, parse_program
+from kittens.interpreter.engine.runtime import RUNTIME
+from kittens.interpreter.engine.simulate import run_games
+from kittens.interpreter.lang.syntax import IntLit
+from kittens.interpreter.rules.load import load_edition
+from kittens.interpreter.tools.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 ORIGINAL = ROOT / "editions" / "original.yaml"

@@ -2,10 +2,10 @@
 
 import pytest
 
-from kittens.interpreter import primitives as P
-from kittens.interpreter.checker import CheckEnv, Checker
-from kittens.interpreter.cost import Limits, weight
-from kittens.interpreter.parser import parse_expression, parse_program
+from kittens.interpreter.lang import primitives as P
+from kittens.interpreter.lang.checker import CheckEnv, Checker
+from kittens.interpreter.lang.cost import Limits, weight
+from kittens.interpreter.lang.parser import parse_expression, parse_program
 
 CARDS = frozenset({"defuse", "nope", "exploding_kitten", "tacocat"})
 TAGS = frozenset({"cat", "kitten"})

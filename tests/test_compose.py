@@ -19,8 +19,9 @@ import yaml
 from typer.testing import CliRunner
 
 from kittens.cli import app
-from kittens.interpreter.resolved import as_data, diff, render_show
-from kittens.interpreter.validate import RuleError, load_edition, validate_paths
+from kittens.interpreter.tools.resolved import as_data, diff, render_show
+from kittens.interpreter.rules.load import RuleError, load_edition
+from kittens.interpreter.tools.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 ORIGINAL = ROOT / "editions" / "original.yaml"
@@ -465,8 +466,8 @@ def test_team_win_needs_teams_and_enough_players(tmp_path):
 
 
 def test_teams_win_together_and_bots_count_every_winner(tmp_path):
-    from kittens.interpreter.game import Game
-    from kittens.interpreter.simulate import run_games
+    from kittens.interpreter.engine.game import Game
+    from kittens.interpreter.engine.simulate import run_games
 
     path = house(tmp_path, "players: {min: 4, max: 5}\nteams: {count: 2}\nwin: last_team_standing\n")
     edition = load_edition(str(path))
@@ -540,7 +541,7 @@ def test_a_library_already_in_the_game_can_be_included_again(tmp_path):
 
 
 def test_without_teams_everyone_else_is_an_opponent_and_nobody_a_teammate(tmp_path):
-    from kittens.interpreter.scenario import ScenarioRunner
+    from kittens.interpreter.tools.scenario import ScenarioRunner
 
     house(tmp_path, """\
         patch_cards:

@@ -24,9 +24,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kittens.interpreter.diagnostics import CODES
-from kittens.interpreter.game import Game
-from kittens.interpreter.validate import load_edition, validate_paths
+from kittens.interpreter.lang.diagnostics import CODES
+from kittens.interpreter.engine.game import Game
+from kittens.interpreter.rules.load import load_edition
+from kittens.interpreter.tools.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 SCALE = float(os.environ.get("KITTENS_FUZZ_SCALE", "1"))

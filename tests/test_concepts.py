@@ -11,8 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from kittens.cli import app
-from kittens.interpreter.game import Game
-from kittens.interpreter.validate import RuleError, load_edition, validate_paths
+from kittens.interpreter.engine.game import Game
+from kittens.interpreter.rules.load import RuleError, load_edition
+from kittens.interpreter.tools.validate import validate_paths
 
 from conftest import ROOT
 
@@ -370,8 +371,8 @@ def test_place_and_remove_random_with_a_share_of_the_pile(write):
 
 
 def test_dividing_by_zero_gives_zero():
-    from kittens.interpreter.parser import parse_expression
-    from kittens.interpreter.setup import evaluate
+    from kittens.interpreter.lang.parser import parse_expression
+    from kittens.interpreter.lang.counts import evaluate
     assert evaluate(parse_expression("7 / 0 + 10 / 3 * 2"), {}, {}) == 6
 
 
@@ -394,7 +395,7 @@ def test_rearranging_is_one_event_that_keeps_face_up_cards_and_tells_others_noth
     assert state.view(0).draw_pile_known() == {0: "beard_cat", 1: "tacocat", 2: "imploding_kitten"}
     event = state.events[-1]
     assert event["type"] == "rearranged" and event["face_up_places"] == {"2": "imploding_kitten"}
-    from kittens.interpreter.events import for_seat
+    from kittens.interpreter.engine.events import for_seat
     assert "cards" not in for_seat(event, 1) and for_seat(event, 0)["cards"][0] == "beard_cat"
 
 
@@ -412,7 +413,7 @@ steps:
 expect:
   draw_pile: [cattermelon, tacocat, beard_cat, skip]
 """)
-    from kittens.interpreter.scenario import ScenarioRunner
+    from kittens.interpreter.tools.scenario import ScenarioRunner
     outcome = ScenarioRunner().run(path)
     assert outcome.passed, outcome.failures
 

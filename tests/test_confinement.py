@@ -3,7 +3,7 @@
 A reference (`include`, `uses`, `extends`, `apply`, an expansion's `base`) may
 only reach files inside the project of a file the user named, the kittens
 package folder, or an installed expansion's folder; see
-:func:`kittens.interpreter.plugins.project_root`. Every test builds its files in
+:func:`kittens.interpreter.rules.plugins.project_root`. Every test builds its files in
 ``tmp_path``: a project marked by ``kittens.toml`` and, beside it, an
 ``outside`` folder holding perfectly good rule files that must not be read.
 """
@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from kittens.interpreter import plugins
-from kittens.interpreter.diagnostics import CODES
-from kittens.interpreter.loader import Document
-from kittens.interpreter.validate import validate_paths
-from kittens.interpreter.workspace import ALLOW_OUTSIDE_ENV, Workspace
+from kittens.interpreter.rules import plugins
+from kittens.interpreter.lang.diagnostics import CODES
+from kittens.interpreter.lang.loader import Document
+from kittens.interpreter.tools.validate import validate_paths
+from kittens.interpreter.rules.workspace import ALLOW_OUTSIDE_ENV, Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -178,7 +178,7 @@ def test_an_outside_file_is_never_opened(tree, monkeypatch, name, text):
         text = scenario("original", "../../outside/far_cats")
     path = write(project / name, text)
     write(project / "mine" / "cards.yaml", CARDS)
-    from kittens.interpreter import workspace
+    from kittens.interpreter.rules import workspace
 
     opened = []
     real = workspace.load_file
@@ -279,7 +279,7 @@ def test_a_named_file_is_trusted_wherever_it_is(tree):
 
 
 def test_expansions_named_on_the_command_line_are_trusted(tree):
-    from kittens.interpreter.validate import load_edition
+    from kittens.interpreter.rules.load import load_edition
 
     _project, outside = tree
     edition = load_edition(str(ROOT / "editions" / "original.yaml"),
@@ -395,7 +395,7 @@ def test_a_scenario_with_outside_the_project_is_refused(tree):
 
 
 def test_running_a_scenario_that_reaches_outside_reads_nothing_there(tree):
-    from kittens.interpreter.scenario import ScenarioRunner
+    from kittens.interpreter.tools.scenario import ScenarioRunner
 
     project, outside = tree
     write(outside / "broken.yaml", f"format: 1\nkind: edition\nid: {SECRET}\n")

@@ -31,8 +31,8 @@ import pytest
 from typer.testing import CliRunner
 
 from kittens.cli import app
-from kittens.interpreter.diagnostics import CODES
-from kittens.interpreter.validate import Report, validate_paths
+from kittens.interpreter.lang.diagnostics import CODES
+from kittens.interpreter.tools.validate import Report, validate_paths
 
 BROKEN = Path(__file__).parent / "broken"
 SUPPORT = BROKEN / "support"

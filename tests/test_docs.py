@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from kittens.interpreter import docs
-from kittens.interpreter import primitives as P
+from kittens.interpreter.tools import docs
+from kittens.interpreter.lang import primitives as P
 
 from conftest import ROOT
 
@@ -14,7 +14,7 @@ from conftest import ROOT
 def test_generated_page_is_current(name):
     committed = (ROOT / "docs" / name).read_text(encoding="utf-8")
     assert committed == docs.PAGES[name](docs.load_examples(ROOT / "docs")), (
-        f"docs/{name} is stale: run `python -m kittens.interpreter.docs docs`")
+        f"docs/{name} is stale: run `python -m kittens.interpreter.tools.docs docs`")
 
 
 def test_every_primitive_is_documented_with_its_example():
@@ -28,9 +28,9 @@ def test_every_primitive_is_documented_with_its_example():
 
 
 def test_every_example_checks_clean_against_the_original_cards():
-    from kittens.interpreter.checker import CheckEnv, Checker
-    from kittens.interpreter.parser import parse_program
-    from kittens.interpreter.validate import load_edition
+    from kittens.interpreter.lang.checker import CheckEnv, Checker
+    from kittens.interpreter.lang.parser import parse_program
+    from kittens.interpreter.rules.load import load_edition
 
     edition = load_edition(str(ROOT / "editions" / "original.yaml"))
     tags = frozenset(t for c in edition.cards.values() for t in c.tags)

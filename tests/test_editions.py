@@ -17,12 +17,12 @@ from collections import Counter
 
 import pytest
 
-from kittens.interpreter.bots import HeuristicBot, RandomBot
-from kittens.interpreter.catalog import catalog
-from kittens.interpreter.events import for_seat
-from kittens.interpreter.game import TURN_LIMIT, Game
-from kittens.interpreter.table import HAND, PILE
-from kittens.interpreter.validate import load_edition
+from kittens.interpreter.engine.bots import HeuristicBot, RandomBot
+from kittens.interpreter.rules.catalog import catalog
+from kittens.interpreter.engine.events import for_seat
+from kittens.interpreter.engine.game import TURN_LIMIT, Game
+from kittens.interpreter.engine.table import HAND, PILE
+from kittens.interpreter.rules.load import load_edition
 
 from conftest import ROOT
 

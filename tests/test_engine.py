@@ -8,14 +8,14 @@ import pytest
 from typer.testing import CliRunner
 
 from kittens.cli import app
-from kittens.interpreter import primitives as P
-from kittens.interpreter.bots import RandomBot
-from kittens.interpreter.decisions import CHANCE, TERMINAL
-from kittens.interpreter.events import dumps, for_seat
-from kittens.interpreter.game import TURN_LIMIT, Game, GameError
-from kittens.interpreter.runtime import RUNTIME
-from kittens.interpreter.simulate import play_game
-from kittens.interpreter.validate import load_edition
+from kittens.interpreter.lang import primitives as P
+from kittens.interpreter.engine.bots import RandomBot
+from kittens.interpreter.engine.decisions import CHANCE, TERMINAL
+from kittens.interpreter.engine.events import dumps, for_seat
+from kittens.interpreter.engine.game import TURN_LIMIT, Game, GameError
+from kittens.interpreter.engine.runtime import RUNTIME
+from kittens.interpreter.engine.simulate import play_game
+from kittens.interpreter.rules.load import load_edition
 
 from conftest import ROOT
 
@@ -281,7 +281,7 @@ zones: {draw_pile: {}}
 cards:
   - {id: x, title: X, text: x, when: never}
 """)
-    from kittens.interpreter.validate import validate_paths
+    from kittens.interpreter.tools.validate import validate_paths
     report = validate_paths([path])
     assert [d.code for d in report.diagnostics] == ["redefined-name"]
     assert report.diagnostics[0].line == 4
@@ -387,7 +387,7 @@ def test_play_limit_stops_a_turn_that_cannot_end(write):
     when: own_turn
     effect: move(this, hand(me))
 """, "{exploding_kitten: 1, boomerang: 1, tacocat: 10}")
-    from kittens.interpreter.game import PLAY_LIMIT
+    from kittens.interpreter.engine.game import PLAY_LIMIT
     edition = load_edition(path)
 
     def layout(table):
@@ -493,7 +493,7 @@ def test_kittens_test_json_for_tools():
 
 
 def test_numbers_worked_out_from_a_secret_stay_secret():
-    from kittens.interpreter.table import PrivateInt, as_secret_as
+    from kittens.interpreter.engine.table import PrivateInt, as_secret_as
 
     secret = PrivateInt(3, 0b01)
     assert as_secret_as(4, (1, 3)) == 4 and not isinstance(as_secret_as(4, (1, 3)), PrivateInt)

@@ -24,10 +24,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from kittens.interpreter import game as game_module
-from kittens.interpreter.bots import make_bots
-from kittens.interpreter.game import Game, GameError, RuleRuntimeError
-from kittens.interpreter.validate import RuleError, load_edition
+from kittens.interpreter.engine import game as game_module
+from kittens.interpreter.engine.bots import make_bots
+from kittens.interpreter.engine.game import Game, GameError, RuleRuntimeError
+from kittens.interpreter.rules.load import RuleError, load_edition
 
 from conftest import ROOT
 from test_editions import Observer, _check_views

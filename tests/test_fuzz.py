@@ -27,11 +27,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kittens.interpreter import primitives as P
-from kittens.interpreter.checker import CheckEnv, Checker
-from kittens.interpreter.diagnostics import CODES
-from kittens.interpreter.parser import EffectError, parse_expression, parse_program
-from kittens.interpreter.validate import validate_paths
+from kittens.interpreter.lang import primitives as P
+from kittens.interpreter.lang.checker import CheckEnv, Checker
+from kittens.interpreter.lang.diagnostics import CODES
+from kittens.interpreter.lang.parser import EffectError, parse_expression, parse_program
+from kittens.interpreter.tools.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ("rulebook/original.yaml", "rulebook/combos.yaml", "editions/original.yaml")
@@ -394,7 +394,7 @@ def mutated_scenario(draw):
 @fuzz_settings(150)
 @given(text=mutated_scenario())
 def test_mutated_scenarios_pass_or_fail_but_never_raise(text):
-    from kittens.interpreter.scenario import ScenarioRunner
+    from kittens.interpreter.tools.scenario import ScenarioRunner
 
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "scenario.yaml")

@@ -14,9 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from kittens.cli import app
-from kittens.interpreter.game import Game
-from kittens.interpreter.simulate import run_games
-from kittens.interpreter.validate import load_edition
+from kittens.interpreter.engine.game import Game
+from kittens.interpreter.engine.simulate import run_games
+from kittens.interpreter.rules.load import load_edition
 
 from conftest import ROOT
 

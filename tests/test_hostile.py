@@ -25,11 +25,12 @@ from pathlib import Path
 
 import pytest
 
-from kittens.interpreter import loader
-from kittens.interpreter.diagnostics import CODES
-from kittens.interpreter.loader import load_file, read_text
-from kittens.interpreter.parser import MAX_EFFECT_CHARS, MAX_NESTING, EffectError, parse_program
-from kittens.interpreter.validate import UsageError, validate_paths
+from kittens.interpreter.lang import loader
+from kittens.interpreter.lang.diagnostics import CODES
+from kittens.interpreter.lang.loader import load_file, read_text
+from kittens.interpreter.lang.parser import MAX_EFFECT_CHARS, MAX_NESTING, EffectError, parse_program
+from kittens.interpreter.rules.load import UsageError
+from kittens.interpreter.tools.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -703,7 +704,7 @@ def test_a_very_long_bad_id_is_quoted_short(tmp_path):
 
 def test_every_message_is_bounded(tmp_path):
     # the last line of defence: no message runs on for pages, whatever it quotes
-    from kittens.interpreter.diagnostics import MAX_MESSAGE, Diagnostic
+    from kittens.interpreter.lang.diagnostics import MAX_MESSAGE, Diagnostic
 
     d = Diagnostic("x.yaml", 1, 1, "error", "bad-value", "y" * 100_000 + " (the end)")
     assert len(d.message) <= MAX_MESSAGE and d.message.endswith("(the end)"), d.message[-50:]
@@ -734,7 +735,7 @@ def test_a_big_mapping_is_not_called_a_setup_step(tmp_path):
 def test_did_you_mean_on_a_huge_word_stays_small():
     # a near-name search over many names builds every one-letter deletion of the word:
     # for a 20,000-character word that is 400 MB of strings
-    from kittens.interpreter.diagnostics import did_you_mean
+    from kittens.interpreter.lang.diagnostics import did_you_mean
 
     names = [f"card_{i}" for i in range(300)]
     tracemalloc.start()

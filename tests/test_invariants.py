@@ -17,11 +17,11 @@ from collections import Counter
 
 import pytest
 
-from kittens.interpreter.bots import HeuristicBot, RandomBot
-from kittens.interpreter.events import dumps
-from kittens.interpreter.game import TURN_LIMIT, Game
-from kittens.interpreter.simulate import play_game
-from kittens.interpreter.validate import load_edition
+from kittens.interpreter.engine.bots import HeuristicBot, RandomBot
+from kittens.interpreter.engine.events import dumps
+from kittens.interpreter.engine.game import TURN_LIMIT, Game
+from kittens.interpreter.engine.simulate import play_game
+from kittens.interpreter.rules.load import load_edition
 
 from conftest import ROOT
 from test_editions import Observer, _check_views

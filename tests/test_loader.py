@@ -2,7 +2,7 @@
 
 import pytest
 
-from kittens.interpreter.loader import Mark, load_text
+from kittens.interpreter.lang.loader import Mark, load_text
 
 
 def test_values_and_keys_keep_their_positions():

@@ -18,10 +18,10 @@ from typer.testing import CliRunner
 import kittens
 
 from kittens.cli import app
-from kittens.interpreter import replay as replay_module
-from kittens.interpreter import simulate
-from kittens.interpreter.game import Game
-from kittens.interpreter.validate import load_edition
+from kittens.interpreter.tools import replay as replay_module
+from kittens.interpreter.engine import simulate
+from kittens.interpreter.engine.game import Game
+from kittens.interpreter.rules.load import load_edition
 
 from conftest import ROOT
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from kittens.interpreter import syntax as s
-from kittens.interpreter.parser import EffectError, parse_expression, parse_program
+from kittens.interpreter.lang import syntax as s
+from kittens.interpreter.lang.parser import EffectError, parse_expression, parse_program
 
 
 def test_program_statements_and_positions():

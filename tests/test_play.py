@@ -5,9 +5,9 @@ import re
 from typer.testing import CliRunner
 
 from kittens.cli import app
-from kittens.interpreter.bots import HeuristicBot
-from kittens.interpreter.game import Game
-from kittens.interpreter.validate import load_edition
+from kittens.interpreter.engine.bots import HeuristicBot
+from kittens.interpreter.engine.game import Game
+from kittens.interpreter.rules.load import load_edition
 from kittens.terminal import HumanTable, Terminal
 
 from conftest import ROOT

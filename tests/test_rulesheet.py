@@ -5,15 +5,15 @@ from pathlib import Path
 
 import pytest
 
-from kittens.interpreter import primitives as P
-from kittens.interpreter import syntax as s
-from kittens.interpreter.describe import (WORDING, choice_names, describe_expression,
+from kittens.interpreter.lang import primitives as P
+from kittens.interpreter.lang import syntax as s
+from kittens.interpreter.tools.describe import (WORDING, choice_names, describe_expression,
                                           describe_program)
-from kittens.interpreter.parser import parse_program
-from kittens.interpreter.rulesheet import SetupRun, render_rulesheet
-from kittens.interpreter.textcheck import Finding, number_mismatches, text_numbers
-from kittens.interpreter.setup import dry_run
-from kittens.interpreter.validate import load_edition
+from kittens.interpreter.lang.parser import parse_program
+from kittens.interpreter.tools.rulesheet import SetupRun, render_rulesheet
+from kittens.interpreter.tools.textcheck import Finding, number_mismatches, text_numbers
+from kittens.interpreter.rules.setup import dry_run
+from kittens.interpreter.rules.load import load_edition
 
 from conftest import ROOT
 

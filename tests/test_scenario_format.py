@@ -13,9 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from kittens.cli import app
-from kittens.interpreter import scenario as scenario_module
-from kittens.interpreter.scenario import ScenarioRunner
-from kittens.interpreter.validate import validate_paths
+from kittens.interpreter.tools import scenario as scenario_module
+from kittens.interpreter.tools.scenario import ScenarioRunner
+from kittens.interpreter.tools.validate import validate_paths
 
 from conftest import ROOT
 

@@ -7,7 +7,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 import kittens
-from kittens.interpreter.validate import load_edition, validate_paths
+import kittens.interpreter.lang
+from kittens.interpreter.rules.load import load_edition
+from kittens.interpreter.tools.validate import validate_paths
 
 from conftest import ROOT
 
@@ -33,7 +35,7 @@ def test_installed_package_ships_rule_files_and_schemas():
     assert (kittens.RULEBOOK_DIR / "original.yaml").is_file()
     for kind in ("cards", "combos", "edition"):
         assert (kittens.SCHEMA_DIR / f"{kind}.schema.json").is_file()
-    assert (Path(kittens.interpreter.__file__).parent / "effects.lark").is_file()
+    assert (Path(kittens.interpreter.lang.__file__).parent / "effects.lark").is_file()
     edition = load_edition(str(kittens.EDITIONS_DIR / "original.yaml"))
     assert edition.id == "original"
 

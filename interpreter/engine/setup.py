@@ -1,0 +1,100 @@
+"""Dealing a real table: an edition's setup steps carried out at the start of a game.
+
+The counts come from the rules package (the same ones the validator's dry run
+uses); shuffles are chance nodes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+from ..lang import syntax as s
+from ..lang.cost import fail
+from ..lang.counts import NumberTooLarge, step_count
+from .decisions import Chance
+
+
+def play_setup(table, game, rules: dict):
+    """Put the deck in the draw pile and carry out the setup steps (a generator:
+    shuffles are chance nodes). Seat 0 plays first."""
+    edition = game.edition
+    for card_id, copies in game.deck.items():
+        for _ in range(copies):
+            table.new_card(edition.cards[card_id], table.draw_pile)
+    table.announce()
+    zones = {"draw_pile": table.draw_pile, "discard_pile": table.discard_pile,
+             "removed": table.removed, "set_aside": table.set_aside, **table.extra}
+    for index, step in enumerate(edition.setup):
+        pile = Counter(c.id for c in table.draw_pile.cards) if _looks_at_pile(step) else None
+        try:
+            count = max(step_count(step, game.players, rules, pile, edition.cards), 0) \
+                if step.count is not None else 0
+        except NumberTooLarge as exc:  # the dry run reports this in validation
+            fail(f"setup step {index + 1} ({step.origin or edition.origin})", str(exc))
+        yield from _STEPS[step.kind](table, zones, step, count)
+    table.current = 0
+
+
+@lru_cache(maxsize=None)
+def _looks_at_pile(step) -> bool:
+    """Whether a step's count looks at the draw pile (its size or its cards)."""
+    return isinstance(step.count, s.Node) and any(
+        isinstance(node, s.Name) and node.id in ("pile", "draw_pile") for node in s.walk(step.count))
+
+
+def _set_aside(table, zones, step, count):
+    wanted = set(step.cards)
+    table.move([c for c in table.draw_pile.cards if c.id in wanted], table.set_aside)
+    return ()
+
+
+def _deal(table, zones, step, count):
+    """Deal ``count`` rounds, one card per seat per round, in seat order."""
+    source = table.set_aside if step.cards else table.draw_pile
+    pool = [c for c in source.cards if c.id == step.cards[0]] if step.cards else source.cards
+    players = len(table.hands)
+    dealt = pool[:count * players]  # the order a round-by-round deal takes them in
+    for seat, hand in enumerate(table.hands):
+        table.move(dealt[seat::players], hand, len(hand.cards))
+    return ()
+
+
+def _put_back(table, zones, step, count):
+    cards = [c for c in table.set_aside.cards if c.id == step.cards[0]]
+    table.move(cards[:count], table.draw_pile)
+    return ()
+
+
+def _shuffle(table, zones, step, count):
+    zone = zones[step.zone]
+    order = yield Chance("order", len(zone.cards), {"zone": zone.name,
+                                                    "cards": [c.id for c in zone.cards]})
+    table.shuffle(zone, order)
+
+
+def _remove(table, zones, step, count):
+    table.move(list(zones[step.zone].cards), table.removed)
+    return ()
+
+
+def _place(table, zones, step, count):
+    pile = table.draw_pile.cards
+    wanted = set(step.cards)
+    table.move([c for c in pile if c.id in wanted] if step.cards else pile[:count], zones[step.zone])
+    return ()
+
+
+def _remove_random(table, zones, step, count):
+    """Shuffle the pile, then take ``count`` cards off the top, unseen."""
+    pile = table.draw_pile
+    order = yield Chance("order", len(pile.cards), {"zone": pile.name, "cards": [c.id for c in pile.cards]})
+    table.shuffle(pile, order)
+    table.move(pile.cards[:count], table.removed)
+
+
+#: setup step kind -> how to carry it out (keywords: a step may share a word with a card)
+_STEPS = dict(set_aside=_set_aside, deal=_deal, put_back=_put_back, shuffle=_shuffle,
+              remove=_remove, place=_place, remove_random=_remove_random)
+
+

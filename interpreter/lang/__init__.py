@@ -1,0 +1,1 @@
+"""The effect language and the files it lives in: loading, schemas, grammar, checks."""

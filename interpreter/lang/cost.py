@@ -1,0 +1,295 @@
+"""What an effect may cost: the engine's two limits, and static estimates of both.
+
+A rule file that checks clean must still not hang a game or fill the memory,
+so play is bounded in two ways (evaluator.py and setup.py enforce them; going
+over either stops the game with a ``RuleRuntimeError`` that names the card and
+its file and line):
+
+* numbers: every number an effect or a setup count writes or works out lies
+  within plus or minus :data:`NUMBER_LIMIT`;
+* work: one action of a player (a play or a draw, with everything it sets off:
+  answers, drawn cards' effects, state checks) may take at most
+  :data:`STEP_BUDGET` steps. Running an effect costs its :func:`weight`, and a
+  ``for`` loop costs its body's weight once per card or player it walks.
+
+The validator warns where it can see a limit being reached (:class:`Estimate`):
+an abstract run of the effect with the largest value each part can take
+(literals, ``rules.NAME`` values, ``count()`` up to the deck size) and with
+every zone as full as the whole deck.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import primitives as P
+from . import syntax as s
+from .errors import RuleRuntimeError
+
+#: the largest magnitude of a number in play: far beyond any count of cards or
+#: turns, small enough that arithmetic stays cheap
+NUMBER_LIMIT = 1_000_000_000
+
+#: steps one action may take; the shipped editions take at most about a hundred
+STEP_BUDGET = 100_000
+
+# diagnostic codes (see diagnostics.py)
+TOO_LARGE = "number-too-large"
+MAY_OVERFLOW = "may-overflow"
+TOO_MUCH_WORK = "too-much-work"
+
+
+def label(record) -> str:
+    """How errors name a card, combo or check: "card 'x' (file:line)"."""
+    return f"{type(record).__name__.lower()} '{record.id}' ({record.origin})"
+
+
+def fail(where: str | None, message: str):
+    """Stop the game: rules that cannot be carried out (see errors.RuleRuntimeError)."""
+    raise RuleRuntimeError(f"{where or 'an effect'}: {message}")
+
+
+def within_limit(value) -> bool:
+    """Whether a number lies within plus or minus NUMBER_LIMIT (booleans always do)."""
+    return -NUMBER_LIMIT <= value <= NUMBER_LIMIT
+
+
+def weight(body) -> int:
+    """Steps one run of a block costs: one, plus one per primitive call in it.
+
+    Calls inside the body of a ``for`` within the block are not counted: that
+    loop charges its own body for every item it walks.
+    """
+    steps = 1
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, tuple):
+            stack.extend(node)
+        elif isinstance(node, s.For):
+            stack.append(node.iterable)
+        elif isinstance(node, s.Node):
+            if isinstance(node, s.Call):
+                steps += 1
+            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "pos")
+    return steps
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What bounds the values of one edition (every view and player count of it)."""
+
+    cards: int  # the most cards a game can hold: no zone holds more
+    players: int  # the most players
+    values: dict = field(default_factory=dict)  # rule or parameter name -> its largest magnitude
+
+
+def edition_limits(data: dict, card_params: dict | None = None) -> Limits:
+    """Limits from an edition's resolved rule data (base and variants)."""
+    per_card: dict = {}
+    views = [data, *data.get("variants", {}).values()]
+    for view in views:
+        for card_id, count in view.get("deck", {}).items():
+            per_card[card_id] = max(per_card.get(card_id, 0), _most_copies(count))
+    values: dict = {}
+    named = [{name: value for name, (value, _origin) in (card_params or {}).items()}]
+    named += [view.get(key, {}) for view in views for key in ("params", "rules")]
+    for group in named:
+        for name, value in group.items():
+            if isinstance(value, int):
+                values[name] = max(values.get(name, 0), abs(int(value)))
+    return Limits(cards=sum(per_card.values()), players=data.get("players", {}).get("max", 20),
+                  values=values)
+
+
+def value_findings(edition) -> list[tuple]:
+    """(origin, message) for each rule or parameter of an edition or its variants whose
+    value is beyond the limit: an effect or setup count that reads it stops the game."""
+    found = {}
+    for view in [edition, *edition.variants.values()]:
+        for group, values in (("params", view.params), ("rules", view.rules)):
+            for name, value in values.items():
+                if isinstance(value, int) and not within_limit(value):
+                    where = view.origins.get(f"{group}.{name}") or view.origin
+                    found.setdefault((where.path, where.line, where.column), (where, (
+                        f"rules.{name} is {shown(value)}, beyond the largest number an effect may use "
+                        f"({NUMBER_LIMIT:,} either way): the game stops with an error when an "
+                        "effect or a setup count reads it; set it lower")))
+    return list(found.values())
+
+
+def _most_copies(count) -> int:
+    """The most copies a deck entry can give: a number, ranges by player count, or marks."""
+    if isinstance(count, int):
+        return count
+    if isinstance(count, dict):
+        numbers = [n for n in count.values() if isinstance(n, int)]
+        by_players = all(str(key)[:1].isdigit() for key in count)
+        return (max(numbers, default=0) if by_players else sum(numbers))
+    return 0
+
+
+def shown(number: int) -> str:
+    """A number, however large, as a person can read it."""
+    size = abs(number)
+    text = f"{size:,}" if size < 10 ** 18 else f"more than 10^{len(str(size)) - 1}"
+    return ("-" if number < 0 else "") + text
+
+
+class Estimate:
+    """An abstract run of one effect: the largest magnitude of every number it works
+    out, and the most steps it can take. ``findings`` holds (offset, code, message).
+
+    ``limits`` None (a card library checked on its own) leaves out what depends on
+    the edition: counts, ``rules.NAME`` values and the work of loops.
+    """
+
+    def __init__(self, limits: Limits | None, names: dict) -> None:
+        self.limits = limits
+        self.scopes: list[dict] = [{name: (type_, None) for name, type_ in names.items()}]
+        self.findings: list[tuple] = []
+        self._costly: list[tuple] = []  # (offset, steps) of outermost loops over the budget
+        self._depth = 0  # how many loops enclose the statement being looked at
+        self.steps: int | None = None  # after program(): the most steps it can take, if known
+
+    # -- entry points ---------------------------------------------------------
+    def program(self, program: s.Program) -> list[tuple]:
+        nested = self._block(program.body)
+        total = weight(program.body) + nested
+        self.steps = total if self.limits is not None else None
+        # a loop costs at least as much as any loop inside it: the outermost ones say it all
+        for pos, steps in self._costly:
+            self._work_finding(pos, steps, "this loop")
+        if not self._costly and total > STEP_BUDGET and self.limits is not None:
+            self._work_finding(program.pos, total, "this effect")
+        return self.findings
+
+    def expression(self, expr) -> list[tuple]:
+        self._bound(expr)
+        return self.findings
+
+    # -- work -----------------------------------------------------------------
+    def _block(self, body) -> int:
+        """The steps the loops of a block can take (the block's own weight aside)."""
+        self.scopes.append({})
+        loops = 0
+        for stmt in body:
+            if isinstance(stmt, s.Let):
+                self._bind(stmt.name, self._type(stmt.value), self._bound(stmt.value))
+            elif isinstance(stmt, s.CallStmt):
+                self._bound(stmt.call)
+            elif isinstance(stmt, s.If):
+                self._bound(stmt.condition)
+                loops += max(self._block(stmt.then), self._block(stmt.otherwise))
+            elif isinstance(stmt, s.For):
+                loops += self._for(stmt)
+        self.scopes.pop()
+        return loops
+
+    def _for(self, stmt: s.For) -> int:
+        self._bound(stmt.iterable)
+        kind = self._type(stmt.iterable)
+        element = P.PLAYER if kind in (P.PLAYERS, P.PLAYER) else P.CARD
+        self.scopes.append({stmt.name: (element, None)})
+        self._depth += 1
+        inner = self._block(stmt.body) + weight(stmt.body)
+        self._depth -= 1
+        self.scopes.pop()
+        if self.limits is None:
+            return 0
+        items = 1 if kind in (P.PLAYER, P.CARD) else \
+            self.limits.players if kind == P.PLAYERS else self.limits.cards
+        steps = items * inner
+        if steps > STEP_BUDGET and self._depth == 0:
+            self._costly.append((stmt.pos, steps))
+        return steps
+
+    def _work_finding(self, pos: int, steps: int, what: str) -> None:
+        limits = self.limits
+        self.findings.append((pos, TOO_MUCH_WORK, (
+            f"{what} can take up to {shown(steps)} steps when a zone holds all "
+            f"{limits.cards} cards of the deck ({limits.players} players at most), but one action may "
+            f"take only {STEP_BUDGET:,}: the game would stop with an error; nest fewer loops or walk "
+            "fewer cards (`top(zone, n)`)")))
+
+    # -- numbers --------------------------------------------------------------
+    def _bound(self, node) -> int | None:
+        """The largest magnitude ``node`` can have (None: unknown, or not a number);
+        looks at every expression inside it."""
+        if isinstance(node, s.IntLit):
+            return abs(node.value)
+        if isinstance(node, s.BoolLit):
+            return 1
+        if isinstance(node, s.Name):
+            found = self._lookup(node.id)
+            return found[1] if found else None
+        if isinstance(node, s.RuleRef):
+            return self._rule(node)
+        if isinstance(node, s.Sum):
+            return self._sum(node)
+        if isinstance(node, s.Call):
+            return self._call(node)
+        for child in {s.Compare: ("left", "right"), s.BoolOp: ("operands",),
+                      s.Not: ("operand",)}.get(type(node), ()):
+            value = getattr(node, child)
+            for part in value if isinstance(value, tuple) else (value,):
+                self._bound(part)
+        return 1 if isinstance(node, (s.Compare, s.BoolOp, s.Not)) else None
+
+    def _rule(self, node: s.RuleRef) -> int | None:
+        if self.limits is None:
+            return None
+        value = self.limits.values.get(node.name)
+        # a value beyond the limit is reported where it is set (see value_findings)
+        return value if value is not None and value <= NUMBER_LIMIT else None
+
+    def _sum(self, node: s.Sum) -> int | None:
+        total = self._bound(node.first)
+        values = [self._bound(term) for term in node.terms]  # every term is looked into
+        for op, value in zip(node.ops, values):
+            if op == "/":  # whole-number division never makes a number larger
+                continue
+            if total is None or value is None:
+                return None
+            total = total * value if op == "*" else total + value
+            if total > NUMBER_LIMIT:
+                self.findings.append((node.pos, MAY_OVERFLOW, (
+                    f"this can work out to {shown(total)}, beyond the largest number an effect may "
+                    f"use ({NUMBER_LIMIT:,}): the game would stop with an error here")))
+                return None  # reported once: what is worked out from it is not reported again
+        return total
+
+    def _call(self, node: s.Call) -> int | None:
+        values = [self._bound(arg) for arg in node.args]
+        values += [self._bound(kw.value) for kw in node.kwargs]
+        limits = self.limits
+        if node.name in (P.NAMES.min, P.NAMES.max):
+            return None if len(values) != 2 or None in values else max(values)
+        if limits is None:
+            return None
+        if node.name == P.NAMES.count:
+            return limits.players if node.args and self._type(node.args[0]) == P.PLAYERS else limits.cards
+        if node.name == P.NAMES.choose_position:
+            return limits.cards
+        return None
+
+    # -- names and types ------------------------------------------------------
+    def _bind(self, name: str, type_, bound) -> None:
+        self.scopes[-1][name] = (type_, bound)
+
+    def _lookup(self, name: str):
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def _type(self, node) -> str | None:
+        if isinstance(node, s.Call):
+            prim = P.PRIMITIVES.get(node.name)
+            return prim.returns if prim is not None else None
+        if isinstance(node, s.Name):
+            found = self._lookup(node.id)
+            return found[0] if found else None
+        if isinstance(node, (s.IntLit, s.Sum)):
+            return P.INT
+        return None

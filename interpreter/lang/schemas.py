@@ -1,0 +1,193 @@
+"""JSON Schema validation of rule documents, reported at YAML positions.
+
+The schemas in ``schema/`` are the formal definition of each document kind.
+This module validates a loaded :class:`~loader.Document` against the schema of
+its kind and turns each jsonschema error into a :class:`Diagnostic` with a
+code, a message in YAML terms (mapping, list, text) and the position of the
+offending key or value.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+
+from ...about import SCHEMA_DIR
+from .diagnostics import Diagnostic, did_you_mean, quote
+from .loader import Document
+
+KINDS = ("cards", "combos", "edition", "expansion", "scenario")
+FORMAT_VERSION = 1
+
+_YAML_TYPES = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
+               "number": "a number", "boolean": "true or false", "null": "empty"}
+
+
+def schema_path(kind: str) -> Path:
+    return SCHEMA_DIR / f"{kind}.schema.json"
+
+
+@lru_cache(maxsize=None)
+def validator(kind: str) -> Draft202012Validator:
+    schema = json.loads(schema_path(kind).read_text(encoding="utf-8"))
+    return Draft202012Validator(schema)
+
+
+def validate(doc: Document, kind: str) -> list[Diagnostic]:
+    """Every schema violation of ``doc``, one diagnostic each, in file order."""
+    found = []
+    for error in validator(kind).iter_errors(doc.data):
+        found.extend(_to_diagnostics(doc, error))
+    unique = {(d.line, d.column, d.code, d.message): d for d in found}
+    return sorted(unique.values())
+
+
+def _yaml_type(value) -> str:
+    if isinstance(value, bool):
+        return _YAML_TYPES["boolean"]
+    if isinstance(value, int):
+        return _YAML_TYPES["integer"]
+    if isinstance(value, float):
+        return _YAML_TYPES["number"]
+    if value is None:
+        return "empty"
+    return _YAML_TYPES.get({dict: "object", list: "array", str: "string"}.get(type(value), ""), "a value")
+
+
+def _wanted(types) -> str:
+    """The types a schema accepts, in words, each once: "a whole number or a mapping"."""
+    words = []
+    for item in [types] if isinstance(types, str) else types:
+        for name in [item] if isinstance(item, str) else item:  # a branch may list types
+            word = _YAML_TYPES.get(name, name)
+            if word not in words:
+                words.append(word)
+    return " or ".join(words)
+
+
+def _to_diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
+    path = tuple(error.absolute_path)
+    rule = error.validator
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if "propertyNames" in error.absolute_schema_path:  # a key, checked as if it were a value
+        key = error.instance
+        return [doc.diagnostic(path + (key,), "bad-value",
+                               f"the key {quote(key)} is not a valid name here: use lower_case_with_underscores "
+                               "(or a player count such as \"4\" or range such as \"2-3\" in counts)",
+                               key=True)]
+    if rule == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = set(schema.get("properties", {}))
+        out = []
+        for key in error.instance:
+            if key in allowed or not schema.get("properties"):
+                continue
+            listed = ", ".join(sorted(allowed))
+            out.append(doc.diagnostic(path + (key,), "unknown-key",
+                                      f"unknown key {quote(key)}{did_you_mean(key, allowed)}{_key_hint(key)} "
+                                      f"(allowed here: {listed})", key=True))
+        return out or [doc.diagnostic(path, "unknown-key", error.message)]
+    if rule == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        record = error.instance.get("id") if isinstance(error.instance, dict) else None
+        where = f" in '{record}'" if isinstance(record, str) else ""
+        return [doc.diagnostic(path, "missing-key", f"missing required key '{missing}'{where}: add it")]
+    if rule == "type":
+        return [_wrong_type(doc, path, error.validator_value, error.instance)]
+    if rule in ("enum", "const"):
+        options = error.validator_value if rule == "enum" else [error.validator_value]
+        text = ", ".join(quote(o) for o in options)
+        hint = did_you_mean(str(error.instance), [str(o) for o in options]) \
+            if isinstance(error.instance, (str, int, float)) else ""
+        if isinstance(error.instance, (list, dict)):  # a list where a word was wanted
+            return [doc.diagnostic(path, "bad-value",
+                                   f"should be one of {text}, not {_yaml_type(error.instance)}")]
+        return [doc.diagnostic(path, "bad-value", f"{quote(error.instance)} is not allowed here{hint} "
+                                                  f"(expected {text})")]
+    if rule == "maxProperties" and isinstance(error.instance, dict):
+        return [_too_many_keys(doc, path, schema, error.validator_value, error.instance)]
+    if rule == "maxItems" and isinstance(error.instance, list):
+        return [doc.diagnostic(path, "bad-value",
+                               f"this list has {len(error.instance):,} items; at most "
+                               f"{error.validator_value:,} are allowed here")]
+    if rule == "minProperties":
+        return [doc.diagnostic(path, "bad-value", "this mapping must not be empty")]
+    if rule == "oneOf":
+        return _one_of(doc, path, error)
+    if rule == "uniqueItems" and isinstance(error.instance, list):
+        seen = []
+        for index, item in enumerate(error.instance):
+            if item in seen:
+                return [doc.diagnostic(path + (index,), "bad-value",
+                                       f"{quote(item)} is listed twice: remove the repeat")]
+            seen.append(item)
+    messages = {
+        "minimum": f"{quote(error.instance)} is too small (the least allowed is {error.validator_value})",
+        "maximum": f"{quote(error.instance)} is too large (the most allowed is {error.validator_value})",
+        "minLength": "must not be empty",
+        "maxLength": f"is too long (at most {error.validator_value} characters)",
+        "pattern": f"{quote(error.instance)} is not a valid id: use lower_case_with_underscores",
+        "minItems": f"needs at least {error.validator_value} item(s)",
+        "uniqueItems": "lists the same item twice: remove the repeat",
+    }
+    return [doc.diagnostic(path, "bad-value", messages.get(rule, error.message))]
+
+
+def _one_of(doc: Document, path: tuple, error: ValidationError) -> list[Diagnostic]:
+    """Report a failed oneOf through the branch whose type fits the value."""
+    branches = error.validator_value
+    types = [b.get("type") for b in branches if isinstance(b, dict) and "type" in b]
+    if types and not any(_fits_type(error.instance, t) for t in types):
+        return [_wrong_type(doc, path, types, error.instance)]
+    for index, branch in enumerate(branches):
+        if isinstance(branch, dict) and _fits_type(error.instance, branch.get("type", "")):
+            inner = [e for e in error.context if e.schema_path and e.schema_path[0] == index]
+            if inner:
+                return [d for e in inner for d in _to_diagnostics(doc, e)]
+    inner = best_match(error.context) if error.context else None
+    return _to_diagnostics(doc, inner) if inner is not None else [
+        doc.diagnostic(path, "bad-value", error.message)]
+
+
+def _wrong_type(doc: Document, path: tuple, wanted, value) -> Diagnostic:
+    hint = ""
+    if isinstance(value, bool) and "string" in wanted:
+        hint = ": quote it, YAML reads yes/no/on/off/true/false as true or false"
+    elif value is None:  # `key:` with nothing after it; the key is the useful place to point
+        return doc.diagnostic(path, "wrong-type", f"has no value; it should be {_wanted(wanted)}",
+                              key=path in doc.key_marks)
+    return doc.diagnostic(path, "wrong-type", f"should be {_wanted(wanted)}, not {_yaml_type(value)}{hint}")
+
+
+def _too_many_keys(doc: Document, path: tuple, schema: dict, most: int, value: dict) -> Diagnostic:
+    keys = quote(list(value))
+    if most == 2 and "name" in schema.get("properties", {}):  # a setup step: one action, a name
+        actions = [key for key in value if key != "name"]
+        return doc.diagnostic(path, "bad-value",
+                              f"a setup step has one key besides `name`; this one has "
+                              f"{quote(actions)}: split it into separate steps")
+    return doc.diagnostic(path, "bad-value", f"this mapping has {len(value):,} keys ({keys}); at most "
+                                             f"{most:,} are allowed here")
+
+
+def _key_hint(key: str) -> str:
+    if key == "<<":
+        return ": YAML merge keys are not supported, write the keys out"
+    if any(c in key for c in "()"):
+        return ": an expression with a comma inside `{...}` must be quoted"
+    return ""
+
+
+def _fits_type(value, json_type) -> bool:
+    if isinstance(json_type, list):  # a branch that allows several types
+        return any(_fits_type(value, one) for one in json_type)
+    return {
+        "integer": isinstance(value, int) and not isinstance(value, bool),
+        "string": isinstance(value, str),
+        "object": isinstance(value, dict),
+        "array": isinstance(value, list),
+        "boolean": isinstance(value, bool),
+    }.get(json_type, False)

@@ -1,0 +1,1 @@
+"""Rule files composed and compiled into an edition the engine can play."""

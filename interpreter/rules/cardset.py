@@ -1,0 +1,238 @@
+"""The cards, combos and card parameters an edition ends up with.
+
+Cards come from the included libraries and from the rule files themselves
+(`define_cards`, `replace_cards`, `define_combos`), in the order of the layers
+that brought them: the base edition first, then each expansion or house rule.
+A later file may replace a card (`overrides: true` in a library, or
+`replace_cards`) and patch some of its keys (`patch_cards`). Two expansions
+that replace or patch one card differently conflict: an error naming both.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+
+from ..lang import checker
+from ..lang import primitives as P
+from .compose import EXPANSION, Layered, where
+from ..lang.diagnostics import did_you_mean
+from .library import Library, _card_extras, _plain, inline_library, load_library, resolve
+from .model import Origin
+from .workspace import Workspace, base_names
+
+
+@dataclass
+class Source:
+    """A library as one layer of the edition brought it."""
+
+    library: Library
+    layer: int  # 0: the base edition; then each applied file in order
+    kind: str  # EXPANSION, HOUSE, or "edition" for the base
+
+
+def libraries(ws: Workspace, doc) -> list[Source]:
+    """The edition's libraries in layer order (each inline definition after its file's includes)."""
+    layers = [(doc.base if isinstance(doc, Layered) else doc, "edition")] + list(getattr(doc, "layers", []))
+    index_of = {id(layer): number for number, (layer, _kind) in enumerate(layers)}
+    found = []
+    ws.loading.append(os.path.realpath(doc.path))
+    try:
+        for index, relative in enumerate(doc.data["include"]):
+            layer = doc.route(("include", index))[0] if isinstance(doc, Layered) else doc
+            lib = load_library(ws, resolve(doc, relative), from_doc=doc, from_path=("include", index))
+            if lib is not None:
+                number = index_of.get(id(layer), 0)
+                found.append(Source(lib, number, layers[number][1]))
+    finally:
+        ws.loading.pop()
+    for number, (layer, kind) in enumerate(layers):
+        if any(key in layer.data for key in ("define_cards", "replace_cards", "define_combos")):
+            found.append(Source(inline_library(ws, layer), number, kind))
+    return sorted(found, key=lambda source: source.layer)
+
+
+def gather(ws: Workspace, sources: list[Source], settled: frozenset = frozenset()) -> tuple[dict, dict]:
+    """Every card and combo, later layers replacing earlier ones where they say so.
+
+    ``settled``: card ids a house rule replaces or patches; two expansions that
+    redefine one of those differently do not conflict, the house rule decides.
+    """
+    cards, combos, owner = {}, {}, {}  # owner: card id -> Source of its current definition
+    seen = set()  # every definition met so far, kept or replaced: a library reached again adds nothing
+    for source in sources:
+        lib = source.library
+        for card_id, (card, card_lib, path) in lib.visible_cards().items():
+            if id(card) in seen:
+                continue
+            seen.add(id(card))
+            before = owner.get(card_id)
+            if before is None:
+                if card.overrides and lib.kind == "inline":
+                    ws.report(lib.doc.diagnostic(path + ("id",), "nothing-to-change",
+                                                 f"no card '{card_id}' to replace"
+                                                 f"{did_you_mean(card_id, cards)}: define a new card "
+                                                 "with `define_cards`"))
+                    continue
+                owner[card_id], cards[card_id] = source, card
+                continue
+            if not card.overrides:
+                if cards[card_id].overrides and before.layer >= source.layer:
+                    continue  # the version replaced, seen after its replacement (same file)
+                hint = "use `replace_cards` to change it" if lib.kind == "inline" else \
+                    "mark the new one `overrides: true`"
+                ws.report(card_lib.doc.diagnostic(
+                    path + ("id",), "duplicate-id",
+                    f"card '{card_id}' is also defined at {cards[card_id].origin}: an id may be "
+                    f"defined only once ({hint})"))
+                continue
+            if (cards[card_id].overrides and before.kind == EXPANSION and source.kind == EXPANSION
+                    and before.layer != source.layer and cards[card_id].raw != card.raw
+                    and card_id not in settled):
+                ws.report(card_lib.doc.diagnostic(
+                    path + ("id",), "conflict",
+                    f"card '{card_id}' is also redefined, differently, at {cards[card_id].origin}: "
+                    "two expansions change one card; apply only one, or settle it in a house "
+                    "rule (`replace_cards`)"))
+                continue
+            owner[card_id], cards[card_id] = source, card
+        for combo_id, (combo, path) in lib.combos.items():
+            if combo_id in combos and combos[combo_id] is not combo:
+                ws.report(lib.doc.diagnostic(path + ("id",), "duplicate-id",
+                                             f"combo '{combo_id}' is also defined at "
+                                             f"{combos[combo_id].origin}: an id may be defined only once"))
+                continue
+            combos[combo_id] = combo
+    return cards, combos
+
+
+def settled_by_house_rules(doc) -> frozenset:
+    """Card ids that some house rule of the stack replaces or patches."""
+    found = set()
+    for layer, kind in getattr(doc, "layers", []):
+        if kind != EXPANSION:
+            found.update(layer.data.get("patch_cards", {}))
+            found.update(card["id"] for card in layer.data.get("replace_cards", []))
+    return frozenset(found)
+
+
+def card_params(ws: Workspace, sources: list[Source]) -> dict:
+    """Parameters the card libraries declare: name -> (default, Origin); disagreements reported."""
+    params = {}
+    seen = set()
+    for source in sources:
+        stack = [source.library]
+        while stack:
+            lib = stack.pop()
+            if lib.path in seen:
+                continue
+            seen.add(lib.path)
+            stack.extend(lib.uses)
+            for name, (value, path) in lib.params.items():
+                origin = Origin(lib.doc.path, lib.doc.mark(path).line)
+                if name in params and params[name][0] != value:
+                    ws.report(lib.doc.diagnostic(path, "conflict",
+                                                 f"the parameter '{name}' defaults to {params[name][0]} at "
+                                                 f"{params[name][1]}: two libraries disagree; make the "
+                                                 "defaults agree or rename one", key=True))
+                    continue
+                params.setdefault(name, (value, origin))
+    return params
+
+
+#: card keys whose text is an effect, and how each is parsed
+_TREES = {"requires": True, "effect": False, "on_draw": False, "instead_of_draw": False}
+
+
+def patch(ws: Workspace, doc, cards: dict) -> tuple[dict, list]:
+    """Cards with every layer's `patch_cards` applied; returns (cards, patches to check).
+
+    Each patch to check is (layer document, card id) of a patched card whose new
+    effects must still be type-checked against the finished edition.
+    """
+    cards, done, claims, pending = dict(cards), [], {}, {}
+    for layer, kind in getattr(doc, "layers", []):
+        for card_id, changes in layer.data.get("patch_cards", {}).items():
+            path = ("patch_cards", card_id)
+            if card_id not in cards:
+                ws.report(layer.diagnostic(path, "nothing-to-change",
+                                           f"no card '{card_id}' to patch{did_you_mean(card_id, cards)}: "
+                                           "define a new card with `define_cards`", key=True))
+                continue
+            for field_name, value in changes.items():
+                earlier = claims.get((card_id, field_name))
+                if kind != EXPANSION:  # a house rule's patch settles the field
+                    pending.pop((card_id, field_name), None)
+                elif earlier and earlier[0] is not layer and earlier[1] != value:
+                    pending[(card_id, field_name)] = layer.diagnostic(
+                        path + (field_name,), "conflict",
+                        f"`{card_id}.{field_name}` is also patched, differently, by "
+                        f"{where(earlier[0], earlier[2])}: two expansions disagree; apply only "
+                        "one, or settle it in a house rule")
+                if kind == EXPANSION:
+                    claims[(card_id, field_name)] = (layer, value, path + (field_name,))
+            cards[card_id] = _patched(ws, layer, path, cards[card_id], changes)
+            done.append((layer, card_id))
+        if kind != EXPANSION:
+            claims.clear()
+    for diagnostic in pending.values():
+        ws.report(diagnostic)
+    return cards, done
+
+
+def _patched(ws: Workspace, layer, path: tuple, card, changes: dict):
+    """One card with some keys replaced; effect text is parsed here and checked later."""
+    new = {}
+    for name, expression in _TREES.items():
+        if name in changes:
+            new[name] = ws.parse(layer, path + (name,), expression=expression)
+    if "choose" in changes:
+        new["choose"] = tuple((name, ws.parse(layer, path + ("choose", name), expression=True))
+                              for name in changes["choose"])
+    for name in ("title", "text", "when", "nopeable"):
+        if name in changes:
+            new[name] = changes[name]
+    if "tags" in changes:
+        new["tags"] = frozenset(changes["tags"])
+    extras = _card_extras({**card.raw, **changes})
+    new.update({key: value for key, value in extras.items() if key != "overrides"})
+    raw = {**card.raw, **_plain(changes)}
+    origin = Origin(layer.path, layer.mark(path).line)
+    return replace(card, raw=raw, changed_at=card.changed_at + (origin,), **new)
+
+
+def check_patches(ws: Workspace, done: list, cards: dict, env) -> None:
+    """Type-check the effects patches brought, at their positions in the patching file."""
+    for layer, card_id in done:
+        path, changes, card = ("patch_cards", card_id), layer.data["patch_cards"][card_id], cards[card_id]
+        names = base_names() | {zone: P.ZONE for zone in env.zones} | {"this": P.CARD}
+        if "requires" in changes:
+            ws.check(layer, path + ("requires",), card.requires, env, P.PLAY, names, pure=True,
+                     expect=P.BOOL)
+        for name, tree in card.choose:
+            if "choose" in changes:
+                found = ws.check(layer, path + ("choose", name), tree, env, P.PLAY, names)
+            else:  # the original's choices: their types, without reporting again
+                found = checker.Checker(env, P.PLAY, names).expression(tree) if tree else None
+            names[name] = found or "?"
+        context = P.REACTION if card.when == "reaction" else P.PLAY
+        if "effect" in changes:
+            ws.check(layer, path + ("effect",), card.effect, env, context, names)
+        for hook, extra in (("on_draw", {}), ("instead_of_draw", {"from_bottom": P.BOOL})):
+            if hook in changes:
+                ws.check(layer, path + (hook,), getattr(card, hook), env, P.DRAWN,
+                         base_names() | {zone: P.ZONE for zone in env.zones} | {"this": P.CARD} | extra)
+
+
+def unknown_params(ws: Workspace, doc, params: dict) -> None:
+    """`set_params` names no file below declared and no card library declares either
+    (``params``: the card libraries' parameters)."""
+    pending = getattr(doc, "params_to_find", [])
+    unset = {path[-1] for _layer, path in pending}
+    known = set(params) | {name for name in doc.data.get("params", {}) if name not in unset}
+    for layer, path in pending:
+        name = path[-1]
+        if name not in params:
+            ws.report(layer.diagnostic(path, "nothing-to-change",
+                                       f"no parameter '{name}' to set{did_you_mean(name, known)}: add "
+                                       "a new one with `add_params`", key=True))

@@ -1,0 +1,316 @@
+"""Card and combo libraries: compiled records with parsed, checked effects."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from ..lang import primitives as P
+from ..lang.checker import CheckEnv
+from ..lang.diagnostics import did_you_mean
+from ..lang.loader import Document
+from .model import Card, Combo, Origin
+from .workspace import Workspace, base_names
+
+MAX_INCLUDE_DEPTH = 32
+
+
+@dataclass
+class Library:
+    """A loaded ``cards`` or ``combos`` file."""
+
+    path: str
+    kind: str
+    doc: Document
+    cards: dict = field(default_factory=dict)  # id -> (Card, json path)
+    combos: dict = field(default_factory=dict)  # id -> (Combo, json path)
+    uses: list = field(default_factory=list)  # of Library
+    trees: dict = field(default_factory=dict)  # json path -> parsed effect (or None)
+    zones: dict = field(default_factory=dict)  # extra zone name -> {"public": bool}
+    params: dict = field(default_factory=dict)  # name -> (default value, json path)
+
+    def visible_zones(self) -> dict:
+        """Own zones plus those of used libraries, transitively."""
+        out, seen, stack = {}, set(), [self]
+        while stack:
+            lib = stack.pop()
+            if lib.path not in seen:
+                seen.add(lib.path)
+                for name, spec in lib.zones.items():
+                    out.setdefault(name, spec)
+                stack.extend(lib.uses)
+        return out
+
+    def visible_cards(self) -> dict:
+        """Own cards plus those of used libraries, transitively: id -> (Card, Library, path)."""
+        seen, out, stack = set(), {}, [self]
+        while stack:
+            lib = stack.pop()
+            if lib.path in seen:
+                continue
+            seen.add(lib.path)
+            for card_id, (card, path) in lib.cards.items():
+                out.setdefault(card_id, (card, lib, path))
+            stack.extend(lib.uses)
+        return out
+
+
+def resolve(base_doc: Document, relative: str) -> str:
+    """The file an `include` or `uses` names: a path relative to the naming file, or the
+    name of a shipped card library (`uses: [original]`), so that a published expansion
+    can build on the shipped cards wherever kittens is installed."""
+    if "/" not in relative and "\\" not in relative and not relative.endswith((".yaml", ".yml")):
+        from ...about import RULEBOOK_DIR
+
+        shipped = os.path.join(str(RULEBOOK_DIR), f"{relative}.yaml")
+        if os.path.isfile(shipped):
+            return shipped
+    return os.path.normpath(os.path.join(os.path.dirname(base_doc.path), relative))
+
+
+def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
+                 from_path: tuple = ()) -> Library | None:
+    """Load and check a library once; report include problems at ``from_doc``/``from_path``."""
+    key, shown = os.path.realpath(path), os.path.normpath(path)
+    if key in ws.libraries and key not in ws.loading:
+        return ws.libraries[key]
+    problem = _include_problem(ws, key, shown, from_doc, from_path)
+    if problem:
+        if from_doc is not None:
+            code, message = problem
+            ws.report(from_doc.diagnostic(from_path, code, message))
+        return None
+    doc, kind = ws.load(shown)
+    if doc is None or kind is None:
+        return None
+    if kind not in ("cards", "combos"):
+        if from_doc is not None:
+            ws.report(from_doc.diagnostic(from_path, "wrong-kind",
+                                          f"'{from_doc.value_at(from_path)}' is an {kind} file; only "
+                                          "cards and combos files can be included here"))
+        return None
+    identity = _identity(ws, doc)
+    same = ws.library_copies.get(identity)
+    if same is not None and same.kind == kind:
+        # the same library reached at two places (a checkout and an installed kittens, say):
+        # one library, not every card defined twice
+        ws.libraries[key] = same
+        return same
+    lib = ws.libraries[key] = ws.library_copies[identity] = Library(shown, kind, doc)
+    ws.loading.append(key)
+    try:
+        _load_uses(ws, lib)
+    finally:
+        ws.loading.pop()
+    lib.zones = declared_zones(ws, doc)
+    lib.params = {name: (value, ("params", name)) for name, value in doc.data.get("params", {}).items()}
+    _compile_records(ws, lib, ((kind, kind, False),))
+    _check_shadowing(ws, lib)
+    visible = lib.visible_cards()
+    own_only = lib.kind == "combos" and not lib.uses  # nothing says which cards exist
+    env = CheckEnv(card_ids=None if own_only else frozenset(visible),
+                   tags=None if own_only else frozenset(t for c, _l, _p in visible.values() for t in c.tags),
+                   rules=None, **zone_env(lib.visible_zones()))
+    check_effects(ws, lib, env)
+    return lib
+
+
+def _identity(ws: Workspace, doc: Document, depth: int = 0) -> tuple:
+    """What makes two library files the same library: their text, and the identity of
+    every library they use (a relative `uses` may reach different files from each).
+    Computed once per file; a `uses` cycle counts as itself (it is reported elsewhere)."""
+    key = os.path.realpath(doc.path)
+    known = ws.identities.get(key)
+    if known is not None:
+        return known
+    if depth >= MAX_INCLUDE_DEPTH:  # too deep to be a real library (reported by the loader)
+        return ("deep", key)
+    ws.identities[key] = ("cycle", key)  # while the uses below are looked at
+    used = []
+    for relative in doc.data.get("uses", []) if isinstance(doc.data, dict) else ():
+        path = resolve(doc, relative)
+        readable = path.endswith((".yaml", ".yml")) and not ws.outside(path) and os.path.isfile(path)
+        other = ws.load(path)[0] if readable else None
+        used.append(_identity(ws, other, depth + 1) if other is not None else ("missing", relative))
+    ws.identities[key] = (doc.text, tuple(used))
+    return ws.identities[key]
+
+
+#: names a declared zone may not take: builtins, `this`, the setup's own zone
+RESERVED_ZONE_NAMES = frozenset(P.BUILTIN_NAMES) | {"this", "set_aside", "players"}
+
+
+def zone_env(zones: dict) -> dict:
+    """CheckEnv arguments for a set of declared zones: shared ones are named bare,
+    per-player ones through ``zone_of(player, "name")``."""
+    return {"zones": frozenset(n for n, spec in zones.items() if not spec.get("per_player")),
+            "player_zones": frozenset(n for n, spec in zones.items() if spec.get("per_player"))}
+
+
+def declared_zones(ws: Workspace, doc: Document) -> dict:
+    """The extra zones a file declares: name -> {"public": bool}; bad names reported."""
+    zones = {}
+    for name, spec in doc.data.get("zones", {}).items():
+        if name in RESERVED_ZONE_NAMES or name in P.PRIMITIVES:
+            ws.report(doc.diagnostic(("zones", name), "redefined-name",
+                                     f"'{name}' is already a name effects use: pick another zone name",
+                                     key=True))
+            continue
+        zones[name] = {"public": spec.get("public", True), "per_player": spec.get("per_player", False)}
+    return zones
+
+
+def _include_problem(ws: Workspace, key: str, shown: str, from_doc, from_path) -> tuple | None:
+    """Why a file cannot be included here, as (code, message), or None."""
+    named = from_doc.value_at(from_path) if from_doc is not None else shown
+    if len(ws.loading) >= MAX_INCLUDE_DEPTH:
+        return "include-cycle", (f"includes nest more than {MAX_INCLUDE_DEPTH} files deep: "
+                                 "include the libraries from the edition directly")
+    if key in ws.loading:
+        return "include-cycle", f"'{named}' includes this file back: remove one of the two references"
+    if from_doc is not None:  # before anything about the file is looked at, even whether it exists
+        refused = ws.refusal(from_doc, from_path, shown)
+        if refused:
+            return "outside-project", refused
+    if not shown.endswith((".yaml", ".yml")):  # never read other files (secrets) through an include
+        return "unknown-file", f"'{named}' is not a rule file: only .yaml and .yml files can be included"
+    if not os.path.isfile(key):
+        folder = os.path.dirname(shown)
+        nearby = [n for n in os.listdir(folder) if n.endswith((".yaml", ".yml"))] \
+            if os.path.isdir(folder) else []
+        return "unknown-file", (f"no file '{named}' (looked for {shown})"
+                                f"{did_you_mean(os.path.basename(shown), nearby)}")
+    return None
+
+
+def _load_uses(ws: Workspace, lib: Library) -> None:
+    for index, relative in enumerate(lib.doc.data.get("uses", [])):
+        used = load_library(ws, resolve(lib.doc, relative), from_doc=lib.doc, from_path=("uses", index))
+        if used is None:
+            continue
+        if used.kind != "cards":
+            ws.report(lib.doc.diagnostic(("uses", index), "wrong-kind",
+                                         f"'{relative}' is a {used.kind} file; `uses` takes cards files"))
+        else:
+            lib.uses.append(used)
+
+
+def _check_shadowing(ws: Workspace, lib: Library) -> None:
+    """A card may not redefine a card of a library it uses."""
+    inherited = {}
+    for used in lib.uses:
+        inherited.update(used.visible_cards())
+    for card_id, (card, path) in lib.cards.items():
+        if card.overrides and card_id not in inherited:
+            ws.report(lib.doc.diagnostic(path + ("overrides",), "nothing-to-override",
+                                         f"'{card_id}' says `overrides: true` but no library in "
+                                         "`uses` defines it: add the library it changes to `uses`, "
+                                         "or drop `overrides`"))
+        elif card_id in inherited and not card.overrides:
+            ws.report(lib.doc.diagnostic(path + ("id",), "duplicate-id",
+                                         f"card '{card_id}' is already defined at "
+                                         f"{inherited[card_id][0].origin}: pick a new id"))
+
+
+#: where an edition or expansion defines cards and combos of its own: (key, kind, replaces)
+INLINE_SECTIONS = (("define_cards", "cards", False), ("replace_cards", "cards", True),
+                   ("define_combos", "combos", False))
+
+
+def inline_library(ws: Workspace, doc: Document) -> Library:
+    """The cards and combos a rule file defines itself (`define_cards`, `replace_cards`,
+    `define_combos`); their effects are checked with the edition's."""
+    lib = Library(doc.path, "inline", doc)
+    _compile_records(ws, lib, INLINE_SECTIONS)
+    return lib
+
+
+def _compile_records(ws: Workspace, lib: Library, sections: tuple) -> None:
+    for key, section, replaces in sections:
+        _compile_section(ws, lib, key, section, replaces)
+
+
+def _compile_section(ws: Workspace, lib: Library, key: str, section: str, replaces: bool) -> None:
+    doc = lib.doc
+    for index, raw in enumerate(doc.data.get(key, [])):
+        path = (key, index)
+        record_id = raw["id"]
+        if record_id in (lib.cards if section == "cards" else lib.combos):
+            first = (lib.cards if section == "cards" else lib.combos)[record_id][0].origin
+            ws.report(doc.diagnostic(path + ("id",), "duplicate-id",
+                                     f"'{record_id}' is already defined at {first}: ids must be unique"))
+            continue
+        trees = _parse_record(ws, lib, path, raw)
+        origin = Origin(doc.path, doc.mark(path).line)
+        raw = {**raw, "overrides": True} if replaces else raw
+        common = dict(id=record_id, title=raw["title"], text=raw["text"],
+                      nopeable=raw.get("nopeable", True), requires=trees.get("requires"),
+                      choose=tuple((name, trees.get(("choose", name))) for name in raw.get("choose", {})),
+                      origin=origin)
+        if section == "cards":
+            lib.cards[record_id] = (Card(tags=frozenset(raw.get("tags", ())), when=raw["when"],
+                                         effect=trees.get("effect"), on_draw=trees.get("on_draw"),
+                                         instead_of_draw=trees.get("instead_of_draw"),
+                                         raw=_plain(raw), **_card_extras(raw), **common), path)
+        else:
+            lib.combos[record_id] = (Combo(size=raw["cards"], match=raw["match"], tag=raw.get("tag"),
+                                           effect=trees.get("effect"), raw=_plain(raw), **common), path)
+
+
+def _plain(raw: dict) -> dict:
+    """A card's definition as written, minus comments for people (`ruling`)."""
+    return {key: value for key, value in raw.items() if key not in ("ruling", "overrides")}
+
+
+def _card_extras(raw: dict) -> dict:
+    """The optional card keys that are plain data (wildcards, where it goes, hooks)."""
+    wild = raw.get("stands_for")
+    stands_for = None if wild is None else (
+        None if wild.get("any") or "cards" not in wild else frozenset(wild["cards"]),
+        wild.get("tag"), frozenset(wild.get("except", ())))
+    return dict(stands_for=stands_for, returns_to=raw.get("returns_to"),
+                back_distinct=raw.get("back") == "distinct", in_combos=raw.get("in_combos", True),
+                decoy=raw.get("decoy"), blinds=raw.get("blinds", False),
+                overrides=raw.get("overrides", False))
+
+
+def _parse_record(ws: Workspace, lib: Library, path: tuple, raw: dict) -> dict:
+    trees = {}
+    for field_name in ("requires", "effect", "on_draw", "instead_of_draw"):
+        if field_name in raw:
+            tree = ws.parse(lib.doc, path + (field_name,), expression=field_name == "requires")
+            trees[field_name] = lib.trees[path + (field_name,)] = tree
+    for name in raw.get("choose", {}):
+        tree = ws.parse(lib.doc, path + ("choose", name), expression=True)
+        trees[("choose", name)] = lib.trees[path + ("choose", name)] = tree
+    return trees
+
+
+def check_effects(ws: Workspace, lib: Library, env: CheckEnv) -> None:
+    """Type-check every effect of the library against the cards and rules of ``env``."""
+    doc = lib.doc
+    records = [(c, p, P.CARD) for c, p in lib.cards.values()] + \
+              [(c, p, P.CARDS) for c, p in lib.combos.values()]
+    for record, path, this_type in records:
+        tag = getattr(record, "tag", None)
+        if tag is not None and env.tags is not None and tag not in env.tags:
+            ws.report(doc.diagnostic(path + ("tag",), "unknown-tag",
+                                     f"no loaded card carries the tag '{tag}'"
+                                     f"{did_you_mean(tag, env.tags)}"))
+        names = base_names() | {zone: P.ZONE for zone in env.zones} | {"this": this_type}
+        if record.requires is not None:
+            ws.check(doc, path + ("requires",), record.requires, env, P.PLAY, names,
+                     pure=True, expect=P.BOOL)
+        for name, tree in record.choose:
+            found = ws.check(doc, path + ("choose", name), tree, env, P.PLAY, names)
+            if name in names or name in P.PRIMITIVES:
+                ws.report(doc.diagnostic(path + ("choose", name), "redefined-name",
+                                         f"'{name}' is already defined: pick another name", key=True))
+            names[name] = found or "?"
+        context = P.REACTION if getattr(record, "when", None) == "reaction" else P.PLAY
+        if record.effect is not None:
+            ws.check(doc, path + ("effect",), record.effect, env, context, names)
+        for hook, extra in (("on_draw", {}), ("instead_of_draw", {"from_bottom": P.BOOL})):
+            if getattr(record, hook, None) is not None:
+                ws.check(doc, path + (hook,), getattr(record, hook), env, P.DRAWN,
+                         base_names() | {zone: P.ZONE for zone in env.zones} | {"this": P.CARD} | extra)

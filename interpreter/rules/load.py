@@ -1,0 +1,106 @@
+"""Rule files in, a playable edition out: the front door of the rules package.
+
+:func:`load_edition` takes an edition file, a shipped edition's name or an
+expansion (played on its base), with expansions applied and a variant chosen,
+and gives the compiled :class:`~.model.Edition`; bad rules raise
+:class:`RuleError` with every diagnostic. :func:`expand` finds rule files
+below folders.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..lang.diagnostics import Diagnostic
+from . import plugins
+from .edition import compile_edition
+from .model import Edition
+from .workspace import Workspace
+
+RULE_FILE_SUFFIXES = (".yaml", ".yml")
+
+
+class UsageError(Exception):
+    """A path or name that names nothing to read (exit status 2 at the CLI)."""
+
+
+class RuleError(Exception):
+    """Rule files that cannot be compiled; ``diagnostics`` says why."""
+
+    def __init__(self, diagnostics: list[Diagnostic], message: str | None = None):
+        self.diagnostics = diagnostics
+        super().__init__(message or "\n".join(d.render() for d in diagnostics))
+
+
+def locate_rules(name: str) -> str:
+    """An edition file, or a shipped edition's name (``original``), as a path;
+    :class:`UsageError` when it is neither."""
+    if os.path.isfile(name):
+        return name
+    found = plugins.shipped(name)
+    if found is None:
+        raise UsageError(f"no such rule file (or shipped edition): {name}")
+    return found
+
+
+def locate_expansions(names) -> tuple:
+    """Expansions given as files, folders or installed or shipped names, as paths."""
+    found = []
+    for name in names or ():
+        located = plugins.locate(name)
+        if located is None:
+            raise UsageError(plugins.not_found(name))
+        found.append(located)
+    return tuple(found)
+
+
+def load_edition(path: str, variant: str | None = None, expansions: tuple = ()) -> Edition:
+    """Compile an edition (or an expansion on its base) for play, with ``expansions``
+    applied in order; raise :class:`RuleError` with the diagnostics if it cannot be.
+
+    ``path`` may be a file or a shipped edition's name, ``expansions`` files,
+    folders or names (:class:`UsageError` when one names nothing).
+    """
+    path = locate_rules(path)
+    expansions = locate_expansions(expansions)
+    ws = Workspace()
+    for extra in expansions:
+        doc, kind = ws.load(extra)
+        if doc is not None and kind not in (None, "expansion"):
+            raise RuleError([], f"{extra} is not an expansion (its kind is {kind})")
+    edition = compile_edition(ws, path, tuple(expansions))
+    errors = [d for d in ws.diagnostics if d.is_error]
+    if edition is None or errors:
+        if not errors:  # e.g. the file is a card library, not an edition
+            doc, kind = ws.load(path)
+            raise RuleError([], f"{path} is not an edition (its kind is {kind or 'unknown'})")
+        raise RuleError(errors)
+    if variant is not None:
+        if variant in edition.unavailable:
+            owner, why = edition.unavailable[variant]
+            raise RuleError([], f"the variant '{variant}' of {owner} does not apply here, once "
+                                f"{path} is built on it:\n{why}")
+        if variant not in edition.variants:
+            raise RuleError([], f"{path} has no variant '{variant}' "
+                                f"(it has: {', '.join(edition.variants) or 'none'})")
+        return edition.variants[variant]
+    return edition
+
+
+def expand(paths: list[str]) -> list[str]:
+    """Files named directly, plus every ``*.yaml``/``*.yml`` below named folders, sorted."""
+    files: list[str] = []
+    for path in paths:
+        if os.path.isdir(path):
+            found = []
+            for root, dirs, names in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                found += [os.path.join(root, n) for n in names if n.endswith(RULE_FILE_SUFFIXES)]
+            files += sorted(found)
+        elif os.path.exists(path):
+            files.append(path)
+        else:
+            raise UsageError(f"no such file or folder: {path}")
+    if not files:
+        raise UsageError(f"no rule files (*.yaml, *.yml) in {', '.join(paths)}")
+    return list(dict.fromkeys(os.path.normpath(f) for f in files))

@@ -1,0 +1,163 @@
+"""The compiled form of the rules: what the game engine runs.
+
+Everything here is immutable and fully checked: effects are syntax trees, not
+text, counts are resolved, and every record remembers the file and line it
+came from. The engine never parses or re-validates anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from ..lang import syntax as s
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a record was defined."""
+
+    path: str
+    line: int
+    column: int = 0  # 0: the whole line (a card, a step); else where the value starts
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    title: str
+    tags: frozenset
+    text: str
+    when: str  # own_turn | any_time | reaction | never
+    nopeable: bool  # (as a library writes it, also "rules.NAME": resolved when the edition compiles)
+    requires: object | None  # an expression, or None
+    choose: tuple  # of (name, expression)
+    effect: s.Program | None
+    on_draw: s.Program | None
+    origin: Origin
+    # a wildcard: (titles or None for any, tag or None, excluded ids); None = not wild
+    stands_for: tuple | None = None
+    returns_to: str | None = None  # its home: where it goes whenever it would reach the discard pile
+    back_distinct: bool = False  # its back tells it apart from other cards
+    in_combos: bool = True  # may be part of a combo
+    instead_of_draw: s.Program | None = None  # runs instead of a draw by the player it lies before
+    decoy: str | None = None  # zone random picks from the hand of the player it lies before use
+    blinds: bool = False  # the player it lies before plays blind
+    overrides: bool = False  # replaces a card of the same id from another library
+    # the definition as written (patches applied), for `kittens show` and `kittens diff`
+    raw: dict = field(default=None, compare=False, hash=False)
+    changed_at: tuple = ()  # of Origin: the patches (`patch_cards`) that changed the card
+
+    def may_stand_for(self, other: "Card") -> bool:
+        """Whether this card may be played or combined as ``other``."""
+        if other.id == self.id:
+            return True
+        if self.stands_for is None:
+            return False
+        titles, tag, excluded = self.stands_for
+        if other.id in excluded:
+            return False
+        if titles is not None and other.id not in titles:
+            return False
+        return tag is None or tag in other.tags
+
+    @cached_property
+    def lethal(self) -> bool:
+        """Whether drawing this card can eliminate the drawer."""
+        return self.on_draw is not None and calls_primitive(self.on_draw, "eliminate")
+
+
+@dataclass(frozen=True)
+class Combo:
+    id: str
+    title: str
+    text: str
+    size: int
+    match: str  # same_title | different_titles
+    tag: str | None
+    nopeable: bool
+    requires: object | None
+    choose: tuple
+    effect: s.Program
+    origin: Origin
+    raw: dict = field(default=None, compare=False, hash=False)  # the definition as written
+
+    def may_include(self, card: Card) -> bool:
+        return card.in_combos and (self.tag is None or self.tag in card.tags)
+
+
+@dataclass(frozen=True)
+class Check:
+    """A rule looked at for every player after each play and draw (a "state check"):
+    when ``condition`` holds for a player, ``effect`` runs with ``me`` = that player."""
+
+    id: str
+    text: str
+    condition: object
+    effect: s.Program
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class SetupStep:
+    """One setup step; ``count`` is an int, a checked expression or (lo, hi, n) ranges."""
+
+    kind: str  # set_aside | deal | put_back | shuffle | remove | place | remove_random
+    cards: tuple = ()
+    count: object = None
+    or_fewer: bool = False
+    zone: str | None = None
+    origin: Origin | None = None
+
+
+@dataclass(frozen=True)
+class Edition:
+    id: str
+    name: str
+    players: tuple  # (min, max)
+    cards: dict  # id -> Card, every card the edition's libraries define
+    deck: dict  # id -> tuple of (lo, hi, count) ranges
+    combos: tuple  # of Combo
+    setup: tuple  # of SetupStep
+    rules: dict  # engine rules, defaults filled in
+    params: dict
+    turn_draw: s.Program
+    win: str
+    origin: Origin
+    variant: str | None = None
+    variants: dict = field(default_factory=dict)  # name -> Edition
+    # variants of files further down the stack that no longer apply: name -> (file, why)
+    unavailable: dict = field(default_factory=dict)
+    zones: dict = field(default_factory=dict)  # extra zone name -> {"public", "per_player"}
+    checks: tuple = ()  # of Check, looked at after every play and draw
+    kind: str = "edition"  # edition | expansion (an expansion applied to its base)
+    expansions: tuple = ()  # paths of the expansions applied, in order
+    description: str = ""
+    variant_description: str = ""  # what the variant switched on changes, in its own words
+    sources: tuple = ()  # every file layered into this edition, base first
+    extends: str | None = None  # the edition file this one builds on, if it extends one
+    # where each value came from: "players", "deck.defuse", "params.hand_size",
+    # "rules.attacks_stack", "combos.two_of_a_kind", "setup.3", "turn", "win" -> Origin
+    # (None for an engine default); cards and combos carry their own origins
+    origins: dict = field(default_factory=dict, compare=False, hash=False)
+    teams: int = 0  # how many teams (0: everyone plays alone); seat s is on team s % teams
+    teams_together: bool = False  # partners share their lives: one out, the whole team out
+    # the resolved rule data of this view (the variant's parts merged in), as written
+    data: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def deck_for(self, players: int) -> dict:
+        """Card id -> copies in the box for a game of ``players``."""
+        counts = {}
+        for card_id, ranges in self.deck.items():
+            for lo, hi, count in ranges:
+                if lo <= players <= hi and count:
+                    counts[card_id] = count
+        return counts
+
+
+def calls_primitive(node, name: str) -> bool:
+    """Whether a syntax tree calls the primitive ``name`` anywhere."""
+    return any(isinstance(item, s.Call) and item.name == name for item in s.walk(node))

@@ -1,0 +1,1 @@
+"""What people run: validation, scenario tests, rulesheets, replays, generated docs."""

@@ -1,0 +1,130 @@
+"""The code's shape: data flows one way through four packages, and no module cycles.
+
+``interpreter/lang`` (YAML, schemas, the effect language) imports nothing else
+of ours; ``rules`` (files composed and compiled) never imports the engine;
+``engine`` (a game) takes only the compiled model from ``rules``; ``tools``
+(validation, scenarios, rulesheets, replays) and the command line are imported
+by nothing but the command line. ``kittens.about`` (version and paths) is a
+leaf any layer may use. Every import counts, module level or inside a function.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+INTERPRETER = ROOT / "interpreter"
+LAYERS = ("lang", "rules", "engine", "tools")
+
+#: layer -> the layers (or single modules, as "layer.module") it may import
+ALLOWED = {
+    "lang": {"lang"},
+    "rules": {"lang", "rules"},
+    "engine": {"lang", "engine", "rules.model"},
+    "tools": {"lang", "rules", "engine", "tools"},
+    "cli": {"lang", "rules", "engine", "tools", "cli"},
+}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    parts = parts[:-1] if parts[-1] == "__init__" else parts
+    return ".".join(("kittens",) + parts)
+
+
+def modules() -> dict[str, Path]:
+    found = {module_name(p): p for p in INTERPRETER.rglob("*.py")}
+    for name in ("cli.py", "terminal.py", "about.py", "__init__.py", "__main__.py"):
+        found[module_name(ROOT / name)] = ROOT / name
+    return found
+
+
+def imports_of(name: str, path: Path) -> set[str]:
+    """Every module of ours that ``name`` imports, resolved to a full dotted name."""
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            names = [f"{target}.{alias.name}" for alias in node.names]
+            for candidate in names:  # `from . import syntax` names a module
+                found.add(candidate if candidate in MODULES else target)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {target for target in found if target.startswith("kittens")}
+
+
+MODULES = modules()
+
+
+def layer_of(name: str) -> str | None:
+    """lang, rules, engine or tools for modules of interpreter/; cli for the command line
+    and the terminal player; None for the leaf modules (about, the package's front)."""
+    parts = name.split(".")
+    if len(parts) >= 3 and parts[1] == "interpreter" and parts[2] in LAYERS:
+        return parts[2]
+    if name in ("kittens.cli", "kittens.terminal", "kittens.__main__"):
+        return "cli"
+    return None
+
+
+def test_every_module_is_in_a_layer():
+    strays = [name for name in MODULES if name.startswith("kittens.interpreter.")
+              and layer_of(name) is None]
+    assert not strays, f"modules outside lang/rules/engine/tools: {strays}"
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if layer_of(n)))
+def test_imports_follow_the_data(name):
+    layer = layer_of(name)
+    wrong = []
+    for target in sorted(imports_of(name, MODULES[name])):
+        if target in ("kittens.about",) or target == "kittens.interpreter":
+            continue
+        if target == "kittens" or target.startswith("kittens.interpreter") is False and target not in MODULES:
+            wrong.append(target)
+            continue
+        other = layer_of(target)
+        if other is None:
+            continue
+        short = ".".join(target.split(".")[2:4])  # e.g. rules.model
+        if other not in ALLOWED[layer] and short not in ALLOWED[layer]:
+            wrong.append(target)
+    assert not wrong, f"{name} ({layer}) may not import: {wrong}"
+
+
+def test_the_package_front_imports_the_api_lazily():
+    # `kittens validate` must not pay for the engine: the front imports only `about`
+    assert imports_of("kittens", MODULES["kittens"]) == {"kittens.about"}
+
+
+def test_no_import_cycles():
+    graph = {name: {t for t in imports_of(name, path) if t in MODULES and t != name}
+             for name, path in MODULES.items()}
+    # a package imports its own modules through its front without a cycle
+    for name in graph:
+        graph[name] = {t for t in graph[name] if not name.startswith(t + ".")}
+    seen, stack, cycles = set(), [], []
+
+    def visit(node):
+        if node in stack:
+            cycles.append(stack[stack.index(node):] + [node])
+            return
+        if node in seen:
+            return
+        seen.add(node)
+        stack.append(node)
+        for target in sorted(graph.get(node, ())):
+            visit(target)
+        stack.pop()
+
+    for node in sorted(graph):
+        visit(node)
+    assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
