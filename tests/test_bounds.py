@@ -27,10 +27,10 @@ import pytest
 from kittens.interpreter.lang import cost
 from kittens.interpreter.engine import game as game_module
 from kittens.interpreter.rules.catalog import catalog
-from kittens.interpreter.engine.evaluator import compile_expression
+from kittens.interpreter.lang.compiler import compile_expression
 from kittens.interpreter.engine.game import Game, RuleRuntimeError
 from kittens.interpreter.lang.parser import parse_expression, parse_program
-from kittens.interpreter.engine.runtime import RUNTIME
+from kittens.interpreter.lang.primitives import PRIMITIVES
 from kittens.interpreter.engine.simulate import run_games
 from kittens.interpreter.lang.syntax import IntLit
 from kittens.interpreter.rules.load import load_edition
@@ -299,7 +299,7 @@ def test_no_shipped_edition_comes_near_the_budget(monkeypatch):
 
 # -- primitives keep the table sound ---------------------------------------------
 def test_bottom_with_more_than_the_list_gives_the_whole_list(tmp_path):
-    bottom = RUNTIME["bottom"][0]
+    bottom = PRIMITIVES["bottom"].impl
     assert bottom(None, [1, 2, 3], 5) == [1, 2, 3]  # was [2, 3]
     assert bottom(None, [1, 2, 3], 2) == [2, 3]
     assert bottom(None, [1, 2, 3], 0) == [] and bottom(None, [1, 2, 3], -4) == []
@@ -310,7 +310,7 @@ def test_bottom_with_more_than_the_list_gives_the_whole_list(tmp_path):
 
 
 def test_top_with_no_or_too_many_cards(tmp_path):
-    top = RUNTIME["top"][0]
+    top = PRIMITIVES["top"].impl
     assert top(None, [1, 2, 3], 5) == [1, 2, 3] and top(None, [1, 2, 3], 0) == []
     assert top(None, [1, 2, 3], -2) == []
 

@@ -36,6 +36,12 @@ class EventLog:
         self.everyone = everyone  # the bit mask of all seats
         self.events: list[dict] = []
 
+    def copy(self) -> "EventLog":
+        """A log that goes on from this one (events already written are never changed)."""
+        other = EventLog(self.record, self.everyone)
+        other.events = list(self.events)
+        return other
+
     def emit(self, type_: str, *, secret: dict | None = None, only: int | None = None,
              **fields) -> None:
         if not self.record:

@@ -4,90 +4,119 @@ Every answer joins a chain and opens a new round for everyone; when a round
 passes with no answer, the chain resolves from the top, so answers cancel by
 parity. Passing writes nothing public (ruling 6): nobody learns who was asked
 or who holds a Nope.
+
+A window is a :class:`WindowFrame` on the game's stack: its own state (the
+chain, whose turn to answer) and a narrow use of the game: the table, the
+rules, the answers a seat holds, and running the answers' effects.
 """
 
 from __future__ import annotations
 
-from .decisions import Decision
-from .evaluator import Ctx, run
-from .table import PrivateInt
+from ..lang.machine import PUSHED, Ctx, Decision, Frame, ProgramFrame
+from ..lang.values import PrivateInt
+from .compiled import Play, legal
 
 PASS = "pass"
 
-
-class Play:
-    """A card or combo on its way to taking effect; answers may cancel it."""
-
-    __slots__ = ("seat", "rule", "cards", "cancelled")
-
-    def __init__(self, seat: int, rule, cards: list) -> None:
-        self.seat, self.rule, self.cards = seat, rule, cards
-        self.cancelled = False
+# phases of a window
+_START, _ROUND, _ASKING, _ANSWERED, _RESOLVING = range(5)
 
 
+class WindowFrame(Frame):
+    """Let every other seat answer ``play`` (whose choices are in ``ctx``), in turn order
+    after whoever played last; then resolve the answers, the last one first."""
 
-class Reactions:
-    """The reaction windows of :class:`~.game.State` (a mixin: it uses the state's table,
-    rules, legality test and game)."""
+    __slots__ = ("play", "ctx", "chain", "last", "seats", "position", "phase", "index")
 
-    def _window(self, play: Play, ctx: Ctx):
-        """Let every other seat answer, without limit; answers resolve by parity.
+    def __init__(self, play: Play, ctx: Ctx) -> None:
+        self.play, self.ctx = play, ctx
+        self.chain = [play]  # the play, then each answer to the one before
+        self.last = play.seat
+        self.seats: list = []
+        self.position = 0
+        self.phase = _START
+        self.index = 0
+        self.result = None
 
-        Seats are asked in turn order after whoever played last. A seat with no
-        legal answer is passed over; it is never observable, because passing
-        writes nothing public (ruling 6).
-        """
-        table, reactive = self.table, self.game.reactive
-        chain = [play]  # the play, then each answer to the one before
-        last = play.seat
-        if table.log.record:
-            table.log.emit("window", seat=play.seat, id=play.rule.id)
+    def step(self, state, value):
+        table = state.table
         while True:
-            answer = None
-            order = table.seats_from(last)
-            for seat in order[1:] + order[:1]:
-                if chain[-1].seat == seat and not self.rules["may_nope_own_action"]:
+            phase = self.phase
+            if phase == _START:
+                if table.log.record:
+                    table.log.emit("window", seat=self.play.seat, id=self.play.rule.id)
+                self.phase = _ROUND
+            elif phase == _ROUND:  # a new round: every seat in turn, from the last to answer
+                order = table.seats_from(self.last)
+                self.seats, self.position, self.phase = order[1:] + order[:1], 0, _ASKING
+            elif phase == _ASKING:
+                request = self._next_question(state)
+                if request is not None:
+                    self.phase = _ANSWERED
+                    return request
+                self._close(table)
+            elif phase == _ANSWERED:
+                if value is None:  # a pass: ask the next seat
+                    self.position += 1
+                    self.phase = _ASKING
                     continue
-                options, values = self._answers(seat, reactive)
-                if options is None:
-                    continue
-                info = {"answering": _describe(chain[-1]), "depth": len(chain),
-                        "play": _describe(play), "targets": _targets(ctx)}
-                choice = yield Decision(seat, "answer", options, values, info)
-                if choice is not None:
-                    answer = (seat, *choice)
-                    break
-            if answer is None:
-                break
-            seat, rule, inst = answer
-            table.move([inst], table.discard_pile)
-            if table.log.record:
-                table.log.emit("answer", seat=seat, card=rule.id, depth=len(chain))
-            chain.append(Play(seat, rule, [inst]))
-            last = seat
-        if table.log.record:
-            table.log.emit("window_closed", seat=play.seat, id=play.rule.id, answers=len(chain) - 1)
-        for index in range(len(chain) - 1, 0, -1):
-            entry = chain[index]
-            if not entry.cancelled and entry.rule.effect is not None:
-                answer_ctx = Ctx(self, entry.seat, entry.cards[0], target=chain[index - 1])
-                answer_ctx.source = entry.rule.id
-                yield from run(entry.rule.effect, answer_ctx)
+                seat = self.seats[self.position]
+                rule, inst = value
+                table.move([inst], table.discard_pile)
+                if table.log.record:
+                    table.log.emit("answer", seat=seat, card=rule.id, depth=len(self.chain))
+                self.chain.append(Play(seat, rule, [inst]))
+                self.last, self.phase = seat, _ROUND
+            else:  # resolving, last answer first
+                while self.index > 0:
+                    entry, target = self.chain[self.index], self.chain[self.index - 1]
+                    self.index -= 1
+                    code = entry.rule.effect
+                    if entry.cancelled or code is None:
+                        continue
+                    ctx = Ctx(state, entry.seat, entry.cards[0], target=target, source=entry.rule.id)
+                    if code.waits:
+                        state.push(ProgramFrame(code.ops, ctx))
+                        return PUSHED
+                    code.fn(ctx)
+                return None
 
-    def _answers(self, seat: int, reactive: frozenset):
-        """(options, values) of a seat's legal answers, or (None, None) when it has none."""
-        options, values, ctx = None, None, None
-        for inst in self.table.hands[seat].cards:
-            if inst.id in reactive:
-                label = "play " + inst.id
-                rule = self.game.cards[inst.id]
-                ctx = ctx or Ctx(self, seat)
-                if (options is None or label not in options) and self._legal(rule, ctx, inst):
-                    if options is None:
-                        options, values = [PASS], [None]
-                    options.append(label)
-                    values.append((rule, inst))
-        return options, values
+    def _next_question(self, state):
+        """The answer decision of the next seat that holds one, or None at the round's end."""
+        chain, own = self.chain, state.rules["may_nope_own_action"]
+        while self.position < len(self.seats):
+            seat = self.seats[self.position]
+            if chain[-1].seat != seat or own:
+                options, values = answers(state, seat)
+                if options is not None:
+                    info = {"answering": _describe(chain[-1]), "depth": len(chain),
+                            "play": _describe(self.play), "targets": _targets(self.ctx)}
+                    return Decision(seat, "answer", options, values, info)
+            self.position += 1
+        return None
+
+    def _close(self, table) -> None:
+        if table.log.record:
+            table.log.emit("window_closed", seat=self.play.seat, id=self.play.rule.id,
+                           answers=len(self.chain) - 1)
+        self.index, self.phase = len(self.chain) - 1, _RESOLVING
+
+
+def answers(state, seat: int):
+    """(options, values) of a seat's legal answers, or (None, None) when it has none."""
+    options, values, ctx = None, None, None
+    reactive, cards = state.game.reactive, state.game.cards
+    for inst in state.table.hands[seat].cards:
+        if inst.id in reactive:
+            label = "play " + inst.id
+            rule = cards[inst.id]
+            ctx = ctx or Ctx(state, seat)
+            if (options is None or label not in options) and legal(rule, ctx, inst):
+                if options is None:
+                    options, values = [PASS], [None]
+                options.append(label)
+                values.append((rule, inst))
+    return options, values
 
 
 def _describe(play: Play) -> dict:
@@ -98,4 +127,3 @@ def _targets(ctx: Ctx) -> dict:
     """The play's announced choices (seats, titles), as the seats answering it may see them."""
     return {name: value for name, value in ctx.vars.items()
             if isinstance(value, (int, str)) and not isinstance(value, PrivateInt)}
-

@@ -10,30 +10,57 @@ from collections import Counter
 from functools import lru_cache
 
 from ..lang import syntax as s
-from ..lang.cost import fail
 from ..lang.counts import NumberTooLarge, step_count
-from .decisions import Chance
+from ..lang.limits import fail
+from ..lang.machine import Chance, Frame
 
 
-def play_setup(table, game, rules: dict):
-    """Put the deck in the draw pile and carry out the setup steps (a generator:
-    shuffles are chance nodes). Seat 0 plays first."""
-    edition = game.edition
-    for card_id, copies in game.deck.items():
-        for _ in range(copies):
-            table.new_card(edition.cards[card_id], table.draw_pile)
-    table.announce()
-    zones = {"draw_pile": table.draw_pile, "discard_pile": table.discard_pile,
-             "removed": table.removed, "set_aside": table.set_aside, **table.extra}
-    for index, step in enumerate(edition.setup):
-        pile = Counter(c.id for c in table.draw_pile.cards) if _looks_at_pile(step) else None
-        try:
-            count = max(step_count(step, game.players, rules, pile, edition.cards), 0) \
-                if step.count is not None else 0
-        except NumberTooLarge as exc:  # the dry run reports this in validation
-            fail(f"setup step {index + 1} ({step.origin or edition.origin})", str(exc))
-        yield from _STEPS[step.kind](table, zones, step, count)
-    table.current = 0
+class SetupFrame(Frame):
+    """Put the deck in the draw pile and carry out the setup steps; shuffles are chance
+    nodes. Seat 0 plays first."""
+
+    __slots__ = ("index", "waiting")
+
+    def __init__(self) -> None:
+        self.index = -1  # -1: the deck is not in the pile yet
+        self.waiting = None  # the step a chance outcome is for: (kind, zone name, count)
+        self.result = None
+
+    def step(self, state, value):
+        table, game = state.table, state.game
+        edition = game.edition
+        if self.index < 0:
+            for card_id, copies in game.deck.items():
+                for _ in range(copies):
+                    table.new_card(edition.cards[card_id], table.draw_pile)
+            table.announce()
+            self.index = 0
+        zones = {"draw_pile": table.draw_pile, "discard_pile": table.discard_pile,
+                 "removed": table.removed, "set_aside": table.set_aside, **table.extra}
+        if self.waiting is not None:  # the order a shuffle came out in
+            kind, zone, count = self.waiting
+            self.waiting = None
+            table.shuffle(zones[zone], value)
+            if kind == _REMOVE_RANDOM:
+                table.move(table.draw_pile.cards[:count], table.removed)
+        steps = edition.setup
+        while self.index < len(steps):
+            step = steps[self.index]
+            self.index += 1
+            pile = Counter(c.id for c in table.draw_pile.cards) if _looks_at_pile(step) else None
+            try:
+                count = max(step_count(step, game.players, state.rules, pile, edition.cards), 0) \
+                    if step.count is not None else 0
+            except NumberTooLarge as exc:  # the dry run reports this in validation
+                fail(f"setup step {self.index} ({step.origin or edition.origin})", str(exc))
+            if step.kind in _SHUFFLES:
+                zone = zones["draw_pile" if step.kind == _REMOVE_RANDOM else step.zone]
+                self.waiting = (step.kind, zone.name if zone.name in zones else step.zone, count)
+                return Chance("order", len(zone.cards), {"zone": zone.name,
+                                                         "cards": [c.id for c in zone.cards]})
+            _STEPS[step.kind](table, zones, step, count)
+        table.current = 0
+        return None
 
 
 @lru_cache(maxsize=None)
@@ -66,13 +93,6 @@ def _put_back(table, zones, step, count):
     return ()
 
 
-def _shuffle(table, zones, step, count):
-    zone = zones[step.zone]
-    order = yield Chance("order", len(zone.cards), {"zone": zone.name,
-                                                    "cards": [c.id for c in zone.cards]})
-    table.shuffle(zone, order)
-
-
 def _remove(table, zones, step, count):
     table.move(list(zones[step.zone].cards), table.removed)
     return ()
@@ -85,16 +105,11 @@ def _place(table, zones, step, count):
     return ()
 
 
-def _remove_random(table, zones, step, count):
-    """Shuffle the pile, then take ``count`` cards off the top, unseen."""
-    pile = table.draw_pile
-    order = yield Chance("order", len(pile.cards), {"zone": pile.name, "cards": [c.id for c in pile.cards]})
-    table.shuffle(pile, order)
-    table.move(pile.cards[:count], table.removed)
-
-
 #: setup step kind -> how to carry it out (keywords: a step may share a word with a card)
-_STEPS = dict(set_aside=_set_aside, deal=_deal, put_back=_put_back, shuffle=_shuffle,
-              remove=_remove, place=_place, remove_random=_remove_random)
+_STEPS = dict(set_aside=_set_aside, deal=_deal, put_back=_put_back, remove=_remove, place=_place)
+#: steps that shuffle (a chance node): a whole zone, or the pile before cards leave it
+#: (keywords again: the Shuffle card shares a word with the step)
+_SHUFFLES = frozenset(dict(shuffle=True, remove_random=True))
+_REMOVE_RANDOM = "remove_random"
 
 

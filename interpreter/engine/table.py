@@ -1,7 +1,7 @@
 """The table: every card, zone and seat of one game, and who knows what.
 
 This is the physical state of a game and nothing else: the flow of turns,
-plays and answers lives in ``game.py``. Every change goes through a method
+plays and answers lives in ``game.py`` and ``flow.py``. Every change goes through a method
 here, which keeps three things true at once:
 
 * each card is in exactly one zone (cards are conserved);
@@ -22,12 +22,8 @@ from __future__ import annotations
 
 import random
 
+from ..lang.values import HAND, PILE, PUBLIC, PrivateInt, as_secret_as  # noqa: F401 (re-exported)
 from .events import EventLog
-
-# zone kinds
-PILE = "pile"  # ordered, face down unless a card is face up
-HAND = "hand"  # one owner sees it
-PUBLIC = "public"  # everyone sees it
 
 
 class CardInst:
@@ -63,27 +59,6 @@ class Zone:
 
     def __repr__(self) -> str:
         return f"<zone {self.name}: {len(self.cards)}>"
-
-
-class PrivateInt(int):
-    """A number only one seat knows (a place chosen in secret); sums stay secret."""
-
-    knower: int = 0  # seat bit mask
-
-    def __new__(cls, value: int, knower: int):
-        obj = super().__new__(cls, value)
-        obj.knower = knower
-        return obj
-
-
-def as_secret_as(result: int, inputs) -> int:
-    """``result`` worked out from ``inputs``: as secret as they are (known to the seats
-    that know all of the secret ones), or a plain number when none is secret."""
-    knower = None
-    for value in inputs:
-        if isinstance(value, PrivateInt):
-            knower = value.knower if knower is None else knower & value.knower
-    return result if knower is None else PrivateInt(result, knower)
 
 
 class GameOver(Exception):
@@ -128,6 +103,42 @@ class Table:
         self.winners: tuple = ()  # every winning seat: one, or a whole team
         self.teams = getattr(edition, "teams", 0)
         self.together = self.teams and getattr(edition, "teams_together", False)
+
+    def copy(self, memo: dict) -> "Table":
+        """An independent copy of the table; ``memo`` maps the id of every card and zone
+        to its copy, so that the game's frames can be carried over (machine.remap)."""
+        other = Table.__new__(Table)
+        for name in ("edition", "players", "everyone", "_marked", "_homes", "current", "direction",
+                     "turn", "turn_ended", "finished", "winner", "winners", "teams", "together"):
+            setattr(other, name, getattr(self, name))
+        other.alive, other.owed, other.attacked = list(self.alive), list(self.owed), list(self.attacked)
+        other._orders = {}
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.log = self.log.copy()
+        cards = []
+        for inst in self.cards:
+            twin = CardInst.__new__(CardInst)
+            twin.uid, twin.card, twin.id, twin.known = inst.uid, inst.card, inst.id, inst.known
+            twin.face_up, twin.was_face_up, twin.played_by = inst.face_up, inst.was_face_up, inst.played_by
+            memo[id(inst)] = twin
+            cards.append(twin)
+        other.cards = cards
+
+        def zone(original: Zone) -> Zone:
+            twin = Zone(original.name, original.kind, original.owner)
+            twin.cards = [memo[id(inst)] for inst in original.cards]
+            for inst in twin.cards:
+                inst.zone = twin
+            memo[id(original)] = twin
+            return twin
+        other.draw_pile, other.discard_pile = zone(self.draw_pile), zone(self.discard_pile)
+        other.removed, other.set_aside = zone(self.removed), zone(self.set_aside)
+        other.hands = [zone(hand) for hand in self.hands]
+        other.extra = {name: zone(z) for name, z in self.extra.items()}
+        other.areas = {name: [zone(z) for z in zones] for name, zones in self.areas.items()}
+        memo[id(self)] = other
+        return other
 
     # -- building -------------------------------------------------------------
     def new_card(self, card, zone: Zone) -> CardInst:

@@ -1,73 +1,165 @@
-"""Rules that cards lying before a player, or the edition itself, trigger.
+"""Rules that cards lying before a player, or the edition itself, set off.
 
 * blind play: a card with `blinds` before a player leaves them only a draw or
-  a card picked at random from their hand;
-* draw hooks: a card's `instead_of_draw` runs in place of that player's draws;
+  a card picked at random from their hand (:class:`BlindPlayFrame`);
+* draws: a card's `instead_of_draw` runs in place of that player's draws, and
+  a drawn card's `on_draw` runs when it is drawn (:func:`draw`);
 * state checks: the edition's `checks:`, looked at for each player after every
-  play and draw.
+  play and draw (:class:`ChecksFrame`).
 """
 
 from __future__ import annotations
 
-from .decisions import Chance
-from .evaluator import Ctx, run
+from ..lang.errors import RuleRuntimeError
+from ..lang.machine import PUSHED, Chance, Ctx, Frame, ProgramFrame
+from .compiled import legal
+from .plays import PlayFrame
 
 PLAY_BLIND = "play blind"
 BLIND = ("blind",)  # the value of the blind-play option
 
+#: how deep drawn cards may make their drawer draw again (each draw's effect runs
+#: inside the one before)
+MAX_DRAW_NESTING = 100
 
-class Triggers:
-    """Card- and edition-triggered rules of :class:`~.game.State` (a mixin)."""
 
-    def _blind(self, seat: int) -> bool:
-        """Whether a card lying before ``seat`` makes them play blind."""
-        blinders = self.game.blinders
-        return any(inst.id in blinders for area in self.table.areas_of(seat) for inst in area.cards)
+def blind(state, seat: int) -> bool:
+    """Whether a card lying before ``seat`` makes them play blind."""
+    blinders = state.game.blinders
+    return any(inst.id in blinders for area in state.table.areas_of(seat) for inst in area.cards)
 
-    def _play_blind(self, seat: int):
-        """Play a card picked at random from the hand; one that cannot be played now goes back."""
-        hand = self.table.hands[seat].cards
-        index = yield Chance("pick", len(hand), {"zone": self.table.hands[seat].name,
-                                                 "cards": [inst.id for inst in hand]})
-        inst = hand[index]
-        entry = self.game.on_turn.get(inst.id)
-        if entry is not None and self._legal(entry[0], Ctx(self, seat), inst):
-            yield from self._play(seat, entry[0], [inst])
-            return
-        self.table.reveal([inst])
-        self.table.log.emit("blind_miss", seat=seat, card=inst.id)
 
-    def _run_checks(self):
-        """The edition's state checks, for each player in turn order (one pass)."""
-        table = self.table
-        for seat in list(table.seats_from(table.current)):
-            for check, condition, effect in self.game.checks:
-                if not table.alive[seat]:
-                    break
-                ctx = Ctx(self, seat)
-                ctx.source = check.id
+class BlindPlayFrame(Frame):
+    """Play a card picked at random from the hand; one that cannot be played now goes back."""
+
+    __slots__ = ("seat", "picked")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.picked = False
+        self.result = None
+
+    def step(self, state, value):
+        hand = state.table.hands[self.seat]
+        if self.picked:
+            if value is None:  # the card was played
+                return None
+            inst = hand.cards[value]
+            entry = state.game.on_turn.get(inst.id)
+            if entry is not None and legal(entry[0], Ctx(state, self.seat), inst):
+                state.push(PlayFrame(self.seat, entry[0], [inst]))
+                return PUSHED
+            state.table.reveal([inst])
+            state.table.log.emit("blind_miss", seat=self.seat, card=inst.id)
+            return None
+        self.picked = True
+        return Chance("pick", len(hand.cards), {"zone": hand.name, "cards": [inst.id for inst in hand.cards]})
+
+
+class ChecksFrame(Frame):
+    """The edition's state checks, for each player in turn order (one pass)."""
+
+    __slots__ = ("seats", "seat_index", "check_index")
+
+    def __init__(self, state) -> None:
+        table = state.table
+        self.seats = list(table.seats_from(table.current))
+        self.seat_index = self.check_index = 0
+        self.result = None
+
+    def step(self, state, value):
+        table, checks = state.table, state.game.checks
+        while self.seat_index < len(self.seats):
+            seat = self.seats[self.seat_index]
+            while self.check_index < len(checks) and table.alive[seat]:
+                check, condition, effect = checks[self.check_index]
+                self.check_index += 1
+                ctx = Ctx(state, seat, source=check.id)
                 if condition.fn(ctx):
                     table.log.emit("check", seat=seat, id=check.id)
-                    yield from run(effect, ctx)
+                    if effect.waits:
+                        state.push(ProgramFrame(effect.ops, ctx))
+                        return PUSHED
+                    effect.fn(ctx)
+            self.seat_index += 1
+            self.check_index = 0
+        return None
 
-    def _draw_hooked(self, seat: int, from_bottom: bool):
-        """Run the `instead_of_draw` of a card lying before ``seat``, if any; whether one ran."""
-        for area in self.table.areas_of(seat):
+
+def draw(state, seat: int, from_bottom: bool):
+    """``seat`` draws the top (or bottom) card; None when that is all, or a frame that
+    runs what the draw sets off (a hook in its place, the drawn card's `on_draw`)."""
+    table, game = state.table, state.game
+    if game.draw_hooks:
+        for area in table.areas_of(seat):
             for hook in area.cards:
-                code = self.game.draw_hooks.get(hook.id)
-                if code is not None and hook.uid not in self._hooking:
-                    yield from self._run_hook(seat, hook, code, from_bottom)
-                    return True
-        return False
+                code = game.draw_hooks.get(hook.id)
+                if code is not None and hook.uid not in state.hooking:
+                    return HookFrame(seat, hook, code, from_bottom)
+    pile = table.draw_pile.cards
+    if not pile:
+        table.log.emit("empty_pile", seat=seat)
+        return None
+    inst = pile[-1] if from_bottom else pile[0]
+    hand = table.hands[seat]
+    table.move([inst], hand, len(hand.cards))
+    rule = game.cards[inst.id]
+    code = rule.on_draw
+    if code is None:
+        return None
+    ctx = Ctx(state, seat, inst, source=inst.id)
+    if not code.waits:
+        code.fn(ctx)
+        return None
+    if state.draw_nesting >= MAX_DRAW_NESTING:
+        raise RuleRuntimeError(
+            f"'{inst.id}' ({rule.record.origin}): drawn cards made their drawer draw again "
+            f"{MAX_DRAW_NESTING} times within one draw; an `on_draw` that draws must stop "
+            "somewhere (draw only on a condition, or let the turn end)")
+    return DrawnFrame(ctx, code)
 
-    def _run_hook(self, seat: int, hook, code, from_bottom: bool):
-        """A card's `instead_of_draw`, run in place of ``seat``'s draw (never inside itself)."""
-        ctx = Ctx(self, seat, hook)
-        ctx.source = hook.id
-        ctx.vars["from_bottom"] = from_bottom
-        self._hooking.add(hook.uid)
-        try:
-            yield from run(code, ctx)
-        finally:
-            self._hooking.discard(hook.uid)
 
+class DrawnFrame(Frame):
+    """A drawn card's `on_draw`, counted while it runs (draws inside draws are bounded)."""
+
+    __slots__ = ("ctx", "code", "started")
+
+    def __init__(self, ctx: Ctx, code) -> None:
+        self.ctx, self.code = ctx, code
+        self.started = False
+        self.result = None
+
+    def step(self, state, value):
+        if self.started:
+            state.draw_nesting -= 1
+            return None
+        self.started = True
+        state.draw_nesting += 1
+        state.push(ProgramFrame(self.code.ops, self.ctx))
+        return PUSHED
+
+
+class HookFrame(Frame):
+    """A card's `instead_of_draw`, run in place of ``seat``'s draw (never inside itself)."""
+
+    __slots__ = ("seat", "hook", "code", "from_bottom", "started")
+
+    def __init__(self, seat: int, hook, code, from_bottom: bool) -> None:
+        self.seat, self.hook, self.code, self.from_bottom = seat, hook, code, from_bottom
+        self.started = False
+        self.result = None
+
+    def step(self, state, value):
+        if self.started:
+            state.hooking.discard(self.hook.uid)
+            return None
+        self.started = True
+        ctx = Ctx(state, self.seat, self.hook, source=self.hook.id)
+        ctx.vars["from_bottom"] = self.from_bottom
+        state.hooking.add(self.hook.uid)
+        if self.code.waits:
+            state.push(ProgramFrame(self.code.ops, ctx))
+            return PUSHED
+        self.code.fn(ctx)
+        state.hooking.discard(self.hook.uid)
+        return None

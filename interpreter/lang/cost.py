@@ -24,35 +24,8 @@ from dataclasses import dataclass, field
 
 from . import primitives as P
 from . import syntax as s
-from .errors import RuleRuntimeError
-
-#: the largest magnitude of a number in play: far beyond any count of cards or
-#: turns, small enough that arithmetic stays cheap
-NUMBER_LIMIT = 1_000_000_000
-
-#: steps one action may take; the shipped editions take at most about a hundred
-STEP_BUDGET = 100_000
-
-# diagnostic codes (see diagnostics.py)
-TOO_LARGE = "number-too-large"
-MAY_OVERFLOW = "may-overflow"
-TOO_MUCH_WORK = "too-much-work"
-
-
-def label(record) -> str:
-    """How errors name a card, combo or check: "card 'x' (file:line)"."""
-    return f"{type(record).__name__.lower()} '{record.id}' ({record.origin})"
-
-
-def fail(where: str | None, message: str):
-    """Stop the game: rules that cannot be carried out (see errors.RuleRuntimeError)."""
-    raise RuleRuntimeError(f"{where or 'an effect'}: {message}")
-
-
-def within_limit(value) -> bool:
-    """Whether a number lies within plus or minus NUMBER_LIMIT (booleans always do)."""
-    return -NUMBER_LIMIT <= value <= NUMBER_LIMIT
-
+from .limits import (MAY_OVERFLOW, NUMBER_LIMIT, STEP_BUDGET, TOO_LARGE, TOO_MUCH_WORK, fail, label,
+                     shown, within_limit)
 
 def weight(body) -> int:
     """Steps one run of a block costs: one, plus one per primitive call in it.
@@ -127,13 +100,6 @@ def _most_copies(count) -> int:
         by_players = all(str(key)[:1].isdigit() for key in count)
         return (max(numbers, default=0) if by_players else sum(numbers))
     return 0
-
-
-def shown(number: int) -> str:
-    """A number, however large, as a person can read it."""
-    size = abs(number)
-    text = f"{size:,}" if size < 10 ** 18 else f"more than 10^{len(str(size)) - 1}"
-    return ("-" if number < 0 else "") + text
 
 
 class Estimate:

@@ -1,78 +1,69 @@
 """Setup counts: the pure expressions a setup step's count may be, worked out on card counts.
 
-In a count, ``players`` and ``pile`` are numbers, ``draw_pile`` is a Counter of
-card ids, and ``count``, ``find`` and ``tagged`` work on it. Both the
-validator's dry run and the engine's deal use these, so they agree.
+In a count, ``players`` and ``pile`` are numbers and ``draw_pile`` the draw
+pile as it is at that step; ``count``, ``find`` and ``tagged`` work on it. The
+validator's dry run knows the pile only as counts of card ids, the engine's
+deal has the real cards: both are worked out by the one compiler
+(compiler.py), the dry run on stand-in cards, so the two always agree.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
-from . import syntax as s
-from .cost import NUMBER_LIMIT, shown, within_limit
-from .operators import ARITHMETIC
-
-
-class EvalError(Exception):
-    pass
+from .compiler import compile_expression
+from .errors import RuleRuntimeError
+from .machine import Ctx
 
 
-class NumberTooLarge(EvalError):
-    """A count that writes or works out a number beyond cost.NUMBER_LIMIT."""
+class NumberTooLarge(Exception):
+    """A count that writes or works out a number beyond limits.NUMBER_LIMIT."""
 
 
-def _checked(value, what: str):
-    if isinstance(value, int) and not within_limit(value):
-        raise NumberTooLarge(f"{what} {shown(value)}, beyond the largest number a count may use "
-                             f"({NUMBER_LIMIT:,} either way)")
-    return value
+class _Card:
+    """A stand-in for a card in the pile of a dry run: its id and its definition."""
+
+    __slots__ = ("id", "card")
+
+    def __init__(self, card) -> None:
+        self.id, self.card = card.id, card
 
 
-def evaluate(expr, names: dict, rules: dict, cards: dict | None = None):
-    """Evaluate a pure, checked expression (numbers, names, rules, min/max, logic).
+class _Pile:
+    __slots__ = ("cards",)
 
-    In setup counts, ``draw_pile`` is a Counter of card ids, and ``count``,
-    ``find`` and ``tagged`` work on it (``cards``: id -> Card, for tags). A
-    number beyond the limit (written, read from a rule, or worked out) raises
-    :class:`NumberTooLarge`.
-    """
-    if isinstance(expr, (s.IntLit, s.BoolLit, s.StrLit)):
-        return _checked(expr.value, "it writes the number")
-    if isinstance(expr, s.Name):
-        return names[expr.id]
-    if isinstance(expr, s.RuleRef):
-        return _checked(rules[expr.name], f"rules.{expr.name} is")
-    if isinstance(expr, s.Sum):
-        total = evaluate(expr.first, names, rules, cards)
-        for op, term in zip(expr.ops, expr.terms):
-            total = _checked(ARITHMETIC[op](total, evaluate(term, names, rules, cards)),
-                             "the count works out to")
-        return total
-    if isinstance(expr, s.Compare):
-        left, right = evaluate(expr.left, names, rules, cards), evaluate(expr.right, names, rules, cards)
-        return {"==": left == right, "!=": left != right, "<": left < right, ">": left > right,
-                "<=": left <= right, ">=": left >= right}[expr.op]
-    if isinstance(expr, s.BoolOp):
-        values = (evaluate(o, names, rules, cards) for o in expr.operands)
-        return all(values) if expr.op == "and" else any(values)
-    if isinstance(expr, s.Not):
-        return not evaluate(expr.operand, names, rules, cards)
-    if isinstance(expr, s.Call) and expr.name in _SETUP_CALLS:
-        values = [evaluate(a, names, rules, cards) for a in expr.args]
-        return _SETUP_CALLS[expr.name](values, cards or {})
-    raise EvalError(f"cannot evaluate {type(expr).__name__} here")
+    def __init__(self, cards: list) -> None:
+        self.cards = cards
 
 
-#: the queries a setup count may use, on card counts (keywords: names may be card words)
-_SETUP_CALLS = dict(
-    min=lambda values, cards: min(values),
-    max=lambda values, cards: max(values),
-    count=lambda values, cards: sum(values[0].values()),
-    find=lambda values, cards: Counter({values[1]: values[0][values[1]]}),
-    tagged=lambda values, cards: Counter({card_id: n for card_id, n in values[0].items()
-                                          if values[1] in cards[card_id].tags}),
-)
+class _Setup:
+    """What a count may read: the rules, and the draw pile (as ``table.draw_pile``)."""
+
+    __slots__ = ("rules", "table", "draw_pile", "budget")
+
+    def __init__(self, rules: dict, pile: list) -> None:
+        self.rules = rules
+        self.draw_pile = _Pile(pile)
+        self.table = self
+        self.budget = 0
+
+
+@lru_cache(maxsize=None)
+def _compiled(tree):
+    return compile_expression(tree, frozenset(), "a setup count")
+
+
+def evaluate(expr, names: dict, rules: dict, pile: list | None = None):
+    """A pure, checked expression's value: ``names`` are its names (``players``,
+    ``pile``), ``pile`` the cards of the draw pile (anything with ``id`` and
+    ``card``). A number beyond the limit raises :class:`NumberTooLarge`."""
+    ctx = Ctx(_Setup(rules, pile or []), 0)
+    ctx.vars.update(names)
+    try:
+        return _compiled(expr).fn(ctx)
+    except RuleRuntimeError as exc:
+        raise NumberTooLarge(str(exc).split(": ", 1)[-1]) from None
 
 
 def step_count(step, players: int, rules: dict, pile: Counter | None = None,
@@ -84,7 +75,6 @@ def step_count(step, players: int, rules: dict, pile: Counter | None = None,
     if isinstance(step.count, tuple):  # (lo, hi, count) ranges by player count
         return next((n for lo, hi, n in step.count if lo <= players <= hi), 0)
     pile = pile if pile is not None else Counter()
-    return evaluate(step.count, {"players": players, "pile": sum(pile.values()), "draw_pile": pile},
-                    rules, cards)
-
-
+    stand_ins = [_Card(cards[card_id]) for card_id, copies in pile.items() for _ in range(copies)] \
+        if cards else []
+    return evaluate(step.count, {"players": players, "pile": sum(pile.values())}, rules, stand_ins)

@@ -14,7 +14,7 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import syntax as s
-from .cost import NUMBER_LIMIT
+from .limits import NUMBER_LIMIT
 
 MAX_EFFECT_CHARS = 8000
 MAX_NESTING = 24  # brackets

@@ -1,10 +1,21 @@
-"""The table of effect primitives: the only things an effect can do.
+"""The effect primitives: the only things an effect can do, each declared once.
 
-Each primitive declares its parameters (name, type, default), what it returns
-(``None`` for actions, which are statements), what kind of step it is (an
-action, a pure query, a player's choice, or chance) and where it may appear.
-The checker reads this table to check every call when a rule file loads, and
-``docs/effects.md`` is generated from it (a test keeps the two in step).
+Each primitive is a function written below its declaration: its parameters
+(name, type, default), what it returns (``None`` for actions, which are
+statements), what kind of step it is (an action, a pure query, a player's
+choice, or chance), where it may appear, and what it does. The checker reads
+the declarations to check every call when a rule file loads, the compiler
+calls the functions, and ``docs/effects.md`` is generated from the summaries.
+
+A function takes the running :class:`~.machine.Ctx` and then its arguments in
+declared order (defaults filled in). It reaches the game only through the
+context's ``table`` and ``state`` (see world.py). A choice or chance returns a
+:class:`~.machine.Decision` or :class:`~.machine.Chance` whose ``then`` turns
+the answer into the value; ``draw`` may return a frame that runs the drawn
+card's effect. Arguments are checked here, so that whatever a checked effect
+passes, the table stays sound: out-of-range numbers are clamped or ignored,
+players out of the game cannot draw, win or be attacked, and a request nobody
+could answer stops the game with an error.
 
 Types are plain strings. ``card`` may stand where ``cards`` is wanted,
 ``zone`` (its contents) where ``cards`` is wanted, and ``player`` where
@@ -14,8 +25,13 @@ card ids and tags are checked against the loaded cards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import permutations
 from types import SimpleNamespace
+
+from .limits import NUMBER_LIMIT, fail
+from .machine import Chance, Decision
+from .values import HAND, PrivateInt, as_secret_as, cards_of, seats_of
 
 # value types
 INT, BOOL, STR = "int", "bool", "str"
@@ -74,6 +90,8 @@ class Primitive:
     summary: str
     group: str
     contexts: frozenset = EFFECT_CONTEXTS
+    impl: object = field(default=None, compare=False, repr=False)  # what it does
+    waits: bool = False  # it may return a request or a frame (choices, chance, draw)
 
     def signature(self) -> str:
         parts = [p.name if p.required else f"{p.name}={p.default}" for p in self.params]
@@ -82,124 +100,437 @@ class Primitive:
 
 
 PRIMITIVES: dict[str, Primitive] = {}
+_GROUP = ["Players"]
 
 
-def _entry(params, returns, kind, summary, contexts=EFFECT_CONTEXTS):
-    return params, returns, kind, summary, frozenset(contexts)
+def group(title: str) -> None:
+    """The heading under which the primitives declared next are documented."""
+    _GROUP[0] = title
 
 
-def _group(title: str, **entries) -> None:
-    """Add a group of primitives; the keyword names are the primitive names.
+def primitive(params, returns, kind, summary, contexts=EFFECT_CONTEXTS, waits=None):
+    """Declare the primitive the decorated function implements; its name is the
+    function's, without a trailing underscore (``min_`` is ``min``). Names are
+    written as identifiers, never as strings, so no string in the engine could be
+    mistaken for a card id (a Shuffle card and the shuffle primitive share a word)."""
+    def declare(fn):
+        name = fn.__name__.rstrip("_")
+        PRIMITIVES[name] = Primitive(name, tuple(Param(*p) for p in params), returns, kind, summary,
+                                     _GROUP[0], frozenset(contexts), fn,
+                                     kind in (CHOICE, CHANCE) if waits is None else waits)
+        return fn
+    return declare
 
-    Names are written as Python identifiers, never as strings, so engine code
-    holds no string that could be mistaken for a card id (a Shuffle card and
-    the shuffle primitive share a word, not a special case).
-    """
-    for name, (params, returns, kind, summary, contexts) in entries.items():
-        PRIMITIVES[name] = Primitive(name, tuple(Param(*p) for p in params), returns, kind,
-                                     summary, title, contexts)
+
+# -- players ----------------------------------------------------------------------
+group("Players")
 
 
-_group(
-    "Players",
-    players=_entry([], PLAYERS, QUERY,
-                'Every player still in the game, in turn order starting with the acting player.'),
-    others=_entry([("of", PLAYER, "me")], PLAYERS, QUERY,
-                'Every player still in the game except `of`.'),
-    teammates=_entry([("of", PLAYER, "me")], PLAYERS, QUERY,
-                'The players still in the game on the same team as `of`, except `of` (nobody when the edition has no `teams`).'),
-    opponents=_entry([("of", PLAYER, "me")], PLAYERS, QUERY,
-                'The players still in the game on another team than `of` (everyone else when the edition has no `teams`).'),
-    with_cards=_entry([("among", PLAYERS)], PLAYERS, QUERY,
-                'The players of `among` who hold at least one card.'),
-    next_player=_entry([("after", PLAYER, "me")], PLAYER, QUERY,
-                'The player whose turn comes after `after` in the current direction of play.'),
-    owed=_entry([("player", PLAYER, "me")], INT, QUERY,
-                'How many turns `player` still owes, counting the one being played.'),
-    holding=_entry([("among", PLAYERS), ("card", CARD_ID)], PLAYERS, QUERY,
-                'The players of `among` who hold a card with the id `card`. Using the answer in a way others can see tells them who holds it: do that only when the card says so.'),
-    played_by=_entry([("card", CARD)], PLAYER, QUERY,
-                'The player who last played `card` (nobody, for a card never played).'),
-)
-_group(
-    "Cards and zones",
-    hand=_entry([("player", PLAYER)], ZONE, QUERY,
-                'The hand of `player`.'),
-    top=_entry([("cards", CARDS), ("n", INT, "1")], CARDS, QUERY,
-                'The first `n` cards of a zone or card list (all of them if there are fewer; none if `n` is 0 or less).'),
-    bottom=_entry([("cards", CARDS), ("n", INT, "1")], CARDS, QUERY,
-                'The last `n` cards of a zone or card list (all of them if there are fewer; none if `n` is 0 or less).'),
-    find=_entry([("cards", CARDS), ("card", CARD_ID)], CARDS, QUERY,
-                'The cards of `cards` whose id is `card`.', contexts=EFFECT_CONTEXTS | {SETUP}),
-    tagged=_entry([("cards", CARDS), ("tag", TAG)], CARDS, QUERY,
-                'The cards of `cards` that carry the tag `tag`.', contexts=EFFECT_CONTEXTS | {SETUP}),
-    count=_entry([("of", (CARDS, PLAYERS))], INT, QUERY,
-                'How many cards or players there are in `of`.', contexts=EFFECT_CONTEXTS | {SETUP}),
-    has=_entry([("player", PLAYER), ("card", CARD_ID)], BOOL, QUERY,
-                'Whether `player` holds at least one card with the id `card`.'),
-    in_zone=_entry([("cards", CARDS), ("zone", ZONE)], CARDS, QUERY,
-                'The cards of `cards` that are in `zone` now.'),
-    without=_entry([("cards", CARDS), ("exclude", CARDS)], CARDS, QUERY,
-                'The cards of `cards` that are not in `exclude`.'),
-    is_face_up=_entry([("card", CARD)], BOOL, QUERY,
-                'Whether `card` lies face up in a pile (see `move(..., face_up=true)`); for a card that has just come into a hand (a drawn card), whether it lay face up before.'),
-    playable_as=_entry([("cards", CARDS), ("card", CARD_ID)], CARDS, QUERY,
-                'The cards of `cards` that are `card` or may stand in for it (a card whose `stands_for` covers it).'),
-    zone_of=_entry([("player", PLAYER), ("name", ZONE_NAME)], ZONE, QUERY,
-                "`player`'s own copy of a zone declared with `per_player: true` (the cards in front of them, say)."),
-    min=_entry([("a", INT), ("b", INT)], INT, QUERY,
-                'The smaller of two numbers.', contexts=EFFECT_CONTEXTS | {SETUP}),
-    max=_entry([("a", INT), ("b", INT)], INT, QUERY,
-                'The larger of two numbers.', contexts=EFFECT_CONTEXTS | {SETUP}),
-)
-_group(
-    "Chance and choices",
-    random_card=_entry([("cards", CARDS)], CARD, CHANCE,
-                'One card of `cards` picked uniformly at random; nobody chooses it. Taken from a hand guarded by a `decoy` card, it comes from the decoy zone instead.'),
-    blind_pick=_entry([("cards", CARDS), ("by", PLAYER, "me")], CARD, CHANCE,
-                '`by` takes a card without seeing faces: at random, except that a card with a distinct back (`back: distinct`) can be told apart and taken on purpose. Guarded hands give a decoy card, as for `random_card`.'),
-    choose_kind=_entry([("among", CARDS), ("by", PLAYER, "me")], CARD, CHOICE,
-                '`by` picks which kind of card of `among` to use: one card of each title is offered, and nobody is asked when all are of one title.'),
-    choose_player=_entry([("among", PLAYERS), ("by", PLAYER, "me")], PLAYER, CHOICE,
-                '`by` picks one player of `among`. A card cannot be played when there is none to pick.'),
-    choose_card=_entry([("among", CARDS), ("by", PLAYER, "me")], CARD, CHOICE,
-                "`by` picks one card of `among`, seeing the cards' faces if they may see them."),
-    choose_title=_entry([("by", PLAYER, "me")], CARD_ID, CHOICE,
-                '`by` names one card title of the edition.'),
-    choose_position=_entry([("zone", ZONE), ("by", PLAYER, "me")], INT, CHOICE,
-                '`by` picks a place in `zone`: 0 is the top, `count(zone)` the bottom.'),
-    ask=_entry([("question", STR), ("by", PLAYER, "me")], BOOL, CHOICE,
-                '`by` answers a yes-or-no question.'),
-    rearrange=_entry([("cards", CARDS), ("by", PLAYER, "me")], None, CHOICE,
-                '`by` puts the cards (a run of one pile, such as `top(draw_pile, 3)`) back in the order they like. Only they learn the new order, and they must be able to see the cards (`show` them first). When the cards lie in different zones, only those in the zone that holds most of them are rearranged; more than six cards stop the game with an error (too many orders to pick from).'),
-)
-_group(
-    "Actions",
-    move=_entry([("cards", CARDS), ("to", ZONE), ("at", INT, "0"), ("face_up", BOOL, "false")], None, ACTION,
-                'Move cards into a zone, at position `at` counted from the top (a place past the bottom is the bottom, a negative one the top). Whoever owns the destination hand learns the cards; a public zone shows them to everyone. With `face_up=true` a card lies face up: in a pile everyone sees it and its place; in a hand everyone sees it there until it leaves the hand. A place picked with `choose_position` stays known only to whoever picked it.'),
-    shuffle=_entry([("zone", ZONE)], None, ACTION,
-                'Shuffle a zone uniformly at random; what anyone knew of its order is forgotten.'),
-    show=_entry([("cards", CARDS), ("to", PLAYERS)], None, ACTION,
-                'Let the players `to` see the faces of the cards, privately.'),
-    reveal=_entry([("cards", CARDS)], None, ACTION,
-                "Show the cards' faces to every player."),
-    draw=_entry([("player", PLAYER, "me"), ("from_bottom", BOOL, "false")], None, ACTION,
-                "`player` takes the top (or bottom) card of the draw pile into their hand, and that card's `on_draw` effect runs. A player who is out of the game draws nothing."),
-    end_turn=_entry([("turns", INT, "1")], None, ACTION,
-                "End `turns` of the acting player's owed turns (the current one first; a number below 1 counts as 1); play no more cards this turn. Nothing happens when it is not the acting player's turn."),
-    attack=_entry([("victim", PLAYER), ("turns", INT)], None, ACTION,
-                "End all of the acting player's turns; `victim` owes `turns` more, plus the turns the attacker still owed when they were themselves under attack (if the edition's `attacks_stack` rule is on). Play continues from `victim`. Played out of turn (in answer to another card) it ends nobody's turn: `victim` owes the turns and the current turn goes on. A negative `turns` counts as 0; nothing happens when `victim` is out of the game."),
-    discard=_entry([("cards", CARDS)], None, ACTION,
-                'Put cards on the discard pile, one by one (a card with a home, `returns_to`, goes home instead, as it does whenever it would reach the discard pile).'),
-    reverse=_entry([], None, ACTION,
-                'Reverse the direction of play. With two players the order of turns stays the same.'),
-    eliminate=_entry([("player", PLAYER)], None, ACTION,
-                'Take `player` out of the game; their owed turns are dropped. Nothing happens to a player who is already out.'),
-    win=_entry([("player", PLAYER)], None, ACTION,
-                'End the game at once with `player` as its winner, and in a team game their team (for a win condition other than being the last one left, usually in a state check). Nothing happens when `player` is out of the game.'),
-    cancel=_entry([], None, ACTION,
-                'Cancel the card or combo this card was played in answer to. Answering a cancel with another cancel restores the action, and so on.', contexts=[REACTION]),
-)
+@primitive([], PLAYERS, QUERY,
+           'Every player still in the game, in turn order starting with the acting player.')
+def players(ctx):
+    return ctx.table.seats_from(ctx.me)
+
+
+@primitive([("of", PLAYER, "me")], PLAYERS, QUERY,
+           'Every player still in the game except `of`.')
+def others(ctx, of):
+    return [seat for seat in ctx.table.seats_from(of) if seat != of]
+
+
+@primitive([("of", PLAYER, "me")], PLAYERS, QUERY,
+           'The players still in the game on the same team as `of`, except `of` (nobody when the edition has no `teams`).')
+def teammates(ctx, of):
+    table = ctx.table
+    if not table.teams:
+        return []
+    return [seat for seat in table.seats_from(of) if seat != of and table.team_of(seat) == table.team_of(of)]
+
+
+@primitive([("of", PLAYER, "me")], PLAYERS, QUERY,
+           'The players still in the game on another team than `of` (everyone else when the edition has no `teams`).')
+def opponents(ctx, of):
+    table = ctx.table
+    return [seat for seat in table.seats_from(of)
+            if seat != of and (not table.teams or table.team_of(seat) != table.team_of(of))]
+
+
+@primitive([("among", PLAYERS)], PLAYERS, QUERY,
+           'The players of `among` who hold at least one card.')
+def with_cards(ctx, among):
+    hands = ctx.table.hands
+    return [seat for seat in seats_of(among) if hands[seat].cards]
+
+
+@primitive([("after", PLAYER, "me")], PLAYER, QUERY,
+           'The player whose turn comes after `after` in the current direction of play.')
+def next_player(ctx, after):
+    return ctx.table.next_seat(after)
+
+
+@primitive([("player", PLAYER, "me")], INT, QUERY,
+           'How many turns `player` still owes, counting the one being played.')
+def owed(ctx, player):
+    return min(ctx.table.owed[player], NUMBER_LIMIT)
+
+
+@primitive([("among", PLAYERS), ("card", CARD_ID)], PLAYERS, QUERY,
+           'The players of `among` who hold a card with the id `card`. Using the answer in a way others can see tells them who holds it: do that only when the card says so.')
+def holding(ctx, among, card):
+    hands = ctx.table.hands
+    return [seat for seat in seats_of(among) if any(inst.id == card for inst in hands[seat].cards)]
+
+
+@primitive([("card", CARD)], PLAYER, QUERY,
+           'The player who last played `card` (nobody, for a card never played).')
+def played_by(ctx, card):
+    found = cards_of(card)
+    return found[0].played_by if found else None
+
+
+# -- cards and zones ----------------------------------------------------------------
+group("Cards and zones")
+
+
+@primitive([("player", PLAYER)], ZONE, QUERY,
+           'The hand of `player`.')
+def hand(ctx, player):
+    return ctx.table.hands[player]
+
+
+@primitive([("cards", CARDS), ("n", INT, "1")], CARDS, QUERY,
+           'The first `n` cards of a zone or card list (all of them if there are fewer; none if `n` is 0 or less).')
+def top(ctx, cards, n):
+    return cards_of(cards)[:max(n, 0)]
+
+
+@primitive([("cards", CARDS), ("n", INT, "1")], CARDS, QUERY,
+           'The last `n` cards of a zone or card list (all of them if there are fewer; none if `n` is 0 or less).')
+def bottom(ctx, cards, n):
+    found = cards_of(cards)
+    return found[max(len(found) - n, 0):] if n > 0 else []
+
+
+@primitive([("cards", CARDS), ("card", CARD_ID)], CARDS, QUERY,
+           'The cards of `cards` whose id is `card`.', contexts=EFFECT_CONTEXTS | {SETUP})
+def find(ctx, cards, card):
+    return [inst for inst in cards_of(cards) if inst.id == card]
+
+
+@primitive([("cards", CARDS), ("tag", TAG)], CARDS, QUERY,
+           'The cards of `cards` that carry the tag `tag`.', contexts=EFFECT_CONTEXTS | {SETUP})
+def tagged(ctx, cards, tag):
+    return [inst for inst in cards_of(cards) if tag in inst.card.tags]
+
+
+@primitive([("of", (CARDS, PLAYERS))], INT, QUERY,
+           'How many cards or players there are in `of`.', contexts=EFFECT_CONTEXTS | {SETUP})
+def count(ctx, of):
+    if isinstance(of, list):
+        return len(of)
+    if of is None:
+        return 0
+    cards = getattr(of, "cards", None)
+    return len(cards) if cards is not None else 1
+
+
+@primitive([("player", PLAYER), ("card", CARD_ID)], BOOL, QUERY,
+           'Whether `player` holds at least one card with the id `card`.')
+def has(ctx, player, card):
+    return any(inst.id == card for inst in ctx.table.hands[player].cards)
+
+
+@primitive([("cards", CARDS), ("zone", ZONE)], CARDS, QUERY,
+           'The cards of `cards` that are in `zone` now.')
+def in_zone(ctx, cards, zone):
+    return [inst for inst in cards_of(cards) if inst.zone is zone]
+
+
+@primitive([("cards", CARDS), ("exclude", CARDS)], CARDS, QUERY,
+           'The cards of `cards` that are not in `exclude`.')
+def without(ctx, cards, exclude):
+    gone = {inst.uid for inst in cards_of(exclude)}
+    return [inst for inst in cards_of(cards) if inst.uid not in gone]
+
+
+@primitive([("card", CARD)], BOOL, QUERY,
+           'Whether `card` lies face up in a pile (see `move(..., face_up=true)`); for a card that has just come into a hand (a drawn card), whether it lay face up before.')
+def is_face_up(ctx, card):
+    found = cards_of(card)
+    if not found:
+        return False
+    inst = found[0]  # a card just drawn: whether it lay face up in the pile
+    return inst.face_up or (inst.zone.kind == HAND and inst.was_face_up)
+
+
+@primitive([("cards", CARDS), ("card", CARD_ID)], CARDS, QUERY,
+           'The cards of `cards` that are `card` or may stand in for it (a card whose `stands_for` covers it).')
+def playable_as(ctx, cards, card):
+    state = ctx.state
+    if not state.has_wilds:
+        return [inst for inst in cards_of(cards) if inst.id == card]
+    wanted = state.cards[card]
+    return [inst for inst in cards_of(cards) if inst.card.may_stand_for(wanted)]
+
+
+@primitive([("player", PLAYER), ("name", ZONE_NAME)], ZONE, QUERY,
+           "`player`'s own copy of a zone declared with `per_player: true` (the cards in front of them, say).")
+def zone_of(ctx, player, name):
+    return ctx.table.areas[name][player]
+
+
+@primitive([("a", INT), ("b", INT)], INT, QUERY,
+           'The smaller of two numbers.', contexts=EFFECT_CONTEXTS | {SETUP})
+def min_(ctx, a, b):
+    return as_secret_as(min(a, b), (a, b))
+
+
+@primitive([("a", INT), ("b", INT)], INT, QUERY,
+           'The larger of two numbers.', contexts=EFFECT_CONTEXTS | {SETUP})
+def max_(ctx, a, b):
+    return as_secret_as(max(a, b), (a, b))
+
+
+# -- chance and choices -------------------------------------------------------------
+group("Chance and choices")
+
+#: the most cards `rearrange` puts in order: the player picks one of n! orders
+MAX_REARRANGE = 6
+
+
+def _decoyed(ctx, cards):
+    """A hand guarded by a `decoy` card gives its decoy zone's cards instead."""
+    if ctx.state.has_decoys and getattr(cards, "kind", None) == HAND:
+        table = ctx.table
+        for area in table.areas_of(cards.owner):
+            for inst in area.cards:
+                stash = inst.card.decoy
+                if stash is not None and table.extra[stash].cards:
+                    return table.extra[stash]
+    return cards
+
+
+def _pick(ctx, index, found):
+    return found[index]
+
+
+def _random_pick(found):
+    return Chance("pick", len(found), {"zone": found[0].zone.name, "cards": [inst.id for inst in found]},
+                  (_pick, (found,)))
+
+
+@primitive([("cards", CARDS)], CARD, CHANCE,
+           'One card of `cards` picked uniformly at random; nobody chooses it. Taken from a hand guarded by a `decoy` card, it comes from the decoy zone instead.')
+def random_card(ctx, cards):
+    found = cards_of(_decoyed(ctx, cards))
+    return _random_pick(found) if found else None
+
+
+def _picked_blind(ctx, picked, plain):
+    if picked is not None:
+        return picked
+    return _random_pick(plain)
+
+
+@primitive([("cards", CARDS), ("by", PLAYER, "me")], CARD, CHANCE,
+           '`by` takes a card without seeing faces: at random, except that a card with a distinct back (`back: distinct`) can be told apart and taken on purpose. Guarded hands give a decoy card, as for `random_card`.')
+def blind_pick(ctx, cards, by):
+    found = cards_of(_decoyed(ctx, cards))
+    marked = [inst for inst in found if inst.card.back_distinct] if ctx.state.has_marked else ()
+    if marked:
+        plain = [inst for inst in found if not inst.card.back_distinct]
+        options = ([True] if plain else []) + [inst.id for inst in marked]
+        values = ([None] if plain else []) + marked
+        return Decision(by, "blind_pick", options, values, {**ctx.state.about(ctx), "random": bool(plain)},
+                        (_picked_blind, (plain,)))
+    return _random_pick(found) if found else None
+
+
+@primitive([("among", CARDS), ("by", PLAYER, "me")], CARD, CHOICE,
+           '`by` picks which kind of card of `among` to use: one card of each title is offered, and nobody is asked when all are of one title.')
+def choose_kind(ctx, among, by):
+    options, values = [], []
+    for inst in cards_of(among):
+        if inst.id not in options:
+            options.append(inst.id)
+            values.append(inst)
+    if len(options) < 2:
+        return values[0] if values else None
+    return Decision(by, "choose_card", options, values, ctx.state.about(ctx))
+
+
+@primitive([("among", PLAYERS), ("by", PLAYER, "me")], PLAYER, CHOICE,
+           '`by` picks one player of `among`. A card cannot be played when there is none to pick.')
+def choose_player(ctx, among, by):
+    seats = list(seats_of(among))
+    if not seats:
+        return None
+    return Decision(by, "choose_player", seats, None, ctx.state.about(ctx))
+
+
+@primitive([("among", CARDS), ("by", PLAYER, "me")], CARD, CHOICE,
+           "`by` picks one card of `among`, seeing the cards' faces if they may see them.")
+def choose_card(ctx, among, by):
+    found = cards_of(among)
+    if not found:
+        return None
+    bit = 1 << by
+    if all(inst.known & bit for inst in found):
+        options, values = [], []
+        for inst in found:  # cards of one title are alike: offer each title once
+            if inst.id not in options:
+                options.append(inst.id)
+                values.append(inst)
+    else:  # face down to the chooser: they pick a place, blind
+        options, values = list(range(len(found))), found
+    return Decision(by, "choose_card", options, values, ctx.state.about(ctx))
+
+
+@primitive([("by", PLAYER, "me")], CARD_ID, CHOICE,
+           '`by` names one card title of the edition.')
+def choose_title(ctx, by):
+    return Decision(by, "choose_title", ctx.state.titles, None, ctx.state.about(ctx))
+
+
+def _secret_place(ctx, place, by):
+    return PrivateInt(place, 1 << by)
+
+
+@primitive([("zone", ZONE), ("by", PLAYER, "me")], INT, CHOICE,
+           '`by` picks a place in `zone`: 0 is the top, `count(zone)` the bottom.')
+def choose_position(ctx, zone, by):
+    places = list(range(len(zone.cards) + 1))
+    return Decision(by, "choose_position", places, None, {**ctx.state.about(ctx), "zone": zone.name},
+                    (_secret_place, (by,)))
+
+
+@primitive([("question", STR), ("by", PLAYER, "me")], BOOL, CHOICE,
+           '`by` answers a yes-or-no question.')
+def ask(ctx, question, by):
+    return Decision(by, "ask", [True, False], None, {**ctx.state.about(ctx), "question": question})
+
+
+def _put_in_order(ctx, order, found, by):
+    ctx.table.rearrange([found[index] for index in order], 1 << by)
+
+
+@primitive([("cards", CARDS), ("by", PLAYER, "me")], None, CHOICE,
+           '`by` puts the cards (a run of one pile, such as `top(draw_pile, 3)`) back in the order they like. Only they learn the new order, and they must be able to see the cards (`show` them first). When the cards lie in different zones, only those in the zone that holds most of them are rearranged; more than six cards stop the game with an error (too many orders to pick from).')
+def rearrange(ctx, cards, by):
+    found = cards_of(cards)
+    if found:  # cards moved elsewhere since they were listed stay put: one zone is rearranged
+        held: dict = {}
+        for inst in found:
+            held[inst.zone.name] = held.get(inst.zone.name, 0) + 1
+        zone = max((inst.zone for inst in found), key=lambda z: held[z.name])  # the first of the fullest
+        found = [inst for inst in found if inst.zone is zone]
+    if len(found) < 2:
+        return None
+    if len(found) > MAX_REARRANGE:
+        fail(ctx.state.where(ctx), f"rearrange() was given {len(found)} cards; at most {MAX_REARRANGE} "
+                                   "can be put in order (a player picks one of every possible order): "
+                                   "rearrange fewer, such as `top(draw_pile, 3)`")
+    options = [list(order) for order in permutations(range(len(found)))]
+    bit = 1 << by  # a card the chooser was never shown stays a blank to them
+    return Decision(by, "rearrange", options, None,
+                    {**ctx.state.about(ctx), "cards": [inst.id if inst.known & bit else None for inst in found]},
+                    (_put_in_order, (found, by)))
+
+
+# -- actions --------------------------------------------------------------------------
+group("Actions")
+
+
+@primitive([("cards", CARDS), ("to", ZONE), ("at", INT, "0"), ("face_up", BOOL, "false")], None, ACTION,
+           'Move cards into a zone, at position `at` counted from the top (a place past the bottom is the bottom, a negative one the top). Whoever owns the destination hand learns the cards; a public zone shows them to everyone. With `face_up=true` a card lies face up: in a pile everyone sees it and its place; in a hand everyone sees it there until it leaves the hand. A place picked with `choose_position` stays known only to whoever picked it.')
+def move(ctx, cards, to, at, face_up):
+    ctx.table.move(cards_of(cards), to, at, face_up=face_up)
+
+
+def _shuffled(ctx, order, zone):
+    ctx.table.shuffle(zone, order)
+
+
+@primitive([("zone", ZONE)], None, ACTION,
+           'Shuffle a zone uniformly at random; what anyone knew of its order is forgotten.', waits=True)
+def shuffle(ctx, zone):
+    return Chance("order", len(zone.cards), {"zone": zone.name, "cards": [inst.id for inst in zone.cards]},
+                  (_shuffled, (zone,)))
+
+
+@primitive([("cards", CARDS), ("to", PLAYERS)], None, ACTION,
+           'Let the players `to` see the faces of the cards, privately.')
+def show(ctx, cards, to):
+    mask = 0
+    for seat in seats_of(to):
+        mask |= 1 << seat
+    ctx.table.show(cards_of(cards), mask)
+
+
+@primitive([("cards", CARDS)], None, ACTION,
+           "Show the cards' faces to every player.")
+def reveal(ctx, cards):
+    ctx.table.reveal(cards_of(cards))
+
+
+@primitive([("player", PLAYER, "me"), ("from_bottom", BOOL, "false")], None, ACTION,
+           "`player` takes the top (or bottom) card of the draw pile into their hand, and that card's `on_draw` effect runs. A player who is out of the game draws nothing.",
+           waits=True)
+def draw(ctx, player, from_bottom):
+    if ctx.table.alive[player]:
+        return ctx.state.draw(player, from_bottom)
+    return None
+
+
+@primitive([("turns", INT, "1")], None, ACTION,
+           "End `turns` of the acting player's owed turns (the current one first; a number below 1 counts as 1); play no more cards this turn. Nothing happens when it is not the acting player's turn.")
+def end_turn(ctx, turns):
+    ctx.table.end_turn(ctx.me, turns if turns > 0 else 1)  # the turn being played always counts
+
+
+@primitive([("victim", PLAYER), ("turns", INT)], None, ACTION,
+           "End all of the acting player's turns; `victim` owes `turns` more, plus the turns the attacker still owed when they were themselves under attack (if the edition's `attacks_stack` rule is on). Play continues from `victim`. Played out of turn (in answer to another card) it ends nobody's turn: `victim` owes the turns and the current turn goes on. A negative `turns` counts as 0; nothing happens when `victim` is out of the game.")
+def attack(ctx, victim, turns):
+    table = ctx.table
+    if victim is not None and table.alive[victim]:
+        turns = 0 if turns < 0 else NUMBER_LIMIT if turns > NUMBER_LIMIT else turns
+        table.attack(ctx.me, victim, turns, ctx.state.rules["attacks_stack"])
+
+
+@primitive([("cards", CARDS)], None, ACTION,
+           'Put cards on the discard pile, one by one (a card with a home, `returns_to`, goes home instead, as it does whenever it would reach the discard pile).')
+def discard(ctx, cards):
+    table = ctx.table
+    for inst in cards_of(cards):  # one by one: the last card lands on top
+        table.move([inst], table.discard_pile)
+
+
+@primitive([], None, ACTION,
+           'Reverse the direction of play. With two players the order of turns stays the same.')
+def reverse(ctx):
+    ctx.table.reverse()
+
+
+@primitive([("player", PLAYER)], None, ACTION,
+           'Take `player` out of the game; their owed turns are dropped. Nothing happens to a player who is already out.')
+def eliminate(ctx, player):
+    if player is not None:
+        ctx.table.eliminate(player)
+
+
+@primitive([("player", PLAYER)], None, ACTION,
+           'End the game at once with `player` as its winner, and in a team game their team (for a win condition other than being the last one left, usually in a state check). Nothing happens when `player` is out of the game.')
+def win(ctx, player):
+    if player is not None and ctx.table.alive[player]:
+        ctx.table.finish(player, "won", ctx.table.team(player))
+
+
+@primitive([], None, ACTION,
+           'Cancel the card or combo this card was played in answer to. Answering a cancel with another cancel restores the action, and so on.', contexts=[REACTION])
+def cancel(ctx):
+    if ctx.target is not None:
+        ctx.target.cancelled = True
+
 
 #: primitive names as attributes (``NAMES.move``), for code that must name a
 #: primitive without writing a string that could be mistaken for a card id

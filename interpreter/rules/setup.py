@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..lang import syntax as s
-from ..lang.cost import TOO_LARGE
+from ..lang.limits import TOO_LARGE
 from ..lang.counts import NumberTooLarge, step_count
 from .model import Edition, SetupStep
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 from ..lang import primitives as P
-from ..lang.cost import NUMBER_LIMIT, STEP_BUDGET
+from ..lang.limits import NUMBER_LIMIT, STEP_BUDGET
 from ..lang.diagnostics import CODES
 
 _KIND_WORDS = {P.ACTION: "action", P.QUERY: "query", P.CHOICE: "choice (a player decides)",

@@ -1,0 +1,119 @@
+"""Cards and combos with their effects compiled, and when one may be played.
+
+A :class:`Rule` is a card or combo of the edition with every expression and
+effect compiled once (lang/compiler.py). :func:`legal` says whether a rule may
+be played now; a :class:`Play` is a card or combo on its way to taking effect,
+which answers may cancel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..lang import syntax as s
+from ..lang.compiler import Code, compile_expression, compile_program
+from ..lang.limits import label
+from ..lang.machine import remap
+from ..lang.primitives import NAMES
+
+#: primitives whose first argument is the pool a player picks from: a card or combo
+#: that picks from a pure pool may only be played when the pool is not empty
+_PICKS_FROM = frozenset({NAMES.choose_player, NAMES.choose_card})
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A card or combo with its effects compiled."""
+
+    id: str
+    record: object  # model.Card or model.Combo
+    requires: Code | None
+    feasible: tuple  # pure codes that must give someone/something to choose
+    choose: tuple  # of (name, Code)
+    effect: Code | None
+    on_draw: Code | None = None
+    requires_this: bool = False  # whether `requires` or a choice's pool looks at `this`
+
+
+def compile_rule(record, zones: frozenset, shared: dict) -> Rule:
+    """A card or combo compiled; ``shared`` holds the codes of equal expressions, so a
+    test that several cards share is worked out once per decision (see :func:`legal`)."""
+    where = label(record)
+
+    def expression(tree):
+        if tree not in shared:  # shared by equal trees: errors name the first card that has it
+            shared[tree] = compile_expression(tree, zones, where)
+        return shared[tree]
+
+    choose, feasible, looks_at_this = [], [], _names_this(record.requires)
+    for name, tree in record.choose:
+        choose.append((name, compile_expression(tree, zones, where)))
+        if isinstance(tree, s.Call) and tree.name in _PICKS_FROM and tree.args:
+            among = expression(tree.args[0])
+            if not among.waits:
+                feasible.append(among)
+                looks_at_this = looks_at_this or _names_this(tree.args[0])
+    requires = expression(record.requires) if record.requires is not None else None
+    return Rule(id=record.id, record=record, requires=requires,
+                feasible=tuple(feasible), choose=tuple(choose),
+                effect=compile_program(record.effect, zones, where),
+                on_draw=compile_program(getattr(record, "on_draw", None), zones, where),
+                requires_this=looks_at_this)
+
+
+def _names_this(tree) -> bool:
+    return any(isinstance(item, s.Name) and item.id == "this" for item in s.walk(tree))
+
+
+def legal(rule: Rule, ctx, this, memo: dict | None = None) -> bool:
+    """Whether ``rule`` may be played now: its `requires` holds and it has someone to pick.
+
+    Tests that do not look at ``this`` give the same answer for every card of one
+    decision, so they are worked out once (``memo``, keyed by the shared code).
+    """
+    if rule.requires is not None:
+        if rule.requires_this or memo is None:
+            ctx.this = this
+            if not rule.requires.fn(ctx):
+                return False
+        else:
+            key = id(rule.requires)
+            ok = memo.get(key)
+            if ok is None:
+                ok = memo[key] = bool(rule.requires.fn(ctx))
+            if not ok:
+                return False
+    for code in rule.feasible:
+        key = id(code)
+        ok = None if memo is None else memo.get(key)
+        if ok is None:
+            ctx.this = this
+            ok = _count(code.fn(ctx)) > 0
+            if memo is not None and not rule.requires_this:
+                memo[key] = ok
+        if not ok:
+            return False
+    return True
+
+
+def _count(value) -> int:
+    if isinstance(value, list):
+        return len(value)
+    return len(value.cards) if hasattr(value, "cards") else int(value is not None)
+
+
+class Play:
+    """A card or combo on its way to taking effect; answers may cancel it."""
+
+    __slots__ = ("seat", "rule", "cards", "cancelled")
+
+    def __init__(self, seat: int, rule: Rule, cards: list) -> None:
+        self.seat, self.rule, self.cards = seat, rule, cards
+        self.cancelled = False
+
+    def copy_for(self, memo: dict) -> "Play":
+        other = Play.__new__(Play)
+        memo[id(self)] = other
+        other.seat, other.rule, other.cancelled = self.seat, self.rule, self.cancelled
+        other.cards = remap(self.cards, memo)
+        return other

@@ -1,0 +1,153 @@
+"""The flow of a game: the deal, then turn after turn, each a series of actions.
+
+:class:`GameFrame` sits at the bottom of the game's stack. On each turn it asks
+the player to act (:func:`action_decision` lists every legal option) until the
+turn ends, carrying out each action (a draw, a card, a combo, a blind play)
+and then the edition's state checks.
+"""
+
+from __future__ import annotations
+
+from ..lang.machine import PUSHED, Ctx, Decision, Frame, ProgramFrame
+from .compiled import legal
+from .plays import ComboPickFrame, PlayFrame
+from .setup import SetupFrame
+from .triggers import BLIND, PLAY_BLIND, BlindPlayFrame, ChecksFrame, blind
+
+#: when a game has lasted this many turns, or one turn this many plays, it is
+#: stopped without a winner: a house rule whose pile can run dry, or whose cards
+#: come back to the hand that played them, would otherwise go on for ever
+TURN_LIMIT = 5000
+PLAY_LIMIT = 1000
+
+DRAW = "draw"
+
+# phases of the game
+_DEAL, _TURN, _ASK, _ACT, _ACTED = range(5)
+
+
+class GameFrame(Frame):
+    """The whole game. ``layout`` (a function of the table) replaces the deal: a scenario
+    sets the table up by hand."""
+
+    __slots__ = ("phase", "seat", "plays", "layout")
+
+    def __init__(self, layout=None) -> None:
+        self.phase = _DEAL
+        self.seat = self.plays = 0
+        self.layout = layout
+        self.result = None
+
+    def step(self, state, value):
+        table = state.table
+        while True:
+            phase = self.phase
+            if phase == _ASK:  # the action decision comes first: it is asked most
+                if table.turn_ended:
+                    self.phase = _TURN
+                    continue
+                self.plays += 1
+                if self.plays > PLAY_LIMIT:
+                    table.finish(None, "play_limit")
+                state.budget = state.step_budget  # every action may take as many steps
+                self.phase = _ACT
+                return action_decision(state, self.seat)
+            if phase == _ACT:
+                self.phase = _ACTED
+                if act(state, self.seat, value):
+                    return PUSHED
+            elif phase == _ACTED:
+                self.phase = _ASK
+                if state.game.checks:
+                    state.push(ChecksFrame(state))
+                    return PUSHED
+            elif phase == _TURN:
+                if table.turn >= TURN_LIMIT:
+                    table.finish(None, "turn_limit")
+                table.start_turn(table.current)
+                self.seat, self.plays, self.phase = table.current, 0, _ASK
+            else:  # _DEAL
+                self.phase = _TURN
+                if self.layout is None:
+                    state.push(SetupFrame())
+                    return PUSHED
+                self.layout(table)
+                table.announce()
+
+
+def act(state, seat: int, choice) -> bool:
+    """Carry out the action ``choice`` (an action decision's value); whether it pushed a
+    frame that will carry it on."""
+    if choice is None:  # the turn's draw
+        code = state.game.turn_draw
+        ctx = Ctx(state, seat)
+        if code.waits:
+            state.push(ProgramFrame(code.ops, ctx))
+            return True
+        code.fn(ctx)
+        return False
+    if choice is BLIND:
+        state.push(BlindPlayFrame(seat))
+        return True
+    rule, cards = choice
+    state.push(ComboPickFrame(seat, rule) if cards is None else PlayFrame(seat, rule, cards))
+    return True
+
+
+def action_decision(state, seat: int) -> Decision:
+    """What ``seat`` may do now, on its turn: draw, play a card (or a wildcard as another
+    title), or play a combo."""
+    game, table = state.game, state.table
+    options, values = [DRAW], [None]
+    if game.blinders and blind(state, seat):
+        if table.hands[seat].cards:
+            options.append(PLAY_BLIND)
+            values.append(BLIND)
+        return Decision(seat, "action", options, values, {"owed": table.owed[seat], "blind": True})
+    by_title: dict = {}
+    for inst in table.hands[seat].cards:
+        found = by_title.get(inst.id)
+        if found is None:
+            by_title[inst.id] = [inst]
+        else:
+            found.append(inst)
+    ctx, memo = Ctx(state, seat), {}
+    on_turn, wild_plays = game.on_turn, game.wild_plays
+    for card_id, insts in by_title.items():
+        entry = on_turn.get(card_id)
+        if entry is not None and legal(entry[0], ctx, insts[0], memo):
+            options.append(entry[1])
+            values.append((entry[0], insts[:1]))
+        if wild_plays and card_id in wild_plays:
+            for rule, label in wild_plays[card_id]:
+                if legal(rule, ctx, insts[0], memo):
+                    options.append(label)
+                    values.append((rule, insts[:1]))
+    wilds = game.combo_wilds and any(card_id in game.combo_wilds for card_id in by_title)
+    for rule, tag, size, prefix in game.same_title_combos:
+        for card_id, insts in by_title.items():
+            if len(insts) < size and not wilds:
+                continue
+            card = insts[0].card
+            if not card.in_combos or (tag is not None and tag not in card.tags):
+                continue
+            group = insts[:size]
+            if len(group) < size:  # wildcards fill the pair or triple
+                group = group + list(_wild_group(game, by_title, card, card_id))[:size - len(group)]
+            if len(group) >= size and legal(rule, ctx, group, memo):
+                options.append(prefix + card_id)
+                values.append((rule, group))
+    for rule, tag, size, label in game.mixed_combos:
+        if sum(1 for insts in by_title.values()
+               if insts[0].card.in_combos and (tag is None or tag in insts[0].card.tags)) \
+                >= size and legal(rule, ctx, [], memo):
+            options.append(label)
+            values.append((rule, None))  # the titles are picked one by one
+    return Decision(seat, "action", options, values, {"owed": table.owed[seat]})
+
+
+def _wild_group(game, by_title: dict, card, card_id: str):
+    """The wildcards in hand that may join a same-title combo of ``card``."""
+    for wild_id, wild in game.combo_wilds.items():
+        if wild_id != card_id and wild_id in by_title and wild.may_stand_for(card):
+            yield from by_title[wild_id]

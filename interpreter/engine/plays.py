@@ -1,0 +1,127 @@
+"""Playing a card or a combo: the cards go down, choices are made and announced,
+other seats may answer, and the effect runs unless an answer cancelled it."""
+
+from __future__ import annotations
+
+from ..lang.machine import PUSHED, Ctx, Decision, Frame, ProgramFrame
+from ..lang.values import PrivateInt
+from ..rules.model import Combo
+from .compiled import Play, Rule
+from .reactions import WindowFrame
+
+# phases of a play
+_START, _CHOOSE, _CHOSEN, _ANSWERED, _DONE = range(5)
+
+
+class PlayFrame(Frame):
+    """``seat`` plays ``cards`` as ``rule`` (a card, or a combo of them)."""
+
+    __slots__ = ("seat", "rule", "cards", "play", "ctx", "phase", "index")
+
+    def __init__(self, seat: int, rule: Rule, cards: list) -> None:
+        self.seat, self.rule, self.cards = seat, rule, cards
+        self.play = None
+        self.ctx = None
+        self.phase = _START
+        self.index = 0  # the choice being made
+        self.result = None
+
+    def step(self, state, value):
+        table, rule = state.table, self.rule
+        log = table.log
+        what = "combo" if isinstance(rule.record, Combo) else "card"
+        while True:
+            phase = self.phase
+            if phase == _START:
+                cards = self.cards
+                table.move(cards, table.discard_pile)  # a card with a home goes there instead
+                for inst in cards:
+                    inst.played_by = self.seat
+                if log.record:
+                    log.emit("play", seat=self.seat, **{what: rule.id}, cards=[c.id for c in cards])
+                self.play = Play(self.seat, rule, cards)
+                self.ctx = Ctx(state, self.seat, cards[0] if what == "card" else cards, source=rule.id)
+                self.phase = _CHOOSE
+            elif phase == _CHOOSE:  # the choices, one by one
+                if self.index == len(rule.choose):
+                    if any(chosen is None for chosen in self.ctx.vars.values()):
+                        log.emit("fizzled", seat=self.seat, reason="nothing to choose")
+                        return None
+                    self.phase = _ANSWERED
+                    if rule.record.nopeable:
+                        state.push(WindowFrame(self.play, self.ctx))
+                        return PUSHED
+                    continue
+                code = rule.choose[self.index][1]
+                if code.waits:
+                    self.phase = _CHOSEN
+                    state.push(ProgramFrame(code.ops, self.ctx))
+                    return PUSHED
+                self._chose(log, code.fn(self.ctx))
+            elif phase == _CHOSEN:  # a choice that waited: its value came back
+                self.phase = _CHOOSE
+                self._chose(log, value)
+            elif phase == _ANSWERED:
+                self.phase = _DONE
+                if self.play.cancelled:
+                    log.emit("cancelled", seat=self.seat, **{what: rule.id})
+                    return None
+                code = rule.effect
+                if code is None:
+                    return None
+                if code.waits:
+                    state.push(ProgramFrame(code.ops, self.ctx))
+                    return PUSHED
+                code.fn(self.ctx)
+                return None
+            else:
+                return None
+
+    def _chose(self, log, value) -> None:
+        name = self.rule.choose[self.index][0]
+        self.ctx.vars[name] = value
+        self.index += 1
+        if log.record:
+            log.emit("chose", seat=self.seat, name=name, value=_public(value))
+
+
+class ComboPickFrame(Frame):
+    """The cards of a combo of different titles, picked one title at a time; then played."""
+
+    __slots__ = ("seat", "rule", "picked", "playing")
+
+    def __init__(self, seat: int, rule: Rule) -> None:
+        self.seat, self.rule = seat, rule
+        self.picked: list = []
+        self.playing = False
+        self.result = None
+
+    def step(self, state, value):
+        if self.playing:
+            return None
+        if value is not None:
+            self.picked.append(value)
+        combo, hand = self.rule.record, state.table.hands[self.seat].cards
+        if len(self.picked) < combo.size:
+            taken = {c.id for c in self.picked}
+            options, values = [], []
+            for inst in hand:
+                if inst.id not in taken and inst.id not in options and combo.may_include(inst.card):
+                    options.append(inst.id)
+                    values.append(inst)
+            return Decision(self.seat, "combo_card", options, values,
+                            {"combo": combo.id, "picked": [c.id for c in self.picked]})
+        self.playing = True
+        state.push(PlayFrame(self.seat, self.rule, self.picked))
+        return PUSHED
+
+
+def _public(value):
+    """A chosen value as everyone may see it: seats and titles; cards only as a count."""
+    if isinstance(value, PrivateInt):
+        return {"secret": True}
+    if isinstance(value, (bool, int, str)) or value is None:
+        return value
+    if isinstance(value, list):
+        return {"count": len(value)}
+    return {"count": 1}

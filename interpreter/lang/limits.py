@@ -1,0 +1,52 @@
+"""The engine's two limits, and how a game stops when rules break one.
+
+Play is bounded in two ways, so that a rule file that checks clean cannot
+hang a game or fill the memory (cost.py estimates both statically):
+
+* numbers: every number an effect or a setup count writes or works out lies
+  within plus or minus :data:`NUMBER_LIMIT`;
+* work: one action of a player (a play or a draw, with everything it sets off:
+  answers, drawn cards' effects, state checks) may take at most
+  :data:`STEP_BUDGET` steps.
+
+Going over either stops the game with a ``RuleRuntimeError`` naming the card
+and its file and line.
+"""
+
+from __future__ import annotations
+
+from .errors import RuleRuntimeError
+
+#: the largest magnitude of a number in play: far beyond any count of cards or
+#: turns, small enough that arithmetic stays cheap
+NUMBER_LIMIT = 1_000_000_000
+
+#: steps one action may take; the shipped editions take at most about a hundred
+STEP_BUDGET = 100_000
+
+# diagnostic codes (see diagnostics.py)
+TOO_LARGE = "number-too-large"
+MAY_OVERFLOW = "may-overflow"
+TOO_MUCH_WORK = "too-much-work"
+
+
+def label(record) -> str:
+    """How errors name a card, combo or check: "card 'x' (file:line)"."""
+    return f"{type(record).__name__.lower()} '{record.id}' ({record.origin})"
+
+
+def fail(where: str | None, message: str):
+    """Stop the game: rules that cannot be carried out (see errors.RuleRuntimeError)."""
+    raise RuleRuntimeError(f"{where or 'an effect'}: {message}")
+
+
+def within_limit(value) -> bool:
+    """Whether a number lies within plus or minus NUMBER_LIMIT (booleans always do)."""
+    return -NUMBER_LIMIT <= value <= NUMBER_LIMIT
+
+
+def shown(number: int) -> str:
+    """A number, however large, as a person can read it."""
+    size = abs(number)
+    text = f"{size:,}" if size < 10 ** 18 else f"more than 10^{len(str(size)) - 1}"
+    return ("-" if number < 0 else "") + text

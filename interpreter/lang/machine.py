@@ -1,0 +1,297 @@
+"""How effects run: requests for decisions and chance, frames, and the effect machine.
+
+A running game is a stack of :class:`Frame` objects, each plain data: the
+game's turn loop, a play waiting for answers, an effect halfway through. A
+frame's :meth:`Frame.step` runs until it must wait and then returns what it
+waits for:
+
+* a :class:`Decision` (a seat must pick one of the listed options) or a
+  :class:`Chance` (an outcome nobody chooses); the answer comes back as the
+  ``value`` of the next step. A request may carry ``then``, a function and its
+  arguments that turn the answer into the value the effect goes on with;
+* :data:`PUSHED`: it pushed a child frame, whose result comes back as the
+  ``value`` of the next step;
+* ``None``: it is done, its result in ``frame.result``.
+
+Because no frame holds a Python generator, a game copies in microseconds
+(:func:`remap` carries every value over to the copied table), and it can be
+stopped and resumed anywhere.
+
+:class:`ProgramFrame` runs the part of an effect that may wait: the compiler
+(compiler.py) turns such code into a short list of operations; code that
+never waits runs as plain closures, with no frame at all.
+"""
+
+from __future__ import annotations
+
+#: what Frame.step returns when it has pushed a child frame
+PUSHED = object()
+
+
+class Decision:
+    """One seat must pick one of ``options`` (JSON values); ``values`` says what each means
+    to the rules, ``info`` what the decision is about, ``then`` what to make of the answer."""
+
+    __slots__ = ("seat", "kind", "options", "values", "info", "then")
+
+    def __init__(self, seat: int, kind: str, options: list, values: list | None = None,
+                 info: dict | None = None, then: tuple | None = None) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.options = options
+        self.values = options if values is None else values
+        self.info = info or {}
+        self.then = then
+
+    def value_of(self, option):
+        """The rules' meaning of ``option``; ValueError when it is not legal."""
+        try:
+            index = self.options.index(option)
+        except ValueError:
+            raise ValueError(f"{option!r} is not a legal option here; the options are "
+                             f"{', '.join(map(repr, self.options))}") from None
+        if type(option) is not type(self.options[index]):  # True is not 1, 1 is not True
+            raise ValueError(f"{option!r} is not a legal option here; the options are "
+                             f"{', '.join(map(repr, self.options))}")
+        return self.values[index]
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "kind": self.kind, "options": list(self.options), **self.info}
+
+    def copy_for(self, memo: dict) -> "Decision":
+        return Decision(self.seat, self.kind, self.options,
+                        remap(self.values, memo) if self.values is not self.options else None,
+                        self.info, remap(self.then, memo))
+
+    def __repr__(self) -> str:
+        return f"<decision seat {self.seat} {self.kind}: {self.options}>"
+
+
+class Chance:
+    """A random outcome: ``pick`` one of ``size`` things, or an ``order`` of ``size`` cards."""
+
+    __slots__ = ("kind", "size", "info", "then")
+
+    def __init__(self, kind: str, size: int, info: dict | None = None, then: tuple | None = None) -> None:
+        self.kind = kind
+        self.size = size
+        self.info = info or {}
+        self.then = then
+
+    def outcomes(self) -> list | None:
+        """Every outcome of a pick; None for an order (too many to list)."""
+        return list(range(self.size)) if self.kind == "pick" else None
+
+    def sample(self, rng):
+        if self.kind == "pick":
+            return rng.randrange(self.size)
+        order = list(range(self.size))
+        rng.shuffle(order)
+        return order
+
+    def check(self, outcome) -> None:
+        if self.kind == "pick":
+            if not isinstance(outcome, int) or isinstance(outcome, bool) or \
+                    not 0 <= outcome < self.size:
+                raise ValueError(f"a pick among {self.size} needs a number from 0 to {self.size - 1}")
+        elif not isinstance(outcome, (list, tuple)) or sorted(outcome) != list(range(self.size)):
+            raise ValueError(f"an order of {self.size} cards is a permutation of 0..{self.size - 1}")
+
+    def copy_for(self, memo: dict) -> "Chance":
+        return Chance(self.kind, self.size, self.info, remap(self.then, memo))
+
+    def __repr__(self) -> str:
+        return f"<chance {self.kind} {self.size}>"
+
+
+REQUESTS = (Decision, Chance)
+
+
+class Frame:
+    """One suspended piece of a game; see the module's docstring."""
+
+    __slots__ = ("result",)
+
+    def step(self, machine, value):  # pragma: no cover - every frame defines it
+        raise NotImplementedError
+
+    def copy_for(self, memo: dict) -> "Frame":
+        """This frame for a copied game: every slot carried over by :func:`remap`."""
+        other = object.__new__(type(self))
+        memo[id(self)] = other
+        for cls in type(self).__mro__:
+            for name in getattr(cls, "__slots__", ()):
+                if hasattr(self, name):
+                    object.__setattr__(other, name, remap(getattr(self, name), memo))
+        return other
+
+
+def remap(value, memo: dict):
+    """``value`` as it is in a copied game: cards, zones and the other objects of the
+    table replaced by their copies (``memo``: id of an original -> its copy), lists,
+    tuples and dicts rebuilt around them, everything else shared (it never changes)."""
+    kind = type(value)
+    if kind is int or kind is str or kind is bool or value is None:
+        return value
+    found = memo.get(id(value))
+    if found is not None:
+        return found
+    if kind is list:
+        return [remap(item, memo) for item in value]
+    if kind is tuple:
+        return tuple(remap(item, memo) for item in value)
+    if kind is dict:
+        return {key: remap(item, memo) for key, item in value.items()}
+    copy = getattr(value, "copy_for", None)  # objects of a game: frames, plays, contexts
+    if copy is not None:
+        made = memo[id(value)] = copy(memo)
+        return made
+    return value
+
+
+class Ctx:
+    """What a running effect sees: the table, the game's services, the acting seat,
+    ``this``, its names, the play it answers (``target``) and whose effect it is."""
+
+    __slots__ = ("table", "state", "me", "this", "vars", "target", "source")
+
+    def __init__(self, state, me: int, this=None, target=None, source=None) -> None:
+        self.state = state
+        self.table = state.table
+        self.me = me
+        self.this = this
+        self.vars: dict = {}
+        self.target = target
+        self.source = source
+
+    def copy_for(self, memo: dict) -> "Ctx":
+        other = Ctx.__new__(Ctx)
+        memo[id(self)] = other
+        other.state = memo["state"]
+        other.table = other.state.table
+        other.me = self.me
+        other.this = remap(self.this, memo)
+        other.vars = remap(self.vars, memo)
+        other.target = remap(self.target, memo)
+        other.source = self.source
+        return other
+
+
+# -- the effect machine -----------------------------------------------------------
+# operations of compiled code that may wait (see compiler.py), as (opcode, ...) tuples
+PURE, EXEC, CALL, STORE, POP, JUMP, JUMP_FALSE, AND_JUMP, OR_JUMP, COMBINE, NOT, FOR, NEXT, \
+    CHARGE = range(14)
+
+
+class ProgramFrame(Frame):
+    """Effect code that may wait for a decision, run operation by operation.
+
+    ``ops`` comes from the compiler; ``stack`` holds values being worked out,
+    ``loops`` the `for` loops running (items, index, name). ``result`` is the
+    value an expression leaves (None for a program).
+    """
+
+    __slots__ = ("ops", "pc", "stack", "ctx", "loops", "then", "waiting")
+
+    def __init__(self, ops: tuple, ctx: Ctx) -> None:
+        self.ops = ops
+        self.pc = 0
+        self.stack: list = []
+        self.ctx = ctx
+        self.loops: list = []
+        self.then = None
+        self.waiting = False  # paused on a request or a child frame
+        self.result = None
+
+    def step(self, machine, value):
+        ctx, stack, ops = self.ctx, self.stack, self.ops
+        if self.waiting:  # the answer (or a child's result) is the value of the call
+            self.waiting = False
+            then = self.then
+            while then is not None:
+                self.then = None
+                value = then[0](ctx, value, *then[1])
+                kind = type(value)
+                if kind is Decision or kind is Chance:
+                    self.then, self.waiting = value.then, True
+                    return value
+                if isinstance(value, Frame):
+                    self.waiting = True
+                    machine.push(value)
+                    return PUSHED
+                then = None
+            stack.append(value)
+        pc, end = self.pc, len(ops)
+        while pc < end:
+            op = ops[pc]
+            pc += 1
+            code = op[0]
+            if code is PURE:
+                stack.append(op[1](ctx))
+            elif code is EXEC:
+                op[1](ctx)
+            elif code is CALL:
+                count = op[2]
+                if count:
+                    args = stack[-count:]
+                    del stack[-count:]
+                    value = op[1](ctx, *args)
+                else:
+                    value = op[1](ctx)
+                if op[3]:  # a primitive that may wait
+                    kind = type(value)
+                    if kind is Decision or kind is Chance:
+                        self.pc, self.then, self.waiting = pc, value.then, True
+                        return value
+                    if isinstance(value, Frame):
+                        self.pc, self.then, self.waiting = pc, None, True
+                        machine.push(value)
+                        return PUSHED
+                stack.append(value)
+            elif code is STORE:
+                ctx.vars[op[1]] = stack.pop()
+            elif code is POP:
+                stack.pop()
+            elif code is JUMP:
+                pc = op[1]
+            elif code is JUMP_FALSE:
+                if not stack.pop():
+                    pc = op[1]
+            elif code is AND_JUMP:  # `and`: a false operand is the answer
+                if not stack[-1]:
+                    pc = op[1]
+                else:
+                    stack.pop()
+            elif code is OR_JUMP:  # `or`: a true operand is the answer
+                if stack[-1]:
+                    pc = op[1]
+                else:
+                    stack.pop()
+            elif code is COMBINE:
+                count = op[2]
+                values = stack[-count:]
+                del stack[-count:]
+                stack.append(op[1](values))
+            elif code is NOT:
+                stack[-1] = not stack[-1]
+            elif code is FOR:
+                items = op[4](stack.pop())
+                machine.charge(op[3] * len(items), op[5])
+                if not items:
+                    pc = op[2]
+                else:
+                    self.loops.append([items, 0])
+                    ctx.vars[op[1]] = items[0]
+            elif code is NEXT:
+                loop = self.loops[-1]
+                loop[1] += 1
+                if loop[1] < len(loop[0]):
+                    ctx.vars[op[2]] = loop[0][loop[1]]
+                    pc = op[1]
+                else:
+                    self.loops.pop()
+            elif code is CHARGE:
+                machine.charge(op[1], op[2])
+        self.pc = pc
+        self.result = stack[-1] if stack else None
+        return None
