@@ -33,6 +33,7 @@ class Rule:
     effect: Code | None
     on_draw: Code | None = None
     requires_this: bool = False  # whether `requires` or a choice's pool looks at `this`
+    free: bool = False  # it requires nothing and picks from no pool: always playable
 
 
 def compile_rule(record, zones: frozenset, shared: dict) -> Rule:
@@ -58,7 +59,7 @@ def compile_rule(record, zones: frozenset, shared: dict) -> Rule:
                 feasible=tuple(feasible), choose=tuple(choose),
                 effect=compile_program(record.effect, zones, where),
                 on_draw=compile_program(getattr(record, "on_draw", None), zones, where),
-                requires_this=looks_at_this)
+                requires_this=looks_at_this, free=requires is None and not feasible)
 
 
 def _names_this(tree) -> bool:

@@ -96,7 +96,9 @@ def act(state, seat: int, choice) -> bool:
 
 def action_decision(state, seat: int) -> Decision:
     """What ``seat`` may do now, on its turn: draw, play a card (or a wildcard as another
-    title), or play a combo."""
+    title), or play a combo; in that order, titles in the order the hand holds them.
+    What each title may offer is worked out once per edition (``Game.offers``); only
+    the rules' tests run here."""
     game, table = state.game, state.table
     options, values = [DRAW], [None]
     if game.blinders and blind(state, seat):
@@ -112,38 +114,43 @@ def action_decision(state, seat: int) -> Decision:
         else:
             found.append(inst)
     ctx, memo = Ctx(state, seat), {}
-    on_turn, wild_plays = game.on_turn, game.wild_plays
-    for card_id, insts in by_title.items():
-        entry = on_turn.get(card_id)
-        if entry is not None and legal(entry[0], ctx, insts[0], memo):
-            options.append(entry[1])
-            values.append((entry[0], insts[:1]))
-        if wild_plays and card_id in wild_plays:
-            for rule, label in wild_plays[card_id]:
-                if legal(rule, ctx, insts[0], memo):
-                    options.append(label)
-                    values.append((rule, insts[:1]))
+    offers = game.offers
+    pairs = []  # (combo index, title, cards) of the same-title combos the hand can make
+    mixed = [0] * len(game.mixed_combos)
     wilds = game.combo_wilds and any(card_id in game.combo_wilds for card_id in by_title)
-    for rule, tag, size, prefix in game.same_title_combos:
-        for card_id, insts in by_title.items():
-            if len(insts) < size and not wilds:
-                continue
-            card = insts[0].card
-            if not card.in_combos or (tag is not None and tag not in card.tags):
-                continue
+    for card_id, insts in by_title.items():
+        plays, combos, counts_in = offers[card_id]
+        for rule, free, label in plays:  # the card itself, or a wildcard played as another title
+            if free or legal(rule, ctx, insts[0], memo):
+                options.append(label)
+                values.append((rule, insts[:1]))
+        for index, size in combos:
+            if len(insts) >= size or wilds:
+                pairs.append((index, card_id, insts))
+        for index in counts_in:
+            mixed[index] += 1
+    if pairs:
+        pairs.sort(key=_by_combo)  # combos in the edition's order, titles in the hand's
+        for index, card_id, insts in pairs:
+            rule, _tag, size, prefix = game.same_title_combos[index]
             group = insts[:size]
             if len(group) < size:  # wildcards fill the pair or triple
-                group = group + list(_wild_group(game, by_title, card, card_id))[:size - len(group)]
-            if len(group) >= size and legal(rule, ctx, group, memo):
+                group = group + list(_wild_group(game, by_title, insts[0].card, card_id))[:size - len(group)]
+                if len(group) < size:
+                    continue
+            if rule.free or legal(rule, ctx, group, memo):
                 options.append(prefix + card_id)
                 values.append((rule, group))
-    for rule, tag, size, label in game.mixed_combos:
-        if sum(1 for insts in by_title.values()
-               if insts[0].card.in_combos and (tag is None or tag in insts[0].card.tags)) \
-                >= size and legal(rule, ctx, [], memo):
+    for index, count in enumerate(mixed):
+        rule, _tag, size, label = game.mixed_combos[index]
+        if count >= size and (rule.free or legal(rule, ctx, [], memo)):
             options.append(label)
             values.append((rule, None))  # the titles are picked one by one
     return Decision(seat, "action", options, values, {"owed": table.owed[seat]})
+
+
+def _by_combo(pair) -> int:
+    return pair[0]
 
 
 def _wild_group(game, by_title: dict, card, card_id: str):

@@ -84,10 +84,26 @@ class Game:
                                        for rule in self.combos if rule.record.match == "same_title")
         self.mixed_combos = tuple((rule, rule.record.tag, rule.record.size, f"combo {rule.id}")
                                   for rule in self.combos if rule.record.match != "same_title")
+        self.offers = self._offers(edition)
         # what names a running effect in an error: card, combo or check id -> label
         self.labels = {**{check.id: label(check) for check, _c, _e in self.checks},
                        **{rule.id: label(rule.record) for rule in self.combos},
                        **{card_id: label(card) for card_id, card in edition.cards.items()}}
+
+    def _offers(self, edition) -> dict:
+        """Card id -> what a card of that title in hand may offer on its own turn:
+        (rule, free, option) of its plays, (index, size) of the same-title combos it
+        may make, the indexes of the combos of different titles it counts in."""
+        offers = {}
+        for card_id, card in edition.cards.items():
+            plays = ([self.on_turn[card_id]] if card_id in self.on_turn else []) + \
+                list(self.wild_plays.get(card_id, ()))
+            combos = tuple((index, size) for index, (_rule, tag, size, _prefix) in enumerate(self.same_title_combos)
+                           if card.in_combos and (tag is None or tag in card.tags))
+            counts_in = tuple(index for index, (_rule, tag, _size, _label) in enumerate(self.mixed_combos)
+                              if card.in_combos and (tag is None or tag in card.tags))
+            offers[card_id] = (tuple((rule, rule.free, label) for rule, label in plays), combos, counts_in)
+        return offers
 
     def new_state(self, seed: int = 0, *, record: bool = True, explicit_chance: bool = False,
                   layout=None) -> "State":
