@@ -349,6 +349,7 @@ class State:
         rng.shuffle(cards)
         for inst, card in zip(places, cards):
             inst.card, inst.id = card, card.id
+        table.count_reactive()
         table.rng.seed(rng.getrandbits(64))
         other._sampled = None
         return other

@@ -7,7 +7,7 @@ from ..lang.machine import PUSHED, Ctx, Decision, Frame, ProgramFrame
 from ..lang.values import PrivateInt
 from ..rules.model import Combo
 from .compiled import Play, Rule
-from .reactions import WindowFrame
+from .reactions import WindowFrame, may_be_answered
 
 # phases of a play
 _START, _CHOOSE, _CHOSEN, _ANSWERED, _DONE = range(5)
@@ -49,8 +49,12 @@ class PlayFrame(Frame):
                         return None
                     self.phase = _ANSWERED
                     if rule.record.nopeable:
-                        state.push(WindowFrame(self.play, self.ctx))
-                        return PUSHED
+                        if may_be_answered(state, self.seat):
+                            state.push(WindowFrame(self.play, self.ctx))
+                            return PUSHED
+                        if log.record:  # nobody holds an answer: the window opens and closes
+                            log.emit("window", seat=self.seat, id=rule.id)
+                            log.emit("window_closed", seat=self.seat, id=rule.id, answers=0)
                     continue
                 code = rule.choose[self.index][1]
                 if code.waits:

@@ -102,6 +102,14 @@ class WindowFrame(Frame):
         self.index, self.phase = len(self.chain) - 1, _RESOLVING
 
 
+def may_be_answered(state, seat: int) -> bool:
+    """Whether anyone could answer a play of ``seat``: someone else holds a card that
+    answers plays (or the player does, where players may answer their own)."""
+    table = state.table
+    own = state.rules["may_nope_own_action"]
+    return any(table.hands[other].reactive for other in table.seats_from(seat) if other != seat or own)
+
+
 def answers(state, seat: int):
     """(options, values) of a seat's legal answers, or (None, None) when it has none."""
     options, values, ctx = None, None, None

@@ -48,11 +48,12 @@ class CardInst:
 class Zone:
     """An ordered list of cards; index 0 is the top."""
 
-    __slots__ = ("name", "kind", "owner", "cards")
+    __slots__ = ("name", "kind", "owner", "cards", "reactive")
 
     def __init__(self, name: str, kind: str, owner: int | None = None) -> None:
         self.name, self.kind, self.owner = name, kind, owner
         self.cards: list[CardInst] = []
+        self.reactive = 0  # how many of its cards can answer a play (kept by Table.move)
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -90,6 +91,10 @@ class Table:
         self._marked = any(card.back_distinct for card in getattr(edition, "cards", {}).values())
         # cards with a home (`returns_to`) never reach the discard pile: see move()
         self._homes = any(card.returns_to for card in getattr(edition, "cards", {}).values())
+        # cards that can answer a play: each zone counts them, so a reaction window sees
+        # at once whether anyone could answer
+        self._reactive = frozenset(card_id for card_id, card in getattr(edition, "cards", {}).items()
+                                   if card.when in ("reaction", "any_time"))
         self.alive = [True] * players
         self.owed = [0] * players
         self.attacked = [False] * players  # owes turns because of an attack
@@ -108,7 +113,7 @@ class Table:
         """An independent copy of the table; ``memo`` maps the id of every card and zone
         to its copy, so that the game's frames can be carried over (machine.remap)."""
         other = Table.__new__(Table)
-        for name in ("edition", "players", "everyone", "_marked", "_homes", "current", "direction",
+        for name in ("edition", "players", "everyone", "_marked", "_homes", "_reactive", "current", "direction",
                      "turn", "turn_ended", "finished", "winner", "winners", "teams", "together"):
             setattr(other, name, getattr(self, name))
         other.alive, other.owed, other.attacked = list(self.alive), list(self.owed), list(self.attacked)
@@ -127,6 +132,7 @@ class Table:
 
         def zone(original: Zone) -> Zone:
             twin = Zone(original.name, original.kind, original.owner)
+            twin.reactive = original.reactive
             twin.cards = [memo[id(inst)] for inst in original.cards]
             for inst in twin.cards:
                 inst.zone = twin
@@ -146,8 +152,16 @@ class Table:
         self.cards.append(inst)
         inst.zone = zone
         zone.cards.append(inst)
+        if inst.id in self._reactive:
+            zone.reactive += 1
         inst.known = self.everyone if card.back_distinct and zone.kind == HAND else self._zone_bits(zone)
         return inst
+
+    def count_reactive(self) -> None:
+        """Count every zone's cards that can answer a play afresh (after cards change face)."""
+        reactive = self._reactive
+        for zone in self.zones():
+            zone.reactive = sum(1 for inst in zone.cards if inst.id in reactive)
 
     def announce(self) -> None:
         """Record how the table starts: each zone's size, and its cards for those who see them."""
@@ -224,8 +238,12 @@ class Table:
             (1 << to.owner) if to.kind == HAND else 0
         marked = shown if to.kind != HAND else everyone  # a distinct back is seen in any hand
         record = self.log.record
+        reactive = self._reactive
         for offset, inst in enumerate(cards):
             source = inst.zone
+            if reactive and inst.id in reactive:
+                source.reactive -= 1
+                to.reactive += 1
             was_at = source.cards.index(inst) if record and source.kind == PILE else None
             if self._marked and inst.card.back_distinct:
                 seen = self._take(inst, source, marked == everyone) | marked
