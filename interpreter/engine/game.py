@@ -64,6 +64,9 @@ class Game:
         self.has_marked = any(card.back_distinct for card in edition.cards.values())
         self.blinders = frozenset(card_id for card_id, card in edition.cards.items() if card.blinds)
         self.deck = edition.deck_for(players)
+        # the deck as it goes into the pile before the deal, one definition per card
+        self.deck_cards = [edition.cards[card_id] for card_id, copies in self.deck.items()
+                           for _ in range(copies)]
         self.titles = list(self.deck) or sorted(edition.cards)
         self.reactive = frozenset(card_id for card_id, card in edition.cards.items()
                                   if card.when in PLAYABLE_IN_WINDOW)

@@ -6,11 +6,7 @@ uses); shuffles are chance nodes.
 
 from __future__ import annotations
 
-from collections import Counter
-from functools import lru_cache
-
-from ..lang import syntax as s
-from ..lang.counts import NumberTooLarge, step_count
+from ..lang.counts import NumberTooLarge, count_on
 from ..lang.limits import fail
 from ..lang.machine import Chance, Frame
 
@@ -30,9 +26,7 @@ class SetupFrame(Frame):
         table, game = state.table, state.game
         edition = game.edition
         if self.index < 0:
-            for card_id, copies in game.deck.items():
-                for _ in range(copies):
-                    table.new_card(edition.cards[card_id], table.draw_pile)
+            table.fill(game.deck_cards, table.draw_pile)
             table.announce()
             self.index = 0
         zones = {"draw_pile": table.draw_pile, "discard_pile": table.discard_pile,
@@ -47,27 +41,19 @@ class SetupFrame(Frame):
         while self.index < len(steps):
             step = steps[self.index]
             self.index += 1
-            pile = Counter(c.id for c in table.draw_pile.cards) if _looks_at_pile(step) else None
             try:
-                count = max(step_count(step, game.players, state.rules, pile, edition.cards), 0) \
+                count = max(count_on(step, game.players, state.rules, table.draw_pile.cards), 0) \
                     if step.count is not None else 0
             except NumberTooLarge as exc:  # the dry run reports this in validation
                 fail(f"setup step {self.index} ({step.origin or edition.origin})", str(exc))
             if step.kind in _SHUFFLES:
                 zone = zones["draw_pile" if step.kind == _REMOVE_RANDOM else step.zone]
                 self.waiting = (step.kind, zone.name if zone.name in zones else step.zone, count)
-                return Chance("order", len(zone.cards), {"zone": zone.name,
-                                                         "cards": [c.id for c in zone.cards]})
+                return Chance("order", len(zone.cards), {"zone": zone.name, "cards": [c.id for c in zone.cards]}
+                              if state.explicit_chance else None)
             _STEPS[step.kind](table, zones, step, count)
         table.current = 0
         return None
-
-
-@lru_cache(maxsize=None)
-def _looks_at_pile(step) -> bool:
-    """Whether a step's count looks at the draw pile (its size or its cards)."""
-    return isinstance(step.count, s.Node) and any(
-        isinstance(node, s.Name) and node.id in ("pile", "draw_pile") for node in s.walk(step.count))
 
 
 def _set_aside(table, zones, step, count):

@@ -157,6 +157,19 @@ class Table:
         inst.known = self.everyone if card.back_distinct and zone.kind == HAND else self._zone_bits(zone)
         return inst
 
+    def fill(self, cards: list, zone: Zone) -> None:
+        """Put new cards (``cards``: their definitions, top first) at the bottom of a pile
+        nobody sees into: the deck at the start of a game."""
+        reactive, made, uid = self._reactive, zone.cards, len(self.cards)
+        for card in cards:
+            inst = CardInst(uid, card)
+            uid += 1
+            inst.zone = zone
+            made.append(inst)
+            self.cards.append(inst)
+            if reactive and inst.id in reactive:
+                zone.reactive += 1
+
     def count_reactive(self) -> None:
         """Count every zone's cards that can answer a play afresh (after cards change face)."""
         reactive = self._reactive

@@ -23,8 +23,8 @@ from . import primitives as P
 from . import syntax as s
 from .cost import weight
 from .limits import NUMBER_LIMIT, STEP_BUDGET, fail, shown
-from .machine import (AND_JUMP, CALL, CHARGE, COMBINE, EXEC, FOR, JUMP, JUMP_FALSE, NEXT, NOT, OR_JUMP,
-                      POP, PURE, STORE)
+from .machine import (AND_JUMP, CALL, CALLF, CHARGE, COMBINE, EXEC, FOR, JUMP, JUMP_FALSE, NEXT, NOT,
+                      OR_JUMP, POP, PURE, STORE)
 from .operators import ARITHMETIC, COMPARE
 from .values import as_secret_as, items_of
 
@@ -315,6 +315,8 @@ class _Compiler:
                 f0, f1 = fns
                 return Code(lambda ctx: impl(ctx, f0(ctx), f1(ctx)))
             return Code(lambda ctx: impl(ctx, *[f(ctx) for f in fns]))
+        if not any(a.waits for a in args):  # one operation: the arguments are closures
+            return Code(ops=((CALLF, impl, tuple(a.fn for a in args), prim.waits, True),))
         items = []
         for arg in args:  # plain arguments stay closures inside the operations
             items += _expr_ops(arg)
@@ -335,7 +337,9 @@ def _stmt_ops(code: Code) -> list:
     if not code.waits:
         return [(EXEC, code.fn)]
     ops = list(code.ops)
-    if ops and ops[-1][0] is CALL:  # a call used as a statement: its value is dropped
+    if ops and ops[-1][0] is CALLF:  # a call used as a statement: its value is dropped
+        ops[-1] = ops[-1][:4] + (False,)
+    elif ops and ops[-1][0] is CALL:
         ops.append((POP,))
     return ops
 

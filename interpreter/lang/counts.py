@@ -78,3 +78,12 @@ def step_count(step, players: int, rules: dict, pile: Counter | None = None,
     stand_ins = [_Card(cards[card_id]) for card_id, copies in pile.items() for _ in range(copies)] \
         if cards else []
     return evaluate(step.count, {"players": players, "pile": sum(pile.values())}, rules, stand_ins)
+
+
+def count_on(step, players: int, rules: dict, pile: list) -> int:
+    """A step's count for ``players`` on a real draw pile (``pile``: its cards)."""
+    if isinstance(step.count, int):
+        return step.count
+    if isinstance(step.count, tuple):
+        return next((n for lo, hi, n in step.count if lo <= players <= hi), 0)
+    return evaluate(step.count, {"players": players, "pile": len(pile)}, rules, pile)

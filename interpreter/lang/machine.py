@@ -178,9 +178,10 @@ class Ctx:
 
 
 # -- the effect machine -----------------------------------------------------------
-# operations of compiled code that may wait (see compiler.py), as (opcode, ...) tuples
-PURE, EXEC, CALL, STORE, POP, JUMP, JUMP_FALSE, AND_JUMP, OR_JUMP, COMBINE, NOT, FOR, NEXT, \
-    CHARGE = range(14)
+# operations of compiled code that may wait (see compiler.py), as (opcode, ...) tuples; the
+# commonest first, as the machine tests them in this order
+CALLF, EXEC, PURE, CALL, STORE, POP, JUMP, JUMP_FALSE, AND_JUMP, OR_JUMP, COMBINE, NOT, FOR, NEXT, \
+    CHARGE = range(15)
 
 
 class ProgramFrame(Frame):
@@ -191,7 +192,7 @@ class ProgramFrame(Frame):
     value an expression leaves (None for a program).
     """
 
-    __slots__ = ("ops", "pc", "stack", "ctx", "loops", "then", "waiting")
+    __slots__ = ("ops", "pc", "stack", "ctx", "loops", "then", "waiting", "keep")
 
     def __init__(self, ops: tuple, ctx: Ctx) -> None:
         self.ops = ops
@@ -201,6 +202,7 @@ class ProgramFrame(Frame):
         self.loops: list = []
         self.then = None
         self.waiting = False  # paused on a request or a child frame
+        self.keep = True  # whether the value it waits for is kept (a call used as a statement: no)
         self.result = None
 
     def step(self, machine, value):
@@ -220,16 +222,31 @@ class ProgramFrame(Frame):
                     machine.push(value)
                     return PUSHED
                 then = None
-            stack.append(value)
+            if self.keep:
+                stack.append(value)
+            self.keep = True
         pc, end = self.pc, len(ops)
         while pc < end:
             op = ops[pc]
             pc += 1
             code = op[0]
-            if code is PURE:
-                stack.append(op[1](ctx))
+            if code is CALLF:  # a call whose arguments never wait: (CALLF, impl, args, waits, keep)
+                value = op[1](ctx, *[arg(ctx) for arg in op[2]])
+                if op[3]:  # a primitive that may wait
+                    kind = type(value)
+                    if kind is Decision or kind is Chance:
+                        self.pc, self.then, self.waiting, self.keep = pc, value.then, True, op[4]
+                        return value
+                    if isinstance(value, Frame):
+                        self.pc, self.then, self.waiting, self.keep = pc, None, True, op[4]
+                        machine.push(value)
+                        return PUSHED
+                if op[4]:
+                    stack.append(value)
             elif code is EXEC:
                 op[1](ctx)
+            elif code is PURE:
+                stack.append(op[1](ctx))
             elif code is CALL:
                 count = op[2]
                 if count:

@@ -454,8 +454,8 @@ def _shuffled(ctx, order, zone):
 @primitive([("zone", ZONE)], None, ACTION,
            'Shuffle a zone uniformly at random; what anyone knew of its order is forgotten.', waits=True)
 def shuffle(ctx, zone):
-    return Chance("order", len(zone.cards), {"zone": zone.name, "cards": [inst.id for inst in zone.cards]},
-                  (_shuffled, (zone,)))
+    info = {"zone": zone.name, "cards": [inst.id for inst in zone.cards]} if ctx.state.explicit_chance else None
+    return Chance("order", len(zone.cards), info, (_shuffled, (zone,)))
 
 
 @primitive([("cards", CARDS), ("to", PLAYERS)], None, ACTION,
