@@ -8,7 +8,7 @@ and then the edition's state checks.
 
 from __future__ import annotations
 
-from ..lang.machine import PUSHED, Ctx, Decision, Frame, ProgramFrame
+from ..lang.machine import Ctx, Decision, Frame, run
 from .compiled import legal
 from .plays import ComboPickFrame, PlayFrame
 from .setup import SetupFrame
@@ -54,13 +54,15 @@ class GameFrame(Frame):
                 return action_decision(state, self.seat)
             if phase == _ACT:
                 self.phase = _ACTED
-                if act(state, self.seat, value):
-                    return PUSHED
+                out = act(state, self.seat, value)
+                if out is not None:
+                    return out
             elif phase == _ACTED:
                 self.phase = _ASK
                 if state.game.checks:
-                    state.push(ChecksFrame(state))
-                    return PUSHED
+                    out = state.call(ChecksFrame(state))
+                    if out is not None:
+                        return out
             elif phase == _TURN:
                 if table.turn >= TURN_LIMIT:
                     table.finish(None, "turn_limit")
@@ -69,29 +71,23 @@ class GameFrame(Frame):
             else:  # _DEAL
                 self.phase = _TURN
                 if self.layout is None:
-                    state.push(SetupFrame())
-                    return PUSHED
-                self.layout(table)
-                table.announce()
+                    out = state.call(SetupFrame())
+                    if out is not None:
+                        return out
+                else:
+                    self.layout(table)
+                    table.announce()
 
 
-def act(state, seat: int, choice) -> bool:
-    """Carry out the action ``choice`` (an action decision's value); whether it pushed a
-    frame that will carry it on."""
+def act(state, seat: int, choice):
+    """Carry out the action ``choice`` (an action decision's value): None once it is done,
+    else what the game must wait for (the frames carrying it on left on the stack)."""
     if choice is None:  # the turn's draw
-        code = state.game.turn_draw
-        ctx = Ctx(state, seat)
-        if code.waits:
-            state.push(ProgramFrame(code.ops, ctx))
-            return True
-        code.fn(ctx)
-        return False
+        return run(state, state.game.turn_draw, Ctx(state, seat))[0]
     if choice is BLIND:
-        state.push(BlindPlayFrame(seat))
-        return True
+        return state.call(BlindPlayFrame(seat))
     rule, cards = choice
-    state.push(ComboPickFrame(seat, rule) if cards is None else PlayFrame(seat, rule, cards))
-    return True
+    return state.call(ComboPickFrame(seat, rule) if cards is None else PlayFrame(seat, rule, cards))
 
 
 def action_decision(state, seat: int) -> Decision:

@@ -25,7 +25,7 @@ import random
 from ..lang.compiler import compile_expression, compile_program
 from ..lang.errors import GameError, RuleRuntimeError  # noqa: F401 (re-exported)
 from ..lang.limits import STEP_BUDGET, fail, label
-from ..lang.machine import PUSHED, Chance, Frame, remap
+from ..lang.machine import Chance, Frame, remap
 from .compiled import compile_rule
 from .decisions import CHANCE, TERMINAL
 from .events import for_seat
@@ -127,8 +127,12 @@ class State:
     def __init__(self, game: Game, seed: int, *, record: bool = True,
                  explicit_chance: bool = False, layout=None) -> None:
         self._setup(game, seed, explicit_chance, Table(game.edition, game.players, seed, record))
-        self.stack: list[Frame] = [GameFrame(layout)]
-        self._advance(None)
+        self.stack: list[Frame] = []
+        try:
+            self._pending = self.call(GameFrame(layout))
+        except GameOver:
+            self.stack.clear()
+            self._pending = None
 
     def _setup(self, game: Game, seed: int, explicit_chance: bool, table: Table) -> None:
         self.game = game
@@ -225,15 +229,41 @@ class State:
         self._advance(value)
 
     # -- the flow -------------------------------------------------------------
-    def push(self, frame: Frame) -> None:
-        self.stack.append(frame)
+    def call(self, frame: Frame):
+        """Run ``frame`` now, on top of the stack: None once it is done (it is taken off
+        again, its result in ``frame.result``), else the Decision (or explicit Chance)
+        the game must wait for, with the frames that wait for it left on the stack."""
+        stack = self.stack
+        stack.append(frame)
+        value = None
+        while True:
+            out = frame.step(self, value)
+            if out is None:
+                stack.pop()
+                return None
+            if type(out) is Chance and not self.explicit_chance:
+                value = self._draw_chance(out)
+                continue
+            return out
+
+    def settle(self, ctx, value):
+        """A primitive's result with its chance drawn at once, unless the caller resolves
+        chance by hand (explicit chance): a value, a Decision, an explicit Chance or a frame."""
+        while type(value) is Chance and not self.explicit_chance:
+            then = value.then
+            outcome = self._draw_chance(value)
+            value = then[0](ctx, outcome, *then[1]) if then is not None else outcome
+        return value
+
+    def _draw_chance(self, chance: Chance):
+        # a shuffle given no order shuffles with the same generator
+        return self.table.rng.randrange(chance.size) if chance.kind == "pick" else None
 
     def _advance(self, value) -> None:
         """Run the frames until one waits for a decision (or a chance outcome, when
         chance is explicit), or the game is over."""
         stack = self.stack
         explicit = self.explicit_chance
-        rng = self.table.rng
         try:
             while stack:
                 frame = stack[-1]
@@ -241,11 +271,8 @@ class State:
                 if out is None:
                     stack.pop()
                     value = frame.result
-                elif out is PUSHED:
-                    value = None
                 elif type(out) is Chance and not explicit:
-                    # a shuffle given no order shuffles with the same generator
-                    value = rng.randrange(out.size) if out.kind == "pick" else None
+                    value = self._draw_chance(out)
                 else:
                     self._pending = out
                     return

@@ -3,7 +3,7 @@ other seats may answer, and the effect runs unless an answer cancelled it."""
 
 from __future__ import annotations
 
-from ..lang.machine import PUSHED, Ctx, Decision, Frame, ProgramFrame
+from ..lang.machine import Ctx, Decision, Frame, run
 from ..lang.values import PrivateInt
 from ..rules.model import Combo
 from .compiled import Play, Rule
@@ -50,19 +50,18 @@ class PlayFrame(Frame):
                     self.phase = _ANSWERED
                     if rule.record.nopeable:
                         if may_be_answered(state, self.seat):
-                            state.push(WindowFrame(self.play, self.ctx))
-                            return PUSHED
-                        if log.record:  # nobody holds an answer: the window opens and closes
+                            out = state.call(WindowFrame(self.play, self.ctx))
+                            if out is not None:
+                                return out
+                        elif log.record:  # nobody holds an answer: the window opens and closes
                             log.emit("window", seat=self.seat, id=rule.id)
                             log.emit("window_closed", seat=self.seat, id=rule.id, answers=0)
                     continue
-                code = rule.choose[self.index][1]
-                if code.waits:
-                    self.phase = _CHOSEN
-                    state.push(ProgramFrame(code.ops, self.ctx))
-                    return PUSHED
-                self._chose(log, code.fn(self.ctx))
-            elif phase == _CHOSEN:  # a choice that waited: its value came back
+                self.phase = _CHOSEN
+                out, value = run(state, rule.choose[self.index][1], self.ctx)
+                if out is not None:
+                    return out
+            elif phase == _CHOSEN:  # a choice's value, at once or once it came back
                 self.phase = _CHOOSE
                 self._chose(log, value)
             elif phase == _ANSWERED:
@@ -70,13 +69,10 @@ class PlayFrame(Frame):
                 if self.play.cancelled:
                     log.emit("cancelled", seat=self.seat, **{what: rule.id})
                     return None
-                code = rule.effect
-                if code is None:
-                    return None
-                if code.waits:
-                    state.push(ProgramFrame(code.ops, self.ctx))
-                    return PUSHED
-                code.fn(self.ctx)
+                if rule.effect is not None:
+                    out, _value = run(state, rule.effect, self.ctx)
+                    if out is not None:
+                        return out
                 return None
             else:
                 return None
@@ -116,8 +112,7 @@ class ComboPickFrame(Frame):
             return Decision(self.seat, "combo_card", options, values,
                             {"combo": combo.id, "picked": [c.id for c in self.picked]})
         self.playing = True
-        state.push(PlayFrame(self.seat, self.rule, self.picked))
-        return PUSHED
+        return state.call(PlayFrame(self.seat, self.rule, self.picked))
 
 
 def _public(value):

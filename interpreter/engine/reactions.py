@@ -12,7 +12,7 @@ rules, the answers a seat holds, and running the answers' effects.
 
 from __future__ import annotations
 
-from ..lang.machine import PUSHED, Ctx, Decision, Frame, ProgramFrame
+from ..lang.machine import Ctx, Decision, Frame, run
 from ..lang.values import PrivateInt
 from .compiled import Play, legal
 
@@ -75,10 +75,9 @@ class WindowFrame(Frame):
                     if entry.cancelled or code is None:
                         continue
                     ctx = Ctx(state, entry.seat, entry.cards[0], target=target, source=entry.rule.id)
-                    if code.waits:
-                        state.push(ProgramFrame(code.ops, ctx))
-                        return PUSHED
-                    code.fn(ctx)
+                    out, _value = run(state, code, ctx)
+                    if out is not None:
+                        return out
                 return None
 
     def _next_question(self, state):

@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from ..lang.errors import RuleRuntimeError
-from ..lang.machine import PUSHED, Chance, Ctx, Frame, ProgramFrame
+from ..lang.machine import Chance, Ctx, Frame, run
 from .compiled import legal
 from .plays import PlayFrame
 
@@ -41,14 +41,14 @@ class BlindPlayFrame(Frame):
 
     def step(self, state, value):
         hand = state.table.hands[self.seat]
+        if self.picked is None:  # the card picked was played
+            return None
         if self.picked:
-            if value is None:  # the card was played
-                return None
             inst = hand.cards[value]
             entry = state.game.on_turn.get(inst.id)
             if entry is not None and legal(entry[0], Ctx(state, self.seat), inst):
-                state.push(PlayFrame(self.seat, entry[0], [inst]))
-                return PUSHED
+                self.picked = None  # played: whatever comes back next, it is done
+                return state.call(PlayFrame(self.seat, entry[0], [inst]))
             state.table.reveal([inst])
             state.table.log.emit("blind_miss", seat=self.seat, card=inst.id)
             return None
@@ -77,10 +77,9 @@ class ChecksFrame(Frame):
                 ctx = Ctx(state, seat, source=check.id)
                 if condition.fn(ctx):
                     table.log.emit("check", seat=seat, id=check.id)
-                    if effect.waits:
-                        state.push(ProgramFrame(effect.ops, ctx))
-                        return PUSHED
-                    effect.fn(ctx)
+                    out, _value = run(state, effect, ctx)
+                    if out is not None:
+                        return out
             self.seat_index += 1
             self.check_index = 0
         return None
@@ -130,13 +129,14 @@ class DrawnFrame(Frame):
         self.result = None
 
     def step(self, state, value):
-        if self.started:
-            state.draw_nesting -= 1
-            return None
-        self.started = True
-        state.draw_nesting += 1
-        state.push(ProgramFrame(self.code.ops, self.ctx))
-        return PUSHED
+        if not self.started:
+            self.started = True
+            state.draw_nesting += 1
+            out, _value = run(state, self.code, self.ctx)
+            if out is not None:
+                return out
+        state.draw_nesting -= 1
+        return None
 
 
 class HookFrame(Frame):
@@ -150,16 +150,13 @@ class HookFrame(Frame):
         self.result = None
 
     def step(self, state, value):
-        if self.started:
-            state.hooking.discard(self.hook.uid)
-            return None
-        self.started = True
-        ctx = Ctx(state, self.seat, self.hook, source=self.hook.id)
-        ctx.vars["from_bottom"] = self.from_bottom
-        state.hooking.add(self.hook.uid)
-        if self.code.waits:
-            state.push(ProgramFrame(self.code.ops, ctx))
-            return PUSHED
-        self.code.fn(ctx)
+        if not self.started:
+            self.started = True
+            ctx = Ctx(state, self.seat, self.hook, source=self.hook.id)
+            ctx.vars["from_bottom"] = self.from_bottom
+            state.hooking.add(self.hook.uid)
+            out, _value = run(state, self.code, ctx)
+            if out is not None:
+                return out
         state.hooking.discard(self.hook.uid)
         return None

@@ -3,15 +3,14 @@
 A running game is a stack of :class:`Frame` objects, each plain data: the
 game's turn loop, a play waiting for answers, an effect halfway through. A
 frame's :meth:`Frame.step` runs until it must wait and then returns what it
-waits for:
-
-* a :class:`Decision` (a seat must pick one of the listed options) or a
-  :class:`Chance` (an outcome nobody chooses); the answer comes back as the
-  ``value`` of the next step. A request may carry ``then``, a function and its
-  arguments that turn the answer into the value the effect goes on with;
-* :data:`PUSHED`: it pushed a child frame, whose result comes back as the
-  ``value`` of the next step;
-* ``None``: it is done, its result in ``frame.result``.
+waits for: a :class:`Decision` (a seat must pick one of the listed options) or
+a :class:`Chance` (an outcome nobody chooses), whose answer comes back as the
+``value`` of the next step; or ``None`` when it is done, its result in
+``frame.result``. A request may carry ``then``, a function and its arguments
+that turn the answer into the value the effect goes on with. A frame starts
+another with the machine's ``call``, which runs it at once and leaves it on
+the stack only if it has to wait; chance nobody resolves by hand is drawn on
+the spot.
 
 Because no frame holds a Python generator, a game copies in microseconds
 (:func:`remap` carries every value over to the copied table), and it can be
@@ -23,10 +22,6 @@ never waits runs as plain closures, with no frame at all.
 """
 
 from __future__ import annotations
-
-#: what Frame.step returns when it has pushed a child frame
-PUSHED = object()
-
 
 class Decision:
     """One seat must pick one of ``options`` (JSON values); ``values`` says what each means
@@ -188,11 +183,14 @@ class ProgramFrame(Frame):
     """Effect code that may wait for a decision, run operation by operation.
 
     ``ops`` comes from the compiler; ``stack`` holds values being worked out,
-    ``loops`` the `for` loops running (items, index, name). ``result`` is the
-    value an expression leaves (None for a program).
+    ``loops`` the `for` loops running (items, index). ``result`` is the value an
+    expression leaves (None for a program). The machine it runs on offers
+    ``call(frame)`` (run a frame now, leaving it on the stack only if it must
+    wait), ``settle(ctx, value)`` (chance drawn at once where nobody resolves it
+    by hand) and ``charge(steps, where)``.
     """
 
-    __slots__ = ("ops", "pc", "stack", "ctx", "loops", "then", "waiting", "keep")
+    __slots__ = ("ops", "pc", "stack", "ctx", "loops", "then", "keep")
 
     def __init__(self, ops: tuple, ctx: Ctx) -> None:
         self.ops = ops
@@ -200,28 +198,35 @@ class ProgramFrame(Frame):
         self.stack: list = []
         self.ctx = ctx
         self.loops: list = []
-        self.then = None
-        self.waiting = False  # paused on a request or a child frame
-        self.keep = True  # whether the value it waits for is kept (a call used as a statement: no)
+        self.then = None  # what to make of the answer awaited
+        self.keep = True  # whether the value awaited is kept (a call used as a statement: no)
         self.result = None
+
+    def _wait(self, machine, value, pc: int, keep: bool):
+        """``value`` came back from a primitive that may wait: the plain value to go on
+        with, or (after noting where to resume) what the machine must wait for."""
+        while True:
+            value = machine.settle(self.ctx, value)
+            kind = type(value)
+            if kind is Decision or kind is Chance:
+                self.pc, self.then, self.keep = pc, value.then, keep
+                return _WAIT, value
+            if not isinstance(value, Frame):
+                return _GO, value
+            out = machine.call(value)
+            if out is not None:
+                self.pc, self.then, self.keep = pc, None, keep
+                return _WAIT, out
+            value = value.result
 
     def step(self, machine, value):
         ctx, stack, ops = self.ctx, self.stack, self.ops
-        if self.waiting:  # the answer (or a child's result) is the value of the call
-            self.waiting = False
-            then = self.then
-            while then is not None:
-                self.then = None
-                value = then[0](ctx, value, *then[1])
-                kind = type(value)
-                if kind is Decision or kind is Chance:
-                    self.then, self.waiting = value.then, True
+        if self.pc or self.then is not None or not self.keep:  # resumed: the answer awaited
+            then, self.then = self.then, None
+            if then is not None:
+                state, value = self._wait(machine, then[0](ctx, value, *then[1]), self.pc, self.keep)
+                if state is _WAIT:
                     return value
-                if isinstance(value, Frame):
-                    self.waiting = True
-                    machine.push(value)
-                    return PUSHED
-                then = None
             if self.keep:
                 stack.append(value)
             self.keep = True
@@ -233,14 +238,9 @@ class ProgramFrame(Frame):
             if code is CALLF:  # a call whose arguments never wait: (CALLF, impl, args, waits, keep)
                 value = op[1](ctx, *[arg(ctx) for arg in op[2]])
                 if op[3]:  # a primitive that may wait
-                    kind = type(value)
-                    if kind is Decision or kind is Chance:
-                        self.pc, self.then, self.waiting, self.keep = pc, value.then, True, op[4]
+                    state, value = self._wait(machine, value, pc, op[4])
+                    if state is _WAIT:
                         return value
-                    if isinstance(value, Frame):
-                        self.pc, self.then, self.waiting, self.keep = pc, None, True, op[4]
-                        machine.push(value)
-                        return PUSHED
                 if op[4]:
                     stack.append(value)
             elif code is EXEC:
@@ -256,14 +256,9 @@ class ProgramFrame(Frame):
                 else:
                     value = op[1](ctx)
                 if op[3]:  # a primitive that may wait
-                    kind = type(value)
-                    if kind is Decision or kind is Chance:
-                        self.pc, self.then, self.waiting = pc, value.then, True
+                    state, value = self._wait(machine, value, pc, True)
+                    if state is _WAIT:
                         return value
-                    if isinstance(value, Frame):
-                        self.pc, self.then, self.waiting = pc, None, True
-                        machine.push(value)
-                        return PUSHED
                 stack.append(value)
             elif code is STORE:
                 ctx.vars[op[1]] = stack.pop()
@@ -309,6 +304,19 @@ class ProgramFrame(Frame):
                     self.loops.pop()
             elif code is CHARGE:
                 machine.charge(op[1], op[2])
-        self.pc = pc
+        self.pc = end
         self.result = stack[-1] if stack else None
         return None
+
+
+_WAIT, _GO = object(), object()
+
+
+def run(machine, code, ctx):
+    """Run compiled code at once: (None, its value) when it finishes without waiting, else
+    (what to wait for, None), its frame left on the machine's stack to carry on."""
+    if code.ops is None:
+        return None, code.fn(ctx)
+    frame = ProgramFrame(code.ops, ctx)
+    out = machine.call(frame)
+    return (None, frame.result) if out is None else (out, None)
