@@ -79,17 +79,18 @@ def play_game(game: Game, seed: int, players: list, *, record: bool = True) -> S
         if start is not None:
             start(game, seat)
     state = game.new_state(seed, record=record)
+    looks = [getattr(player, "needs_view", True) for player in players]
+    apply = state.apply_action
     while True:
         decision = state.decision()
         if decision is None:
             return state
         options = decision.options
         if len(options) == 1:
-            state.apply_action(options[0])
+            apply(options[0])
             continue
-        player = players[decision.seat]
-        view = state.view(decision.seat) if getattr(player, "needs_view", True) else None
-        state.apply_action(player.choose(view, decision))
+        seat = decision.seat
+        apply(players[seat].choose(state.view(seat) if looks[seat] else None, decision))
 
 
 def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,

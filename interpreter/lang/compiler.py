@@ -29,13 +29,21 @@ from .operators import ARITHMETIC, COMPARE
 from .values import as_secret_as, items_of
 
 
+#: what Code.constant holds when the code is not a constant
+_NO_CONSTANT = object()
+#: what Code.constant holds for the acting player (`me`): read from the context
+_ME = object()
+
+
 class Code:
-    """Compiled code: a closure of a context (``fn``), or operations that may wait (``ops``)."""
+    """Compiled code: a closure of a context (``fn``), or operations that may wait (``ops``).
+    ``constant`` is the value of a literal (or :data:`_ME` for `me`), so that a call can
+    take it without calling a closure."""
 
-    __slots__ = ("fn", "ops")
+    __slots__ = ("fn", "ops", "constant")
 
-    def __init__(self, fn=None, ops: tuple | None = None) -> None:
-        self.fn, self.ops = fn, ops
+    def __init__(self, fn=None, ops: tuple | None = None, constant=_NO_CONSTANT) -> None:
+        self.fn, self.ops, self.constant = fn, ops, constant
 
     @property
     def waits(self) -> bool:
@@ -204,9 +212,9 @@ class _Compiler:
             value, where = expr.value, self.where  # the checker refuses these; built by hand
             return Code(lambda ctx: _too_large(where, value, "it writes the number"))
         if isinstance(expr, (s.IntLit, s.StrLit, s.BoolLit)):
-            return Code(_const(expr.value))
+            return Code(_const(expr.value), constant=expr.value)
         if isinstance(expr, s.Name):
-            return Code(self._name(expr.id))
+            return Code(self._name(expr.id), constant=_ME if expr.id == "me" else _NO_CONSTANT)
         if isinstance(expr, s.RuleRef):
             return Code(self._rule(expr.name))
         if isinstance(expr, s.Call):
@@ -215,8 +223,14 @@ class _Compiler:
             return self._sum(expr)
         if isinstance(expr, s.Compare):
             op = COMPARE[expr.op]
-            return self._combine([self.expr(expr.left), self.expr(expr.right)],
-                                 lambda values: op(values[0], values[1]))
+            left, right = self.expr(expr.left), self.expr(expr.right)
+            if not (left.waits or right.waits):  # the commonest test: two closures, no list
+                f0, f1 = left.fn, right.fn
+                if right.constant is not _NO_CONSTANT:
+                    c1 = right.constant
+                    return Code(lambda ctx: op(f0(ctx), c1))
+                return Code(lambda ctx: op(f0(ctx), f1(ctx)))
+            return self._combine([left, right], lambda values: op(values[0], values[1]))
         if isinstance(expr, s.BoolOp):
             return self._boolop(expr)
         if isinstance(expr, s.Not):
@@ -301,20 +315,11 @@ class _Compiler:
                 if param.type in (P.PLAYER, P.ZONE) and _may_be_missing(given[param.name]):
                     maybe_missing.append(index)
             else:
-                args.append(Code(_default(param.default)))
+                args.append(_default(param.default))
         if maybe_missing:
             impl = _guard(impl, tuple(maybe_missing), _NEUTRAL.get(prim.returns))
         if not prim.waits and not any(a.waits for a in args):
-            fns = tuple(a.fn for a in args)
-            if not fns:
-                return Code(impl)
-            if len(fns) == 1:
-                (f0,) = fns
-                return Code(lambda ctx: impl(ctx, f0(ctx)))
-            if len(fns) == 2:
-                f0, f1 = fns
-                return Code(lambda ctx: impl(ctx, f0(ctx), f1(ctx)))
-            return Code(lambda ctx: impl(ctx, *[f(ctx) for f in fns]))
+            return Code(_call(impl, args))
         if not any(a.waits for a in args):  # one operation: the arguments are closures
             return Code(ops=((CALLF, impl, tuple(a.fn for a in args), prim.waits, True),))
         items = []
@@ -377,10 +382,38 @@ def _guard(impl, indexes: tuple, neutral):
     return guarded
 
 
-def _default(text: str):
-    """A parameter's default, as primitives.py writes it, turned into a getter."""
+def _default(text: str) -> Code:
+    """A parameter's default, as primitives.py writes it, as code."""
     if text == "me":
-        return lambda ctx: ctx.me
-    if text in ("true", "false"):
-        return _const(text == "true")
-    return _const(int(text))
+        return Code(lambda ctx: ctx.me, constant=_ME)
+    value = text == "true" if text in ("true", "false") else int(text)
+    return Code(_const(value), constant=value)
+
+
+def _call(impl, args: list):
+    """A call of a primitive that never waits, its arguments closures: literals and `me`
+    are passed as they are rather than through a closure (effects run on every turn)."""
+    constant = [arg.constant for arg in args]
+    if not args:
+        return impl
+    if len(args) == 1:
+        if constant[0] is _ME:
+            return lambda ctx: impl(ctx, ctx.me)
+        if constant[0] is not _NO_CONSTANT:
+            c0 = constant[0]
+            return lambda ctx: impl(ctx, c0)
+        f0 = args[0].fn
+        return lambda ctx: impl(ctx, f0(ctx))
+    if len(args) == 2:
+        f0, f1 = args[0].fn, args[1].fn
+        if constant[1] is _ME:
+            return lambda ctx: impl(ctx, f0(ctx), ctx.me)
+        if constant[1] is not _NO_CONSTANT:
+            c1 = constant[1]
+            if constant[0] is not _NO_CONSTANT and constant[0] is not _ME:
+                c0 = constant[0]
+                return lambda ctx: impl(ctx, c0, c1)
+            return lambda ctx: impl(ctx, f0(ctx), c1)
+        return lambda ctx: impl(ctx, f0(ctx), f1(ctx))
+    fns = tuple(arg.fn for arg in args)
+    return lambda ctx: impl(ctx, *[f(ctx) for f in fns])
