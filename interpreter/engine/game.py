@@ -366,13 +366,21 @@ class State:
         cards it does not know are shuffled among the places it does not know, zone
         sizes and everything it knows kept, and the copy's own chance reseeded from
         ``rng``. Two states that look the same to ``seat`` give the same resample
-        from the same ``rng``."""
+        from the same ``rng``.
+
+        Cards the action under way is holding (a combo's cards being picked, a
+        play's cards) keep their faces, so the action goes on soundly: resample
+        at the seat's own decisions, where those are its own or public cards.
+        The world is dealt from what the seat knows card by card; what it could
+        work out from the rules (that an Exploding Kitten never rests in a
+        hand, say) is not used."""
         other = self.clone()
         table, bit = other.table, 1 << seat
+        held = other._cards_in_play()
         places, cards = [], []
         for zone in table.zones():
             for inst in zone.cards:
-                if not inst.known & bit and not inst.face_up:
+                if not inst.known & bit and not inst.face_up and inst.uid not in held:
                     places.append(inst)
                     cards.append(inst.card)
         cards.sort(key=lambda card: card.id)  # what the seat may not know: only the counts
@@ -383,6 +391,26 @@ class State:
         table.rng.seed(rng.getrandbits(64))
         other._sampled = None
         return other
+
+    def _cards_in_play(self) -> set:
+        """The uids of the cards the frames running and the pending decision refer to."""
+        found, seen, todo = set(), set(), [self.stack, self._pending]
+        cards = set(map(id, self.table.cards))
+        while todo:
+            value = todo.pop()
+            if id(value) in seen or value is None or isinstance(value, (int, str, bool, float)):
+                continue
+            seen.add(id(value))
+            if id(value) in cards:
+                found.add(value.uid)
+            elif isinstance(value, (list, tuple, set)):
+                todo.extend(value)
+            elif isinstance(value, dict):
+                todo.extend(value.values())
+            elif hasattr(value, "copy_for"):  # frames, plays, contexts, requests
+                todo.extend(getattr(value, name, None) for cls in type(value).__mro__
+                            for name in getattr(cls, "__slots__", ()) if name not in ("table", "state"))
+        return found
 
     def serialize(self) -> str:
         """The game as text: its seed, how chance is resolved, and every action applied
