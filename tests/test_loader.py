@@ -71,3 +71,17 @@ def test_aliases_share_values_instead_of_copying():
 def test_explicit_core_tags_are_plain_data():
     doc, problems = load_text('a: !!str 12\nb: !!int "7"\n')
     assert problems == [] and doc.data == {"a": "12", "b": 7}
+
+
+def test_a_missing_key_is_named_from_the_errors_fields_not_its_english():
+    """jsonschema's messages are for people; the key comes from the error's own fields."""
+    from jsonschema import ValidationError
+
+    from kittens.interpreter.lang.loader import load_text
+    from kittens.interpreter.lang.schemas import _to_diagnostics
+
+    doc, _problems = load_text("format: 1\nkind: cards\ncards:\n  - {id: x, when: never}\n")
+    error = ValidationError("Pflichtfeld fehlt", validator="required", validator_value=["id", "title", "text"],
+                            instance={"id": "x", "when": "never"}, path=("cards", 0), schema={})
+    (found,) = _to_diagnostics(doc, error)
+    assert found.code == "missing-key" and "'title'" in found.message and "'x'" in found.message

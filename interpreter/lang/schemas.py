@@ -90,11 +90,13 @@ def _to_diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
                                       f"unknown key {quote(key)}{did_you_mean(key, allowed)}{_key_hint(key)} "
                                       f"(allowed here: {listed})", key=True))
         return out or [doc.diagnostic(path, "unknown-key", error.message)]
-    if rule == "required":
-        missing = error.message.split("'")[1] if "'" in error.message else error.message
-        record = error.instance.get("id") if isinstance(error.instance, dict) else None
+    if rule == "required":  # from the error's fields, never from jsonschema's English
+        present = error.instance if isinstance(error.instance, dict) else {}
+        missing = [key for key in error.validator_value if key not in present]
+        record = present.get("id")
         where = f" in '{record}'" if isinstance(record, str) else ""
-        return [doc.diagnostic(path, "missing-key", f"missing required key '{missing}'{where}: add it")]
+        return [doc.diagnostic(path, "missing-key", f"missing required key '{key}'{where}: add it")
+                for key in missing[:1]]
     if rule == "type":
         return [_wrong_type(doc, path, error.validator_value, error.instance)]
     if rule in ("enum", "const"):
