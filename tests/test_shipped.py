@@ -8,6 +8,7 @@ from jsonschema import Draft202012Validator
 
 import kittens
 import kittens.interpreter.lang
+from kittens.interpreter.lang.syntax import Program
 from kittens.interpreter.rules.load import load_edition
 from kittens.interpreter.tools.validate import validate_paths
 
@@ -85,6 +86,29 @@ def test_original_edition_contents():
     assert [step.kind for step in older.setup[:4]] == ["set_aside", "shuffle", "deal", "deal"]
     assert older.setup[3].cards == ("defuse",)
     assert {c.id for c in edition.variants["beginner"].combos} == {"cat_pair", "cat_triple"}
-    # every effect was compiled once, at load
-    assert edition.cards["attack"].effect is not None
-    assert edition.cards["exploding_kitten"].on_draw is not None
+    # every effect was parsed and checked once, at load: the edition holds syntax trees
+    assert isinstance(edition.cards["attack"].effect, Program)
+    assert isinstance(edition.cards["exploding_kitten"].on_draw, Program)
+
+
+def test_effects_are_compiled_once_and_the_game_loop_never_parses_or_compiles(monkeypatch):
+    from kittens.interpreter.engine import compiled, game as game_module
+    from kittens.interpreter.engine.bots import make_bots
+    from kittens.interpreter.engine.simulate import play_game
+    from kittens.interpreter.lang import compiler, counts, parser
+
+    game = game_module.Game(load_edition("original"), 4)
+    for _seed in range(2):  # warm: setup counts are compiled the first time they are met
+        play_game(game, _seed, make_bots(["random"], 4, _seed), record=False)
+
+    def forbidden(*_args, **_kwargs):
+        raise AssertionError("the game loop parsed or compiled an effect")
+    for module, name in ((parser, "parse_program"), (parser, "parse_expression"),
+                         (compiler, "compile_program"), (compiler, "compile_expression"),
+                         (compiled, "compile_program"), (compiled, "compile_expression"),
+                         (game_module, "compile_program"), (game_module, "compile_expression"),
+                         (counts, "compile_expression")):
+        monkeypatch.setattr(module, name, forbidden)
+    for seed in range(2, 12):
+        state = play_game(game, seed, make_bots(["random", "heuristic"], 4, seed))
+        assert state.is_terminal()
