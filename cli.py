@@ -643,6 +643,10 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.exit(EXIT_INTERRUPTED)
     except Exception as exc:  # a bug in kittens: say so plainly, no traceback
+        if os.environ.get("KITTENS_DEBUG", "") not in ("", "0"):  # for whoever fixes it
+            import traceback
+            traceback.print_exc()
         typer.echo(f"kittens: internal error: {type(exc).__name__}: {exc}\n"
-                   "This is a bug in kittens; please report it with the command you ran.", err=True)
+                   "This is a bug in kittens; please report it with the command you ran "
+                   "(KITTENS_DEBUG=1 shows where it happened).", err=True)
         sys.exit(EXIT_INTERNAL)

@@ -5,6 +5,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from typer.testing import CliRunner
 
 from kittens.cli import app
@@ -88,3 +89,29 @@ def test_console_script_runs_as_a_process():
     missing = subprocess.run([sys.executable, "-m", "kittens", "validate", "nope.yaml"],
                              capture_output=True, text=True)
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
+
+
+_CRASH = """
+import sys
+import kittens.cli as cli
+from kittens.interpreter.tools import validate
+
+def broken(*args, **kwargs):
+    raise RuntimeError("a bug for the test")
+
+validate.validate_paths = broken
+sys.argv = ["kittens", "validate", "editions/original.yaml"]
+cli.main()
+"""
+
+
+@pytest.mark.parametrize("debug", ["", "1"])
+def test_an_internal_error_shows_its_traceback_only_with_kittens_debug(debug):
+    import os
+
+    env = {**os.environ, "KITTENS_DEBUG": debug}
+    done = subprocess.run([sys.executable, "-c", _CRASH], capture_output=True, text=True, env=env,
+                          cwd=str(ROOT), timeout=60)
+    assert done.returncode == 3 and "internal error: RuntimeError: a bug for the test" in done.stderr
+    assert ("Traceback" in done.stderr) == bool(debug)
+    assert ("KITTENS_DEBUG=1" in done.stderr) == (not debug)

@@ -53,3 +53,30 @@ def test_format_guide_mentions_every_setup_step_and_card_key():
         assert re.search(rf"`{step}:", guide), step
     for key in cards["$defs"]["card"]["properties"]:
         assert f"{key}" in guide, key
+
+
+@pytest.mark.parametrize("page", sorted(docs.SECTIONS))
+def test_generated_sections_are_current(page):
+    committed = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    assert committed == docs.with_sections(page, committed), (
+        f"a generated part of docs/{page} is stale: run `python -m kittens.interpreter.tools.docs docs`")
+
+
+def test_the_engine_writes_exactly_the_event_kinds_it_lists():
+    """Every `emit("kind", ...)` and every event dict written with a "type" names a kind
+    of EVENT_KINDS, and every kind listed is written somewhere (or it is dead)."""
+    import ast
+
+    from kittens.interpreter.engine.events import EVENT_KINDS
+
+    written = set()
+    for path in (ROOT / "interpreter" / "engine").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "emit" and node.args \
+                    and isinstance(node.args[0], ast.Constant):
+                written.add(node.args[0].value)
+            if isinstance(node, ast.Dict):
+                for key, value in zip(node.keys, node.values):
+                    if isinstance(key, ast.Constant) and key.value == "type" and isinstance(value, ast.Constant):
+                        written.add(value.value)
+    assert written - {"game"} == set(EVENT_KINDS)  # "game" is a log's header line, not an event

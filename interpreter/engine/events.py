@@ -16,6 +16,36 @@ from __future__ import annotations
 import json
 
 
+#: every kind of event the engine writes, and what it says; docs/engine.md lists them
+#: from here, and a test checks that the engine writes no other
+EVENT_KINDS = {
+    "zone": "how a zone starts out: its size, and its cards for those who see them",
+    "turn": "a turn begins: whose, how many turns they owe, its number",
+    "decision": "a seat's own choice (only that seat learns of it): the decision's kind and the option taken",
+    "chance": "a chance outcome the caller fixed (no seat learns of it)",
+    "move": "a card moves between zones; the card, and a place picked in secret, are shown only to those who see them",
+    "show": "cards shown to some seats, privately",
+    "reveal": "cards shown to everyone",
+    "rearranged": "cards of one zone put in a new order; only the seats who chose it learn the order",
+    "shuffled": "a zone shuffled: what anyone knew of its order is forgotten (face-up cards stay in sight)",
+    "play": "a card or combo played, and the cards it took",
+    "chose": "a choice of a play announced (a seat, a title; cards only as a count; a secret place as secret)",
+    "fizzled": "a play with nothing to choose does nothing",
+    "window": "a reaction window opens on a play",
+    "answer": "a seat answers in a window, and how deep the chain of answers is",
+    "window_closed": "the window closes, with how many answers it took",
+    "cancelled": "a play an answer cancelled",
+    "check": "an edition's state check applies to a seat",
+    "blind_miss": "a card played blind that could not be played: it is shown and stays in hand",
+    "attacked": "an attack: who, on whom, and how many turns the victim owes",
+    "end_turn": "a seat ends one or more of its turns",
+    "reversed": "the direction of play reversed",
+    "empty_pile": "a draw from an empty pile: nothing is drawn",
+    "out": "a seat is out of the game",
+    "game_over": "the game is decided: the winner (and in a team game every winner) and why",
+}
+
+
 def seats_of(mask: int) -> list[int]:
     seats, seat = [], 0
     while mask:

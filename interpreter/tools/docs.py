@@ -128,7 +128,34 @@ def render_diagnostics(_examples: dict | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_event_kinds() -> str:
+    """The table of event kinds, from the engine's own list (engine/events.py)."""
+    from ..engine.events import EVENT_KINDS
+
+    rows = [f"| `{kind}` | {meaning} |" for kind, meaning in EVENT_KINDS.items()]
+    return "\n".join(["| type | what it records |", "|---|---|", *rows]) + "\n"
+
+
 PAGES = {"effects.md": render_effects, "diagnostics.md": render_diagnostics}
+
+#: parts of hand-written pages generated from the code: page -> (name, render)
+SECTIONS = {"engine.md": ("event kinds", render_event_kinds)}
+
+
+def section_markers(name: str) -> tuple[str, str]:
+    return (f"<!-- generated: {name} (python -m kittens.interpreter.tools.docs docs) -->\n",
+            f"<!-- end of generated: {name} -->\n")
+
+
+def with_sections(page: str, text: str) -> str:
+    """``text`` (a hand-written page) with its generated section brought up to date."""
+    name, render = SECTIONS[page]
+    start, end = section_markers(name)
+    if start not in text or end not in text:
+        raise ValueError(f"docs/{page} has no section '{name}' to generate into")
+    head, rest = text.split(start, 1)
+    _old, tail = rest.split(end, 1)
+    return head + start + render() + end + tail
 
 
 def write(folder: Path) -> None:
@@ -136,6 +163,9 @@ def write(folder: Path) -> None:
     examples = load_examples(folder)
     for name, render in PAGES.items():
         (folder / name).write_text(render(examples), encoding="utf-8")
+    for page in SECTIONS:
+        path = folder / page
+        path.write_text(with_sections(page, path.read_text(encoding="utf-8")), encoding="utf-8")
 
 
 if __name__ == "__main__":  # pragma: no cover - a maintenance command

@@ -24,7 +24,7 @@ from .scenario_expect import Expectations
 from .scenario_static import card_of, check_layout, check_scenario, pick_variant, references
 from ..rules.workspace import Workspace
 
-__all__ = ["Outcome", "ScenarioRunner", "check_layout", "check_scenario", "find_scenarios"]
+__all__ = ["Outcome", "ScenarioRunner", "check_layout", "check_scenario"]
 
 
 @dataclass
@@ -346,10 +346,3 @@ def _order_of(wanted: list, cards: list) -> list:
 def _options(options: list) -> str:
     shown = ", ".join(f"`{o}`" for o in options[:12])
     return shown + (f" and {len(options) - 12} more" if len(options) > 12 else "")
-
-
-def find_scenarios(paths: list[str]) -> list[str]:
-    """Scenario files named directly or found below folders (*.yaml), sorted."""
-    from ..rules.load import expand
-    return expand(paths)
-
