@@ -405,7 +405,7 @@ def test_the_fresh_process_measure_can_fail(tmp_path):
     # the same measure sees a process that really does grow: 300 MB held at once
     script = tmp_path / "grow.py"
     script.write_text("import resource, sys\nbase = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-                      "block = bytearray(300 * 1024 * 1024)\n"
+                      "block = b'x' * (300 * 1024 * 1024)\n"
                       "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) * 1024)\n")
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True)
     assert int(done.stdout.split()[-1]) > MAX_BYTES
