@@ -126,7 +126,10 @@ def for_seat(event: dict, seat: int) -> dict | None:
 
 
 def to_json(event: dict) -> dict:
-    """The event as written to a log: bit masks become lists of seats."""
+    """The event as written to a log: bit masks become lists of seats (an event with
+    neither is written as it is)."""
+    if "secret" not in event and "only" not in event:
+        return event
     out = dict(event)
     if "secret" in out:
         out["secret"] = {k: seats_of(v) for k, v in out["secret"].items()}
@@ -145,4 +148,24 @@ def from_json(record: dict) -> dict:
 
 
 def dumps(event: dict) -> str:
-    return json.dumps(to_json(event), separators=(",", ":"), sort_keys=True)
+    """One event as one line of a log: compact JSON, keys sorted, non-ASCII escaped."""
+    return encode(to_json(event))
+
+
+def encode(value) -> str:
+    """A JSON value as compact text, keys sorted, exactly as json.dumps(separators=(",",
+    ":"), sort_keys=True) writes it. orjson does the work where it can: it writes a log
+    several times faster, which is most of what logging costs."""
+    text = _orjson.dumps(value, option=_SORTED).decode()
+    return text if text.isascii() else json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+try:
+    import orjson as _orjson
+    _SORTED = _orjson.OPT_SORT_KEYS
+except ImportError:  # pragma: no cover - orjson is a dependency; the standard library still works
+    class _orjson:  # noqa: N801
+        @staticmethod
+        def dumps(value, option=None) -> bytes:
+            return json.dumps(value, separators=(",", ":"), sort_keys=True).encode()
+    _SORTED = None

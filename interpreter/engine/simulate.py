@@ -229,8 +229,11 @@ class LogFile:
 def game_header(game: Game, seed: int, bots: list[str], **extra) -> dict:
     """The first line of a logged game: enough to replay it."""
     edition = game.edition
+    digest = getattr(game, "digest", None)
+    if digest is None:  # the rule files are read once per game compiled, not once per game played
+        digest = game.digest = edition_digest(edition)
     return {"type": "game", "kittens": __version__, "edition": extra.pop("edition", None),
-            "edition_id": edition.id, "variant": edition.variant, "digest": edition_digest(edition),
+            "edition_id": edition.id, "variant": edition.variant, "digest": digest,
             "players": game.players, "seed": seed, "bots": bots, **extra}
 
 

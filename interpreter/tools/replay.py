@@ -28,7 +28,7 @@ import os
 import stat
 from dataclasses import dataclass
 
-from ..engine.events import dumps
+from ..engine.events import dumps, encode
 from ..engine.game import Game, GameError, RuleRuntimeError
 from ..rules import plugins
 from ..engine.simulate import edition_digest
@@ -191,7 +191,7 @@ def _check(state, record: dict, index: int, line: int) -> str | None:
             return f"line {line}: the rules broke down at this answer: {exc}"
         except (GameError, TypeError, ValueError) as exc:
             return f"line {line}: the logged answer is not legal: {exc}"
-    want = json.dumps(record, separators=(",", ":"), sort_keys=True)
+    want = encode(record)
     if index >= len(produced):
         return (f"event {index + 1} (line {line}) is not in the replay, which "
                 f"{'had ended' if state.is_terminal() else 'waits for a decision'}:\n"
