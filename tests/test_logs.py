@@ -569,3 +569,16 @@ def test_the_command_still_writes_the_golden_games(tmp_path, monkeypatch):
         header, old = json.loads(produced[0]), json.loads(committed[0])
         assert header.pop("edition_path") == ORIGINAL
         assert header == old
+
+
+def test_lines_of_a_log_are_written_exactly_as_the_json_module_writes_them():
+    """orjson writes the log; what it writes must not differ by a byte from json.dumps
+    (compact, sorted keys, non-ASCII escaped), or old logs would stop replaying."""
+    from kittens.interpreter.engine.events import dumps_lines, to_json
+
+    events = [{"type": "move", "card": "defuse", "secret": {"card": 0b101}, "at": 3},
+              {"type": "chose", "value": "caf\u00e9", "seat": 1, "only": 2},
+              {"type": "turn", "number": 10 ** 12, "owed": 1, "ok": True, "none": None}]
+    expected = "\n".join(json.dumps(to_json(e), separators=(",", ":"), sort_keys=True) for e in events)
+    assert dumps_lines(events) == expected
+    assert dumps_lines(events[:1] + events[2:]) == "\n".join(expected.split("\n")[::2])

@@ -152,6 +152,15 @@ def dumps(event: dict) -> str:
     return encode(to_json(event))
 
 
+def dumps_lines(events: list) -> str:
+    """Events as lines of a log, one event per line (each as :func:`dumps` writes it)."""
+    orjson_dumps, sorted_keys = _orjson.dumps, _SORTED
+    data = b"\n".join([orjson_dumps(to_json(event), option=sorted_keys) for event in events])
+    if data.isascii():
+        return data.decode()
+    return "\n".join(dumps(event) for event in events)  # rare: escape what is not ASCII
+
+
 def encode(value) -> str:
     """A JSON value as compact text, keys sorted, exactly as json.dumps(separators=(",",
     ":"), sort_keys=True) writes it. orjson does the work where it can: it writes a log

@@ -107,7 +107,7 @@ def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,
     a game being counted and written is finished first, and the summary of the
     finished games comes back with ``interrupted`` set.
     """
-    from .events import dumps
+    from .events import dumps, dumps_lines
 
     summary = Summary()
     names = [bots[seat % len(bots)] for seat in range(game.players)]
@@ -120,9 +120,8 @@ def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,
                 state = play_game(game, game_seed, players, record=log is not None)
                 with interrupts.deferred():  # a game is counted and written whole, or not at all
                     if log is not None:
-                        lines = [dumps(game_header(game, game_seed, names, **(header or {})))]
-                        lines.extend(dumps(event) for event in state.events)
-                        log.write("\n".join(lines) + "\n")
+                        head = dumps(game_header(game, game_seed, names, **(header or {})))
+                        log.write(head + "\n" + dumps_lines(state.events) + "\n")
                         flush = getattr(log, "flush", None)
                         if flush is not None:
                             flush()
