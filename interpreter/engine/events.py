@@ -132,10 +132,22 @@ def to_json(event: dict) -> dict:
         return event
     out = dict(event)
     if "secret" in out:
-        out["secret"] = {k: seats_of(v) for k, v in out["secret"].items()}
+        out["secret"] = {k: _seats(v) for k, v in out["secret"].items()}
     if "only" in out:
-        out["only"] = seats_of(out["only"])
+        out["only"] = _seats(out["only"])
     return out
+
+
+_SEAT_LISTS: dict = {}
+
+
+def _seats(mask: int) -> list[int]:
+    """seats_of, remembered: a log writes the same few masks again and again (the lists
+    are shared: they are only ever written out)."""
+    found = _SEAT_LISTS.get(mask)
+    if found is None:
+        found = _SEAT_LISTS[mask] = seats_of(mask)  # at most 2**players masks: a few
+    return found
 
 
 def from_json(record: dict) -> dict:
