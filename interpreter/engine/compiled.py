@@ -115,6 +115,6 @@ class Play:
     def copy_for(self, memo: dict) -> "Play":
         other = Play.__new__(Play)
         memo[id(self)] = other
-        other.seat, other.rule, other.cancelled = self.seat, self.rule, self.cancelled
+        other.seat, other.rule, other.cancelled = self.seat, self.rule, self.cancelled  # rules are shared
         other.cards = remap(self.cards, memo)
         return other

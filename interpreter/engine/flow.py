@@ -31,6 +31,7 @@ class GameFrame(Frame):
     sets the table up by hand."""
 
     __slots__ = ("phase", "seat", "plays", "layout")
+    SHARED = frozenset({"layout"})
 
     def __init__(self, layout=None) -> None:
         self.phase = _DEAL

@@ -17,6 +17,7 @@ class PlayFrame(Frame):
     """``seat`` plays ``cards`` as ``rule`` (a card, or a combo of them)."""
 
     __slots__ = ("seat", "rule", "cards", "play", "ctx", "phase", "index")
+    SHARED = frozenset({"rule"})
 
     def __init__(self, seat: int, rule: Rule, cards: list) -> None:
         self.seat, self.rule, self.cards = seat, rule, cards
@@ -89,6 +90,7 @@ class ComboPickFrame(Frame):
     """The cards of a combo of different titles, picked one title at a time; then played."""
 
     __slots__ = ("seat", "rule", "picked", "playing")
+    SHARED = frozenset({"rule"})
 
     def __init__(self, seat: int, rule: Rule) -> None:
         self.seat, self.rule = seat, rule

@@ -122,6 +122,7 @@ class DrawnFrame(Frame):
     """A drawn card's `on_draw`, counted while it runs (draws inside draws are bounded)."""
 
     __slots__ = ("ctx", "code", "started")
+    SHARED = frozenset({"code"})
 
     def __init__(self, ctx: Ctx, code) -> None:
         self.ctx, self.code = ctx, code
@@ -143,6 +144,7 @@ class HookFrame(Frame):
     """A card's `instead_of_draw`, run in place of ``seat``'s draw (never inside itself)."""
 
     __slots__ = ("seat", "hook", "code", "from_bottom", "started")
+    SHARED = frozenset({"code"})
 
     def __init__(self, seat: int, hook, code, from_bottom: bool) -> None:
         self.seat, self.hook, self.code, self.from_bottom = seat, hook, code, from_bottom

@@ -106,18 +106,23 @@ class Frame:
     """One suspended piece of a game; see the module's docstring."""
 
     __slots__ = ("result",)
+    #: slots that hold compiled code or rules, never the game's objects: shared by a copy
+    SHARED: frozenset = frozenset()
 
     def step(self, machine, value):  # pragma: no cover - every frame defines it
         raise NotImplementedError
 
     def copy_for(self, memo: dict) -> "Frame":
         """This frame for a copied game: every slot carried over by :func:`remap`."""
-        other = object.__new__(type(self))
+        kind = type(self)
+        other = object.__new__(kind)
         memo[id(self)] = other
-        for cls in type(self).__mro__:
+        shared = kind.SHARED
+        for cls in kind.__mro__:
             for name in getattr(cls, "__slots__", ()):
                 if hasattr(self, name):
-                    object.__setattr__(other, name, remap(getattr(self, name), memo))
+                    value = getattr(self, name)
+                    object.__setattr__(other, name, value if name in shared else remap(value, memo))
         return other
 
 
@@ -191,6 +196,7 @@ class ProgramFrame(Frame):
     """
 
     __slots__ = ("ops", "pc", "stack", "ctx", "loops", "then", "keep")
+    SHARED = frozenset({"ops"})
 
     def __init__(self, ops: tuple, ctx: Ctx) -> None:
         self.ops = ops
