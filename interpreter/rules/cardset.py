@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from ..lang import checker
 from ..lang import primitives as P
-from .compose import EXPANSION, Layered, where
+from .compose import EXPANSION, Claims, where
 from ..lang.diagnostics import did_you_mean
 from .library import Library, _card_extras, _plain, inline_library, load_library, resolve
 from .model import Origin
@@ -33,13 +33,13 @@ class Source:
 
 def libraries(ws: Workspace, doc) -> list[Source]:
     """The edition's libraries in layer order (each inline definition after its file's includes)."""
-    layers = [(doc.base if isinstance(doc, Layered) else doc, "edition")] + list(getattr(doc, "layers", []))
+    layers = [(doc.base, "edition")] + list(doc.layers)
     index_of = {id(layer): number for number, (layer, _kind) in enumerate(layers)}
     found = []
     ws.loading.append(os.path.realpath(doc.path))
     try:
         for index, relative in enumerate(doc.data["include"]):
-            layer = doc.route(("include", index))[0] if isinstance(doc, Layered) else doc
+            layer = doc.route(("include", index))[0]
             lib = load_library(ws, resolve(doc, relative), from_doc=doc, from_path=("include", index))
             if lib is not None:
                 number = index_of.get(id(layer), 0)
@@ -59,6 +59,7 @@ def gather(ws: Workspace, sources: list[Source], settled: frozenset = frozenset(
     redefine one of those differently do not conflict, the house rule decides.
     """
     cards, combos, owner = {}, {}, {}  # owner: card id -> Source of its current definition
+    claims = Claims()  # cards two expansions redefine
     seen = set()  # every definition met so far, kept or replaced: a library reached again adds nothing
     for source in sources:
         lib = source.library
@@ -86,15 +87,19 @@ def gather(ws: Workspace, sources: list[Source], settled: frozenset = frozenset(
                     f"card '{card_id}' is also defined at {cards[card_id].origin}: an id may be "
                     f"defined only once ({hint})"))
                 continue
-            if (cards[card_id].overrides and before.kind == EXPANSION and source.kind == EXPANSION
-                    and before.layer != source.layer and cards[card_id].raw != card.raw
-                    and card_id not in settled):
-                ws.report(card_lib.doc.diagnostic(
-                    path + ("id",), "conflict",
-                    f"card '{card_id}' is also redefined, differently, at {cards[card_id].origin}: "
-                    "two expansions change one card; apply only one, or settle it in a house "
-                    "rule (`replace_cards`)"))
-                continue
+            if cards[card_id].overrides and before.kind == EXPANSION and source.kind == EXPANSION:
+                if card_id not in claims:  # the expansion whose definition stands so far
+                    claims.claim(card_id, before.layer, cards[card_id].raw, str(cards[card_id].origin), None)
+
+                def report(earlier: str, card_lib=card_lib, path=path, card_id=card_id):
+                    return card_lib.doc.diagnostic(
+                        path + ("id",), "conflict",
+                        f"card '{card_id}' is also redefined, differently, at {earlier}: two "
+                        "expansions change one card; apply only one, or settle it in a house rule "
+                        "(`replace_cards`)")
+                claims.claim(card_id, source.layer, card.raw, str(card.origin), report)
+                if card_id in claims.conflicts and card_id not in settled:
+                    continue  # the first definition stands; a house rule would settle it
             owner[card_id], cards[card_id] = source, card
         for combo_id, (combo, path) in lib.combos.items():
             if combo_id in combos and combos[combo_id] is not combo:
@@ -103,13 +108,19 @@ def gather(ws: Workspace, sources: list[Source], settled: frozenset = frozenset(
                                              f"{combos[combo_id].origin}: an id may be defined only once"))
                 continue
             combos[combo_id] = combo
+    for card_id in settled:  # a house rule replaces or patches the card itself
+        claims.settle(card_id)
+    for diagnostic in claims.conflicts.values():
+        ws.report(diagnostic)
     return cards, combos
 
 
 def settled_by_house_rules(doc) -> frozenset:
-    """Card ids that some house rule of the stack replaces or patches."""
+    """Card ids that some house rule of the stack replaces or patches: two expansions
+    that redefine one differently do not conflict (see compose.Claims), the house rule
+    decides."""
     found = set()
-    for layer, kind in getattr(doc, "layers", []):
+    for layer, kind in doc.layers:
         if kind != EXPANSION:
             found.update(layer.data.get("patch_cards", {}))
             found.update(card["id"] for card in layer.data.get("replace_cards", []))
@@ -150,8 +161,8 @@ def patch(ws: Workspace, doc, cards: dict) -> tuple[dict, list]:
     Each patch to check is (layer document, card id) of a patched card whose new
     effects must still be type-checked against the finished edition.
     """
-    cards, done, claims, pending = dict(cards), [], {}, {}
-    for layer, kind in getattr(doc, "layers", []):
+    cards, done, claims = dict(cards), [], Claims()
+    for layer, kind in doc.layers:
         for card_id, changes in layer.data.get("patch_cards", {}).items():
             path = ("patch_cards", card_id)
             if card_id not in cards:
@@ -160,22 +171,22 @@ def patch(ws: Workspace, doc, cards: dict) -> tuple[dict, list]:
                                            "define a new card with `define_cards`", key=True))
                 continue
             for field_name, value in changes.items():
-                earlier = claims.get((card_id, field_name))
+                key, field_path = (card_id, field_name), path + (field_name,)
                 if kind != EXPANSION:  # a house rule's patch settles the field
-                    pending.pop((card_id, field_name), None)
-                elif earlier and earlier[0] is not layer and earlier[1] != value:
-                    pending[(card_id, field_name)] = layer.diagnostic(
-                        path + (field_name,), "conflict",
-                        f"`{card_id}.{field_name}` is also patched, differently, by "
-                        f"{where(earlier[0], earlier[2])}: two expansions disagree; apply only "
-                        "one, or settle it in a house rule")
-                if kind == EXPANSION:
-                    claims[(card_id, field_name)] = (layer, value, path + (field_name,))
+                    claims.settle(key)
+                    continue
+
+                def report(earlier: str, layer=layer, field_path=field_path, key=key):
+                    return layer.diagnostic(field_path, "conflict",
+                                            f"`{key[0]}.{key[1]}` is also patched, differently, by "
+                                            f"{earlier}: two expansions disagree; apply only one, or "
+                                            "settle it in a house rule")
+                claims.claim(key, layer, value, where(layer, field_path), report)
             cards[card_id] = _patched(ws, layer, path, cards[card_id], changes)
             done.append((layer, card_id))
         if kind != EXPANSION:
-            claims.clear()
-    for diagnostic in pending.values():
+            claims.house_rule()
+    for diagnostic in claims.conflicts.values():
         ws.report(diagnostic)
     return cards, done
 

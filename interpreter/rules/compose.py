@@ -111,6 +111,39 @@ def variant_names(doc) -> list:
     return list(data.get("variants", {}))
 
 
+class Claims:
+    """What expansions set, and where two of them disagree: the one place the rule is
+    written that a house rule settles such conflicts.
+
+    ``claim`` records that an expansion sets something (a value, a card's field, a
+    card); a different value from another expansion is a conflict, kept until a house
+    rule ``settle``s that thing. ``house_rule`` marks a house rule layered: the
+    expansions after it start afresh, without conflicts with those before it.
+    """
+
+    def __init__(self) -> None:
+        self._set: dict = {}  # key -> (layer, value, where it was set) of the last claim
+        self.conflicts: dict = {}  # key -> whatever ``report`` made of the disagreement
+
+    def claim(self, key, layer, value, place: str, report) -> None:
+        """An expansion ``layer`` sets ``key`` to ``value`` at ``place`` ("file:line");
+        when an earlier one set it differently, ``report(its place)`` is the conflict."""
+        earlier = self._set.get(key)
+        self._set[key] = (layer, value, place)
+        if earlier is not None and earlier[0] is not layer and earlier[1] != value:
+            self.conflicts[key] = report(earlier[2])
+
+    def __contains__(self, key) -> bool:
+        return key in self._set
+
+    def settle(self, key) -> None:
+        """A house rule sets ``key`` itself: whatever expansions said of it stands settled."""
+        self.conflicts.pop(key, None)
+
+    def house_rule(self) -> None:
+        self._set.clear()
+
+
 class Layered:
     """A base edition with other files layered on, routing every value to its file."""
 
@@ -124,10 +157,8 @@ class Layered:
         # where each setup step and enabled combo came from: both lists can lose items
         self._sources = {part: [(base, (part, i)) for i in range(len(base.data.get(part, [])))]
                          for part in ("setup", "combos")}
-        # values set by expansions since the last house rule: path -> (doc, path, value)
-        self._claims: dict = {}
-        # conflicts found so far, by path: a later house rule that sets the value settles them
-        self.conflicts: dict = {}
+        # values expansions set, and their conflicts, until a house rule settles them
+        self.claims = Claims()
         #: `set_params` names no file set so far: a card library may declare them
         self.params_to_find: list[tuple[Document, tuple]] = []
         self.variant: VariantDoc | None = None  # the variant switched on, if any
@@ -224,11 +255,16 @@ class Layered:
             self._keyed(layer, part, part, claim=False)
         self._appended(layer)
         problems += self._changes(layer)
-        self._claims.clear()  # a house rule settles whatever the expansions before it set
-        for path in list(self.conflicts):
+        for path in list(self.claims.conflicts):  # the values this house rule set itself
             if self._set_by(path) is layer:
-                del self.conflicts[path]
+                self.claims.settle(path)
+        self.claims.house_rule()
         return problems
+
+    @property
+    def conflicts(self) -> dict:
+        """Conflicts between expansions no house rule has settled: path -> Problem."""
+        return self.claims.conflicts
 
     def vary(self, variant: VariantDoc) -> list[Problem]:
         """Switch a variant on: its parts and changes act on what is merged so far.
@@ -272,18 +308,15 @@ class Layered:
         self.routes[path] = (layer, layer_path)
 
     def _claim(self, path: tuple, layer: Document, layer_path: tuple) -> None:
-        """Record that an expansion sets ``path``; a different value from another is a
-        conflict, kept until a house rule settles it (see :meth:`pending`)."""
-        value = layer.value_at(layer_path)
-        earlier = self._claims.get(path)
-        self._claims[path] = (layer, layer_path, value)
-        if earlier is not None and earlier[0] is not layer and earlier[2] != value:
-            shown = ".".join(str(p) for p in path)
-            self.conflicts[path] = Problem(
-                layer, layer_path, "conflict",
-                f"`{shown}` is also set, differently, by {where(earlier[0], earlier[1])}: these "
-                "two files disagree; apply only one, or settle it in a house rule that applies "
-                "both and sets the value itself")
+        """Record that an expansion sets ``path`` (see :class:`Claims`)."""
+        shown = ".".join(str(p) for p in path)
+
+        def report(earlier: str) -> Problem:
+            return Problem(layer, layer_path, "conflict",
+                           f"`{shown}` is also set, differently, by {earlier}: these two files "
+                           "disagree; apply only one, or settle it in a house rule that applies "
+                           "both and sets the value itself")
+        self.claims.claim(path, layer, layer.value_at(layer_path), where(layer, layer_path), report)
 
     def _keyed(self, layer: Document, part: str, key: str, *, claim: bool) -> None:
         merged = dict(self.data.get(part, {}))
