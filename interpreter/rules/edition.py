@@ -275,8 +275,8 @@ class _ViewCompiler:
                           turn_draw=self.turn_draw, win=data["win"], zones=self.zones,
                           origin=Origin(doc.path, 1), variant=variant, checks=self.checks, teams=teams,
                           teams_together=bool(data.get("teams", {}).get("together", False)),
-                          kind="expansion" if getattr(doc, "expansions", list)() else "edition",
-                          expansions=tuple(layer.path for layer in getattr(doc, "expansions", list)()),
+                          kind="expansion" if doc.expansions() else "edition",
+                          expansions=tuple(layer.path for layer in doc.expansions()),
                           description=" ".join(str(data.get("description", "")).split()),
                           variant_description=" ".join(str(doc.variant.data.get("description", "")).split())
                           if doc.variant is not None else "",
@@ -324,7 +324,7 @@ class _ViewCompiler:
     def _extends(self) -> str | None:
         """The edition file the top file builds on (the house rule's `extends`)."""
         top = self.doc.base
-        for layer, kind in reversed(getattr(self.doc, "layers", [])):
+        for layer, kind in reversed(self.doc.layers):
             if kind != "expansion":
                 top = layer
                 break
