@@ -211,3 +211,26 @@ def test_a_resample_does_not_touch_the_original():
     before = layout(state)
     state.resample_from_view(0, random.Random(1))
     assert layout(state) == before
+
+
+def test_the_engine_gives_effects_exactly_the_world_the_language_declares():
+    """Primitives reach the game only through lang/world.py's protocols: the engine's
+    table and state provide every name there, and primitives use no other."""
+    import ast
+    import inspect
+
+    from kittens.interpreter.lang import primitives, world
+
+    state = Game(load_edition("original"), 3).new_state(0)
+    assert world.missing(state.table, world.Table) == []
+    assert world.missing(state, world.Services) == []
+    declared = {"table": set(world.Table.__annotations__) | {n for n in vars(world.Table) if not n.startswith("_")},
+                "state": set(world.Services.__annotations__) | {n for n in vars(world.Services) if not n.startswith("_")}}
+    used = {"table": set(), "state": set()}
+    for node in ast.walk(ast.parse(inspect.getsource(primitives))):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) \
+                and isinstance(node.value.value, ast.Name) and node.value.value.id == "ctx" \
+                and node.value.attr in used:
+            used[node.value.attr].add(node.attr)
+    assert used["table"] <= declared["table"], used["table"] - declared["table"]
+    assert used["state"] <= declared["state"], used["state"] - declared["state"]

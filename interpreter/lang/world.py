@@ -1,0 +1,73 @@
+"""The world effects run in, as the language sees it: two protocols and nothing more.
+
+A primitive (primitives.py) reaches the game only through the running
+context's ``table`` (:class:`Table`: zones, seats, and the moves that keep
+knowledge honest) and ``state`` (:class:`Services`: the rules' values, the
+edition's cards, asking and drawing). The engine's ``Table`` and ``State``
+provide them (a test checks that they do); the validator's dry run provides
+the little a setup count needs. Nothing here is implemented: this file is the
+contract between the language and whatever runs it.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class Table(Protocol):
+    """Cards, zones and seats of one game, and every change to them."""
+
+    players: int
+    draw_pile: object
+    discard_pile: object
+    removed: object
+    hands: list  # a zone per seat
+    extra: dict  # shared zone name -> zone
+    areas: dict  # per-player zone name -> a zone per seat
+    alive: list
+    owed: list
+    teams: int
+
+    def seats_from(self, seat: int) -> list: ...
+    def next_seat(self, seat: int) -> int: ...
+    def areas_of(self, seat: int) -> list: ...
+    def team_of(self, seat: int) -> int: ...
+    def team(self, seat: int) -> tuple: ...
+    def move(self, cards: list, to, at: int = 0, face_up: bool = False) -> None: ...
+    def shuffle(self, zone, order=None) -> None: ...
+    def show(self, cards: list, seats: int) -> None: ...
+    def reveal(self, cards: list) -> None: ...
+    def rearrange(self, cards: list, knowers: int) -> None: ...
+    def end_turn(self, seat: int, turns: int) -> None: ...
+    def attack(self, attacker: int, victim: int, turns: int, stack: bool) -> None: ...
+    def reverse(self) -> None: ...
+    def eliminate(self, seat: int) -> None: ...
+    def finish(self, winner, reason: str, winners=None) -> None: ...
+
+
+class Services(Protocol):
+    """What the game offers running effects besides the table."""
+
+    table: Table
+    rules: dict  # rule and parameter name -> value
+    cards: dict  # card id -> its definition
+    titles: list  # the card titles a player may name
+    has_wilds: bool
+    has_decoys: bool
+    has_marked: bool
+    explicit_chance: bool
+    budget: int  # steps the running action may still take
+
+    def about(self, ctx) -> dict: ...  # what a decision asked inside an effect is about
+    def where(self, ctx) -> str | None: ...  # the running card, combo or check, for errors
+    def draw(self, seat: int, from_bottom: bool): ...  # None, or a frame to run
+    def charge(self, steps: int, where: str | None) -> None: ...
+    def call(self, frame): ...  # run a frame now (machine.py)
+    def settle(self, ctx, value): ...  # chance drawn at once unless resolved by hand
+
+
+def missing(obj, protocol) -> list[str]:
+    """The names of ``protocol`` that ``obj`` lacks."""
+    names = set(getattr(protocol, "__annotations__", {})) | {
+        name for name, value in vars(protocol).items() if callable(value) and not name.startswith("_")}
+    return sorted(name for name in names if not hasattr(obj, name))
