@@ -582,3 +582,22 @@ def test_lines_of_a_log_are_written_exactly_as_the_json_module_writes_them():
     expected = "\n".join(json.dumps(to_json(e), separators=(",", ":"), sort_keys=True) for e in events)
     assert dumps_lines(events) == expected
     assert dumps_lines(events[:1] + events[2:]) == "\n".join(expected.split("\n")[::2])
+
+
+@pytest.mark.parametrize("events", [
+    [],
+    [{"type": "one"}],
+    # the separator between events also inside a string, and between objects in a list
+    [{"type": "a", "text": "},{"}, {"type": "b"}],
+    [{"type": "a", "list": [{"x": 1}, {"y": 2}]}, {"type": "b", "secret": {"card": 3}}],
+    [{"type": "a", "empty": [{}, {}]}, {"type": "b", "only": 1}, {"type": "c", "text": "}\n{"}],
+], ids=["none", "one", "separator-in-text", "objects-in-a-list", "empty-objects"])
+def test_a_game_written_at_once_splits_into_exactly_its_events(events):
+    """dumps_lines writes a game's events in one call and cuts the list at its separators;
+    text that looks like a separator must not cut an event in two."""
+    from kittens.interpreter.engine.events import dumps, dumps_lines
+
+    written = dumps_lines(events)
+    assert written == "\n".join(dumps(event) for event in events)
+    assert [json.loads(line) for line in written.splitlines()] == \
+        [json.loads(dumps(event)) for event in events]
