@@ -25,7 +25,7 @@ from ..lang.counts import step_count
 from ..rules.setup import dry_run
 from .textcheck import effect_trees as _trees, number_mismatches
 
-FORMATS = ("markdown", "html")
+FORMATS = ("markdown", "html", "json")
 
 
 # -- the blocks a sheet is made of ------------------------------------------------
@@ -63,7 +63,7 @@ class Table:
 
 # -- the sheet --------------------------------------------------------------------
 def render_rulesheet(edition: Edition, players: int, fmt: str = "markdown",
-                     changes: list[str] | None = None) -> str:
+                     changes: list | None = None, base: Edition | None = None) -> str:
     """The rulesheet of ``edition`` for ``players``, as ``markdown`` or ``html``.
 
     ``changes``: lines saying what a variant changes (computed by the caller),
@@ -74,7 +74,13 @@ def render_rulesheet(edition: Edition, players: int, fmt: str = "markdown",
     lo, hi = edition.players
     if not lo <= players <= hi:
         raise ValueError(f"{edition.name} is for {lo} to {hi} players, not {players}")
+    if base is not None and changes is not None and not all(isinstance(c, str) for c in changes):
+        label = f"Against {base.name}" + (f" ({base.variant})" if base.variant else "")
+        changes = [f"{label}:"] + [c.render() for c in changes] if changes else \
+            [f"{label}: no differences in the rules"]
     blocks = sheet_blocks(edition, players, changes)
+    if fmt == "json":
+        return render_json(blocks, _title(edition))
     return render_markdown(blocks) if fmt == "markdown" else render_html(blocks, _title(edition))
 
 
@@ -587,3 +593,15 @@ def render_html(blocks: list, title: str) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
             + "\n".join(body) + "\n</body>\n</html>\n")
+
+
+def render_json(blocks: list, title: str) -> str:
+    """The blocks as one JSON document: ``{"title", "blocks": [{"type", ...}]}``."""
+    import json
+    from dataclasses import asdict
+
+    out = []
+    for block in blocks:
+        item = {"type": type(block).__name__.lower(), **asdict(block)}
+        out.append(item)
+    return json.dumps({"title": title, "blocks": out}, indent=2, default=str) + "\n"
