@@ -709,6 +709,95 @@ def test_scenarios(
     raise typer.Exit(EXIT_ERRORS if failed else EXIT_OK)
 
 
+# -- the designer's toolchain (issue 13): docs, schemas, the language server ----------
+@app.command()
+def docs(
+    topic: Annotated[Optional[str], typer.Argument(help="A topic (effects, format, scenarios, ...); without one, the list of topics.", show_default=False)] = None,
+    output: FormatOpt = Format.text,
+    as_json: JsonOpt = False,
+) -> None:
+    """Read the guides installed with kittens: `kittens docs` lists the topics,
+    `kittens docs effects` shows one in the terminal."""
+    from .interpreter.tools.topics import NoTopic, plain, read, title, topics
+
+    as_json = start("docs", output, as_json) == "json"
+    if topic is None:
+        found = topics()
+        if as_json:
+            emit({"topics": [{"topic": name, "title": text} for name, text in found.items()]})
+            return
+        width = max(map(len, found))
+        for name, text in found.items():
+            typer.echo(f"{name.ljust(width)}  {text}")
+        typer.echo("\nRead one with: kittens docs TOPIC")
+        return
+    try:
+        text = read(topic)
+    except NoTopic as exc:
+        fail(str(exc))
+    if as_json:
+        emit({"topic": topic, "title": title(text), "markdown": text})
+        return
+    if sys.stdout.isatty():
+        try:
+            from rich.console import Console
+            from rich.markdown import Markdown
+        except ImportError:
+            pass
+        else:
+            Console().print(Markdown(plain(text)))
+            return
+    typer.echo(plain(text), nl=False)
+
+
+@app.command()
+def schema(
+    write: Annotated[Optional[str], typer.Option("--write", help="Copy every schema into this folder (made if needed), replacing older copies: the modelines of `kittens new` point to DIR/schema.", show_default=False)] = None,
+    kind: Annotated[Optional[str], typer.Argument(help="Print one kind's schema: cards, combos, edition, expansion or scenario.", show_default=False)] = None,
+    output: FormatOpt = Format.text,
+    as_json: JsonOpt = False,
+) -> None:
+    """The JSON Schemas of the rule files: list them, print one, or write them into a
+    folder so editors find them however kittens is installed."""
+    from .interpreter.tools.schemas_out import SchemaError, schema_text, schemas, write_schemas
+
+    as_json = start("schema", output, as_json) == "json"
+    try:
+        if write is not None:
+            written = write_schemas(write)
+            if as_json:
+                emit({"written": written})
+            else:
+                for path in written:
+                    typer.echo(f"wrote {path}")
+            return
+        if kind is not None:
+            typer.echo(schema_text(kind), nl=False)
+            return
+    except SchemaError as exc:
+        fail(str(exc))
+    found = schemas()
+    if as_json:
+        emit({"schemas": found})
+        return
+    for item in found:
+        typer.echo(f"{item['kind']:<10} {item['id']}")
+
+
+@app.command()
+def lsp(
+    stdio: Annotated[bool, typer.Option("--stdio", help="Speak over standard input and output (the default; editors often pass it).")] = True,
+) -> None:
+    """Run the kittens language server over stdio: the validator's diagnostics as you
+    type, completion, hover and go-to-definition (needs `pip install 'kittens[lsp]'`)."""
+    start("lsp")
+    try:
+        from .interpreter.tools.lsp import serve
+    except ImportError as exc:
+        fail(f"the language server needs pygls: pip install 'kittens[lsp]' ({exc})")
+    serve()
+
+
 @contextlib.contextmanager
 def _atomic_text(path: str, command: str):
     """Write a text file whole or not at all: a temporary file renamed at the end."""
