@@ -220,3 +220,18 @@ def test_kittens_test_x_stops_at_the_first_failure(tmp_path, capsys):
     assert code == 1 and json.loads(out)["passed"] == 1 and json.loads(out)["failed"] == 1
     code, out, _err = invoke(capsys, "test", str(tmp_path), "-x", "--json")
     assert code == 1 and len(json.loads(out)["results"]) == 1
+
+
+def test_refreshed_schemas_keep_their_ids(tmp_path, capsys):
+    """`kittens schema --write` replaces a stale copy, and every $id stays as it was."""
+    folder = tmp_path / "schema"
+    assert run_app(app, ["schema", "--write", str(folder)]) == 0
+    (folder / "cards.schema.json").write_text("{}")
+    capsys.readouterr()
+    assert run_app(app, ["schema", "--write", str(folder), "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["written"]) == 5
+    for kind in ("cards", "combos", "edition", "expansion", "scenario"):
+        copy = json.loads((folder / f"{kind}.schema.json").read_text())
+        shipped = json.loads((ROOT / "schema" / f"{kind}.schema.json").read_text())
+        assert copy == shipped
+        assert copy["$id"] == f"https://kittens.example/schema/{kind}.schema.json"
