@@ -1,6 +1,6 @@
 """Which folders and files `kittens validate DIR` leaves out when it walks a folder.
 
-Hidden folders, ``build/`` and ``dist/``, virtual environments (a folder with a
+Hidden folders and files, ``build/`` and ``dist/``, virtual environments (a folder with a
 ``pyvenv.cfg``), ``node_modules`` and ``__pycache__`` are never rule folders;
 and what a ``.gitignore`` names is not the designer's source. The ``.gitignore``
 rules followed are the common ones: ``#`` comments, ``!`` to re-include, a
@@ -93,8 +93,8 @@ def walk_rule_files(top: str, suffixes: tuple) -> list[str]:
             inherited[path] = rules
             keep.append(d)
         dirs[:] = keep
-        found += [os.path.join(root, n) for n in names
-                  if n.endswith(suffixes) and not ignored(os.path.join(root, n), False, rules)]
+        found += [os.path.join(root, n) for n in names if n.endswith(suffixes)
+                  and not n.startswith(".") and not ignored(os.path.join(root, n), False, rules)]
     return sorted(found)
 
 
@@ -112,4 +112,4 @@ def _outer_rules(top: str) -> list[_Rule]:
     rules = []
     for folder in reversed(chain):
         rules += read_gitignore(folder)
-    return [_Rule(r.base, r.regex, r.anchored, r.folders_only, r.negated) for r in rules]
+    return rules
