@@ -63,5 +63,6 @@ def test_the_hooks_pass_a_good_house_rule_and_stop_a_broken_one(tmp_path):
     committed = _git(repo, "commit", "-q", "-m", "more nopes")
     assert committed.returncode != 0
     output = committed.stdout + committed.stderr
-    assert "short_hands.yaml" in output and "[nothing-to-change]" in output or "[unknown-card]" in output, output
+    assert "short_hands.yaml" in output, output
+    assert "[nothing-to-change]" in output or "[unknown-card]" in output, output
     assert "Failed" in output
