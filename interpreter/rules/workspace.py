@@ -30,7 +30,7 @@ from ..lang import syntax
 from ..lang import primitives as P
 from ..lang.diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
 from ..lang.loader import Document, load_file, load_text
-from ..lang.schemas import FORMAT_VERSION, KINDS, validate
+from ..lang.schemas import FORMAT_VERSION, KINDS, invalid_records, validate, with_step_forms
 from ...about import PACKAGE_DIR
 
 _MODELINE = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
@@ -159,8 +159,16 @@ class Workspace:
             return doc, None
         self._modeline(doc, kind)
         schema_problems = validate(doc, kind)
+        if kind == "scenario":
+            schema_problems = with_step_forms(doc, schema_problems)
         for problem in schema_problems:
             self.report(problem)
+        if schema_problems and kind in ("cards", "combos"):
+            # bad records are left out and the rest checked on (see library._compile_section)
+            skipped = invalid_records(doc, kind)
+            if skipped is not None and len(skipped) < len(doc.data.get(kind) or ()):
+                doc.skipped = frozenset((kind, index) for index in skipped)
+                return doc, kind
         return doc, (None if schema_problems else kind)
 
     def _envelope(self, doc: Document) -> str | None:
