@@ -22,8 +22,8 @@ import typer
 from .about import __version__, display_path
 from . import completion as complete
 from .clikit import (EXIT_ERRORS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE,  # noqa: F401
-                     Format, FormatOpt, JsonOpt, SheetFormat, ValidateFormat, emit, fail, fail_rules,
-                     shown, start)
+                     STATE, Format, FormatOpt, JsonOpt, SheetFormat, ValidateFormat, emit, fail,
+                     fail_rules, shown, start)
 
 app = typer.Typer(
     name="kittens",
@@ -397,8 +397,6 @@ def _prompt(text: str) -> str:
     """One line from the person at the terminal; end of input reads as EOFError and
     Ctrl-C as KeyboardInterrupt (input() keeps them apart, click's prompt does not).
     With --format json the prompt goes to standard error, beside the table."""
-    from .clikit import STATE
-
     if STATE.json:
         sys.stderr.write(text + " ")
         sys.stderr.flush()
@@ -619,16 +617,11 @@ def _scaffold(make, *args) -> None:
         fail(str(exc))
     except RuleError as exc:
         fail_rules(exc)
-    if STATE_JSON():
+    if STATE.json:
         emit({"written": [{"path": item.path, "what": item.what} for item in written]})
         return
     for item in written:
         typer.echo(f"wrote {item.path} ({item.what})")
-
-
-def STATE_JSON() -> bool:  # noqa: N802 - reads like the flag it is
-    from .clikit import STATE
-    return STATE.json
 
 
 @new_app.command("house-rule")

@@ -8,7 +8,6 @@ sentences out as Markdown or HTML.
 
 from __future__ import annotations
 
-from ..lang import primitives as P
 from ..rules.model import Edition
 from .describe import describe_program, sentence, words
 
@@ -214,7 +213,3 @@ def variant_sections(edition: Edition) -> list[tuple[str, str, list[str]]]:
         changes = change_sentences(diff(edition, variant), edition, variant)
         out.append((sentence(words(name))[:-1], " ".join(variant.variant_description.split()), changes))
     return out
-
-
-#: every primitive name, for the check that no sheet shows one
-PRIMITIVE_NAMES = frozenset(P.PRIMITIVES)
