@@ -9,3 +9,22 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 EDITIONS_DIR = PACKAGE_DIR / "editions"
 RULEBOOK_DIR = PACKAGE_DIR / "rulebook"
 SCHEMA_DIR = PACKAGE_DIR / "schema"
+DOCS_DIR = PACKAGE_DIR / "docs"
+
+
+def display_path(path: str) -> str:
+    """``path`` as a person should read it: as given when it is relative, relative
+    to the working folder when it lies below it, and a shipped file as
+    ``<kittens>/editions/original.yaml`` rather than its site-packages path."""
+    import os
+
+    if not isinstance(path, str) or not os.path.isabs(path):
+        return path
+    here = os.getcwd()
+    real = os.path.realpath(path)
+    if real == here or real.startswith(here + os.sep):
+        return os.path.relpath(real, here)
+    package = str(PACKAGE_DIR)
+    if real.startswith(package + os.sep):
+        return "<kittens>/" + os.path.relpath(real, package).replace(os.sep, "/")
+    return path

@@ -3,7 +3,9 @@
 Library errors become exit statuses here, at the boundary: 0 when all is well
 (warnings allowed), 1 when rule files have errors, 2 for usage problems, 3 for
 an internal error (a bug in kittens; reported without a traceback), 130 when
-stopped by Ctrl-C.
+stopped by Ctrl-C. Every command takes ``--format`` (``--json`` is short for
+``--format json``), and with JSON every output parses, errors included: see
+clikit.py, which holds these conventions.
 """
 
 from __future__ import annotations
@@ -13,27 +15,26 @@ import json
 import os
 import sys
 import tempfile
-from enum import Enum
 from typing import Annotated, List, Optional
 
 import typer
 
-from .about import __version__
+from .about import __version__, display_path
+from . import completion as complete
+from .clikit import (EXIT_ERRORS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE,  # noqa: F401
+                     STATE, Format, FormatOpt, JsonOpt, SheetFormat, ValidateFormat, emit, fail,
+                     fail_rules, shown, start)
 
 app = typer.Typer(
     name="kittens",
     help="A rules-as-data engine for Exploding Kittens: editions, cards and combos written in YAML.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
 )
 
-EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-
-
-class OutputFormat(str, Enum):
-    text = "text"
-    json = "json"
+#: kept for code that imported it from here
+OutputFormat = Format
 
 
 def _version(value: bool) -> None:
@@ -52,10 +53,13 @@ def main_options(
 
 @app.command()
 def validate(
-    paths: Annotated[List[str], typer.Argument(help="Rule files or folders (searched for *.yaml).",
-                                               show_default=False)],
-    output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text for people, json for tools.")]
-    = OutputFormat.text,
+    paths: Annotated[List[str], typer.Argument(help="Rule files or folders (searched for *.yaml; "
+                                               "build/, virtual environments, hidden folders and what "
+                                               ".gitignore names are skipped).", show_default=False)],
+    output: Annotated[ValidateFormat, typer.Option(
+        "--format", "-f", help="text for people, json for tools, github for GitHub Actions "
+        "annotations, sarif for code scanning.")] = ValidateFormat.text,
+    as_json: JsonOpt = False,
     allow_outside: Annotated[bool, typer.Option(
         "--allow-outside", help="Follow references (include, uses, extends, apply, base, edition) "
         "outside the rule folders: the project of each file named, the kittens package, installed "
@@ -66,24 +70,35 @@ def validate(
     from .interpreter.rules.load import UsageError
     from .interpreter.tools.validate import validate_paths
 
+    fmt = start("validate", output, as_json)
     try:
         report = validate_paths(paths, allow_outside=allow_outside or None)
     except UsageError as exc:
-        typer.echo(f"kittens validate: {exc}", err=True)
-        raise typer.Exit(EXIT_USAGE)
-    if output is OutputFormat.json:
-        typer.echo(render_json(report.diagnostics, report.files))
+        fail(str(exc))
+    diagnostics = [shown(d) for d in report.diagnostics]
+    files = [display_path(f) for f in report.files]
+    if fmt == "json":
+        typer.echo(render_json(diagnostics, files))
+    elif fmt in ("github", "sarif"):
+        from .interpreter.tools.annotations import render_github, render_sarif
+
+        if fmt == "github":
+            typer.echo(render_github(diagnostics), nl=False)
+        else:  # SARIF wants URIs: paths as given or relative, never `<kittens>/...`
+            raw = [os.path.relpath(f) if os.path.isabs(f) and not os.path.relpath(f).startswith("..")
+                   else f for f in report.files]
+            typer.echo(render_sarif(report.diagnostics, raw, __version__))
     else:
         color = sys.stdout.isatty()
-        for diagnostic in report.diagnostics:
+        for diagnostic in diagnostics:
             text = diagnostic.render()
             if color:
                 word = diagnostic.severity
                 text = text.replace(f" {word}: ", " " + typer.style(
                     f"{word}:", fg="red" if diagnostic.is_error else "yellow", bold=True) + " ", 1)
             typer.echo(text)
-        files = len(report.files)
-        typer.echo(f"checked {files} file{'s' if files != 1 else ''}: "
+        count = len(files)
+        typer.echo(f"checked {count} file{'s' if count != 1 else ''}: "
                    f"{report.errors} error{'s' if report.errors != 1 else ''}, "
                    f"{report.warnings} warning{'s' if report.warnings != 1 else ''}")
     raise typer.Exit(EXIT_ERRORS if report.errors else EXIT_OK)
@@ -97,11 +112,11 @@ def _load_edition(path: str, variant: str | None, command: str, expansions=None)
     try:
         return load_edition(path, variant, tuple(expansions or ()))
     except UsageError as exc:
-        typer.echo(f"kittens {command}: {exc}", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        fail(str(exc))
     except RuleError as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(EXIT_ERRORS)
+        if variant is not None and not exc.diagnostics and "has no variant" in str(exc):
+            fail(str(exc))  # an unknown variant is a usage error, like an unknown edition
+        fail_rules(exc)
 
 
 def _players_for(edition, players: int | None, command: str) -> int:
@@ -109,9 +124,7 @@ def _players_for(edition, players: int | None, command: str) -> int:
     if players is None:
         return min(max(4, lo), hi)
     if not lo <= players <= hi:
-        typer.echo(f"kittens {command}: {edition.name} is for {lo} to {hi} players, not {players}",
-                   err=True)
-        raise typer.Exit(EXIT_USAGE)
+        fail(f"{edition.name} is for {lo} to {hi} players, not {players}")
     _warn_dead_cards(edition, players, command)
     return players
 
@@ -138,19 +151,20 @@ def _bot_names(bots: str, command: str) -> list[str]:
     names = [name.strip() for name in bots.split(",") if name.strip()]
     for name in names or [""]:
         if name not in BOTS:
-            typer.echo(f"kittens {command}: unknown bot '{name}'; the bots are: "
-                       f"{', '.join(BOTS)}", err=True)
-            raise typer.Exit(EXIT_USAGE)
+            fail(f"unknown bot '{name}'; the bots are: {', '.join(BOTS)}")
     return names
 
 
 EditionArg = Annotated[str, typer.Argument(help="An edition file (e.g. editions/original.yaml), or a shipped edition's name (original).",
-                                           show_default=False)]
+                                           show_default=False, autocompletion=complete.editions)]
 PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", min=1,
                                                    help="Number of seats (default: 4, within the edition's range).")]
-VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="Play one of the edition's variants.")]
+VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="Play one of the edition's variants.",
+                                                   autocompletion=complete.variants)]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Seed for all chance; the same seed replays the same game.")]
-WithOpt = Annotated[Optional[List[str]], typer.Option("--with", "-w", help="Apply an expansion to the edition: a file, a folder holding expansion.yaml, or an installed expansion's name (repeat for several, applied in order).")]
+WithOpt = Annotated[Optional[List[str]], typer.Option("--with", "-w", help="Apply an expansion to the edition: a file, a folder holding expansion.yaml, or an installed expansion's name (repeat for several, applied in order).",
+                                                      autocompletion=complete.expansions)]
+BotsHelp = "Bots by seat, comma-separated, repeated to fill the table: random, heuristic."
 
 
 @app.command()
@@ -159,11 +173,12 @@ def run(
     players: PlayersOpt = None,
     seed: SeedOpt = 0,
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games; game i uses seed+i.")] = 1,
-    bots: Annotated[str, typer.Option("--bots", "-b", help="Bots by seat, comma-separated, repeated to fill the table: random, heuristic.")] = "random",
+    bots: Annotated[str, typer.Option("--bots", "-b", help=BotsHelp, autocompletion=complete.bots)] = "random",
     variant: VariantOpt = None,
     expansions: WithOpt = None,
     log: Annotated[Optional[str], typer.Option("--log", help="Write every event of every game to this file, as JSON lines, each game as it ends.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
+    output: FormatOpt = Format.text,
+    as_json: Annotated[bool, typer.Option("--json", help="Short for --format json: the summary as one JSON object.")] = False,
     each: Annotated[Optional[bool], typer.Option("--each/--no-each", help="A line per game with its winner (default: only for up to 20 games).")] = None,
 ) -> None:
     """Play bot-only games and print who won each and a summary. Ctrl-C stops after the
@@ -172,6 +187,7 @@ def run(
     from .interpreter.tools.replay import header_fields
     from .interpreter.engine.simulate import run_games
 
+    as_json = start("run", output, as_json) == "json"
     compiled = _load_edition(edition, variant, "run", expansions)
     count = _players_for(compiled, players, "run")
     names = _bot_names(bots, "run")
@@ -191,14 +207,11 @@ def run(
                                 header=header_fields(edition, expansions or ()) if log else None,
                                 keep_results=False, on_game=print_game if show_each else None)
         except (RuleRuntimeError, OSError) as exc:
+            kept = (f"; {log} holds the {stream.games} game(s) finished before"
+                    if stream is not None and stream.games else "")
             if isinstance(exc, OSError):  # the log: a full disk, a file system gone
-                typer.echo(f"kittens run: cannot write the log {log}: {exc.strerror or exc}", err=True)
-            else:
-                typer.echo(f"kittens run: the rules broke down in play: {exc}", err=True)
-            if stream is not None and stream.games:
-                typer.echo(f"kittens run: {log} holds the {stream.games} game(s) finished before",
-                           err=True)
-            raise typer.Exit(EXIT_ERRORS if isinstance(exc, RuleRuntimeError) else EXIT_USAGE)
+                fail(f"cannot write the log {log}: {exc.strerror or exc}{kept}", EXIT_USAGE)
+            fail(f"the rules broke down in play: {exc}{kept}", EXIT_ERRORS)
     if as_json:
         typer.echo(json.dumps(summary.to_dict(count, seats, seed)))
     else:
@@ -242,16 +255,16 @@ def _open_log(path: str | None, command: str):
     try:
         return LogFile(path)
     except (OSError, ValueError) as exc:
-        typer.echo(f"kittens {command}: cannot write the log {path}: "
-                   f"{getattr(exc, 'strerror', None) or exc}", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        fail(f"cannot write the log {path}: {getattr(exc, 'strerror', None) or exc}")
 
 
 @app.command()
 def replay(
     log: Annotated[str, typer.Argument(help="A log written by `kittens run --log` or `kittens play --log`.", show_default=False)],
-    rules: Annotated[Optional[str], typer.Option("--rules", help="The edition file to replay with instead of the one the log names (when it has moved): a file, or a shipped edition's name.")] = None,
-    expansions: Annotated[Optional[List[str]], typer.Option("--with", "-w", help="The expansions to replay with instead of those the log names (give them all, in order).")] = None,
+    rules: Annotated[Optional[str], typer.Option("--rules", help="The edition file to replay with instead of the one the log names (when it has moved): a file, or a shipped edition's name.", autocompletion=complete.editions)] = None,
+    expansions: Annotated[Optional[List[str]], typer.Option("--with", "-w", help="The expansions to replay with instead of those the log names (give them all, in order).", autocompletion=complete.expansions)] = None,
+    output: FormatOpt = Format.text,
+    as_json: JsonOpt = False,
 ) -> None:
     """Replay each logged game from its seed and decisions, and check every event matches.
 
@@ -259,33 +272,43 @@ def replay(
     from .interpreter.tools.replay import LogError, replay_log
     from .interpreter.rules.load import RuleError
 
+    as_json = start("replay", output, as_json) == "json"
     verified = incomplete = total = 0
+    results = []
+    say = (lambda line: None) if as_json else typer.echo
     try:
         for result in replay_log(log, rules=rules, expansions=expansions):
             total += 1
             seed = result.header.get("seed")
             label = f"game {result.game}" + (f" (seed {seed})" if isinstance(seed, int) else "")
+            entry = {"game": result.game, "seed": seed if isinstance(seed, int) else None}
             if result.mismatch is not None:
-                typer.echo(f"{label}: MISMATCH: {result.mismatch}")
+                entry.update(status="mismatch", detail=str(result.mismatch))
+                say(f"{label}: MISMATCH: {result.mismatch}")
             elif result.incomplete is not None:
                 incomplete += 1
-                typer.echo(f"{label}: INCOMPLETE: {result.incomplete}")
+                entry.update(status="incomplete", detail=str(result.incomplete))
+                say(f"{label}: INCOMPLETE: {result.incomplete}")
             else:
                 verified += 1
+                entry.update(status="verified", events=result.events, winner=result.winner)
                 who = "no winner" if result.winner is None else f"seat {result.winner} wins"
-                typer.echo(f"{label}: verified {result.events} events; {who}")
+                say(f"{label}: verified {result.events} events; {who}")
+            results.append(entry)
     except LogError as exc:
-        typer.echo(f"kittens replay: {exc}", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        fail(str(exc))
     except RuleError as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(EXIT_ERRORS)
+        fail_rules(exc)
     except KeyboardInterrupt:
         stopped = True
     else:
         stopped = False
-    typer.echo(f"{verified} of {total} game(s) replayed identically"
-               + (f"; {incomplete} incomplete" if incomplete else ""))
+    if as_json:
+        emit({"games": total, "verified": verified, "incomplete": incomplete,
+              "interrupted": stopped, "results": results})
+    else:
+        typer.echo(f"{verified} of {total} game(s) replayed identically"
+                   + (f"; {incomplete} incomplete" if incomplete else ""))
     if stopped:
         typer.echo(f"kittens replay: interrupted after {total} game(s)", err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
@@ -297,13 +320,18 @@ def play(
     edition: EditionArg,
     players: PlayersOpt = None,
     seat: Annotated[Optional[List[int]], typer.Option("--seat", "-k", help="A seat played by a person (repeat for hot-seat play; default: seat 0).")] = None,
-    bots: Annotated[str, typer.Option("--bots", "-b", help="Bots for the other seats, comma-separated: random, heuristic.")] = "heuristic",
+    bots: Annotated[str, typer.Option("--bots", "-b", help="Bots for the other seats, comma-separated: random, heuristic.", autocompletion=complete.bots)] = "heuristic",
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Seed for all chance (default: a new one each game).")] = None,
     variant: VariantOpt = None,
     expansions: WithOpt = None,
     log: Annotated[Optional[str], typer.Option("--log", help="Write the game's events to this file (JSON lines) when it ends or you stop.")] = None,
+    output: Annotated[Format, typer.Option("--format", "-f", help="text; or json: the table goes to standard error and the outcome is printed as one JSON object at the end.")] = Format.text,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Play in the terminal against bots; several people can play hot-seat."""
+    """Play in the terminal against bots; several people can play hot-seat.
+
+    At a prompt, `?` shows the text of the cards in your hand, `? N` the text of
+    option N's card, and `q` stops. Ctrl-C stops too (exit 130)."""
     import random
 
     from .interpreter.engine.bots import make_bots
@@ -313,14 +341,13 @@ def play(
     from .interpreter.engine.simulate import game_header
     from .terminal import HumanTable, Quit, Terminal
 
+    as_json = start("play", output, as_json) == "json"
     compiled = _load_edition(edition, variant, "play", expansions)
     count = _players_for(compiled, players, "play")
     humans = sorted(set(seat or [0]))
     bad = [k for k in humans if not 0 <= k < count]
     if bad:
-        typer.echo(f"kittens play: there is no seat {bad[0]} in a {count}-player game "
-                   "(seats count from 0)", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        fail(f"there is no seat {bad[0]} in a {count}-player game (seats count from 0)")
     names = _bot_names(bots, "play")
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
@@ -328,55 +355,66 @@ def play(
     all_bots = make_bots(names, count, seed)
     seat_bots = {k: all_bots[k] for k in range(count) if k not in humans}
     for k, bot in seat_bots.items():
-        start = getattr(bot, "start", None)
-        if start:
-            start(game, k)
+        start_bot = getattr(bot, "start", None)
+        if start_bot:
+            start_bot(game, k)
     stream = _open_log(log, "play")  # before the game: a bad place is said at once
     state = game.new_state(seed)
+    write = (lambda text: typer.echo(text, err=True)) if as_json else typer.echo
 
     def write_log():  # the game as far as it went: a stopped game replays as incomplete
         labels = ["person" if k in humans else seat_bots[k].name for k in range(count)]
         lines = [dumps(game_header(game, seed, labels, **header_fields(edition, expansions or ())))]
         stream.write("\n".join(lines + [dumps(event) for event in state.events]) + "\n")
 
+    stopped = False
     with stream or contextlib.nullcontext():
-        typer.echo(f"{compiled.name}: {count} players, seed {seed}. You are seat "
-                   f"{', '.join(map(str, humans))}; bots: " +
-                   ", ".join(f"seat {k} {b.name}" for k, b in seat_bots.items()))
-        table = HumanTable(state, humans, seat_bots, Terminal(read=_prompt, write=typer.echo))
+        write(f"{compiled.name}: {count} players, seed {seed}. You are seat "
+              f"{', '.join(map(str, humans))}; bots: " +
+              ", ".join(f"seat {k} {b.name}" for k, b in seat_bots.items()))
+        table = HumanTable(state, humans, seat_bots, Terminal(read=_prompt, write=write))
         try:
             table.play()
         except Quit:
-            typer.echo(f"Stopped. Play this game again with --seed {seed}.")
+            stopped = True
+            write(f"Stopped. Play this game again with --seed {seed}.")
         except KeyboardInterrupt:
             if stream is not None:
                 write_log()
-            raise
+            write(f"\nStopped. Play this game again with --seed {seed}.")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         except RuleRuntimeError as exc:
-            typer.echo(f"kittens play: the rules broke down in play: {exc}", err=True)
-            raise typer.Exit(EXIT_ERRORS)
+            fail(f"the rules broke down in play: {exc}", EXIT_ERRORS)
         if stream is not None:
             write_log()
+    if as_json:
+        emit({"edition": compiled.id, "players": count, "seed": seed, "humans": humans,
+              "stopped": stopped, "finished": state.is_terminal(), "winner": state.winner,
+              "winners": list(state.winners), "turns": state.table.turn})
 
 
 def _prompt(text: str) -> str:
-    """One line from the person at the terminal; end of input reads as EOFError."""
-    try:
-        return typer.prompt(text, default="", show_default=False, prompt_suffix=" ")
-    except typer.Abort:
-        raise EOFError from None
+    """One line from the person at the terminal; end of input reads as EOFError and
+    Ctrl-C as KeyboardInterrupt (input() keeps them apart, click's prompt does not).
+    With --format json the prompt goes to standard error, beside the table."""
+    if STATE.json:
+        sys.stderr.write(text + " ")
+        sys.stderr.flush()
+        return input()
+    return input(text + " ")
 
 
 @app.command()
 def bench(
-    edition: Annotated[str, typer.Argument(help="The edition to time.")] = "",
+    edition: Annotated[str, typer.Argument(help="The edition to time.", autocompletion=complete.editions)] = "",
     players: Annotated[int, typer.Option("--players", "-p", min=1, help="Seats per game.")] = 4,
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games per round.")] = 2000,
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds; the best is reported.")] = 3,
     events: Annotated[bool, typer.Option("--events/--no-events", help="Also record every event (as --log does).")] = False,
     variant: VariantOpt = None,
     expansions: WithOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
+    output: FormatOpt = Format.text,
+    as_json: Annotated[bool, typer.Option("--json", help="Short for --format json: the figures as one JSON object.")] = False,
 ) -> None:
     """Time random-bot games on one core: games and decisions per second."""
     import platform
@@ -385,14 +423,14 @@ def bench(
     from .interpreter.engine.game import RuleRuntimeError
     from .interpreter.engine.simulate import benchmark
 
+    as_json = start("bench", output, as_json) == "json"
     path = edition or str(EDITIONS_DIR / "original.yaml")
     compiled = _load_edition(path, variant, "bench", expansions)
     count = _players_for(compiled, players, "bench")
     try:
         figures = benchmark(compiled, players=count, games=games, rounds=rounds, record=events)
     except RuleRuntimeError as exc:
-        typer.echo(f"kittens bench: the rules broke down in play: {exc}", err=True)
-        raise typer.Exit(EXIT_ERRORS)
+        fail(f"the rules broke down in play: {exc}", EXIT_ERRORS)
     figures["edition"] = compiled.id
     figures["python"] = platform.python_version()
     if as_json:
@@ -405,23 +443,51 @@ def bench(
                f"({figures['decisions_per_game']} decisions per game)")
 
 
+def _shipped_name(path) -> str | None:
+    """The name a shipped edition or expansion is used by (`original`), or None."""
+    from .about import EDITIONS_DIR
+
+    if not isinstance(path, str):
+        return None
+    real = os.path.realpath(path)
+    if os.path.dirname(real) == os.path.realpath(EDITIONS_DIR) and real.endswith(".yaml"):
+        return os.path.basename(real)[:-5]
+    return None
+
+
+def _for_display(entry: dict) -> dict:
+    """A catalog entry with its paths as a person reads them, shipped files by name."""
+    entry = dict(entry)
+    name = _shipped_name(entry.get("path"))
+    if name is not None:
+        entry["shipped"] = name
+    for key in ("path", "extends", "base"):
+        value = entry.get(key)
+        if isinstance(value, str):
+            entry[key] = _shipped_name(value) or display_path(os.path.abspath(value))
+    return entry
+
+
 @app.command("list")
 def list_editions(
     paths: Annotated[Optional[List[str]], typer.Argument(help="Folders or files to look in (default: the editions that come with kittens).", show_default=False)] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list of objects: name, kind, path, players, ...")] = False,
+    output: FormatOpt = Format.text,
+    as_json: Annotated[bool, typer.Option("--json", help="Short for --format json: a JSON list of objects: name, kind, path, players, ...")] = False,
 ) -> None:
     """List the editions, expansions and variants you can play, with their player ranges.
 
-    Without PATHS: the editions that come with kittens, and the expansions
-    installed Python packages declare (entry point group `kittens.expansions`)."""
+    Without PATHS: the editions that come with kittens (shown by the name you use
+    them by), and the expansions installed Python packages declare (entry point
+    group `kittens.expansions`)."""
     from .interpreter.rules.catalog import catalog, installed_catalog, shipped_editions
     from .interpreter.rules.load import UsageError
 
+    as_json = start("list", output, as_json) == "json"
     try:
         entries = catalog(paths or [shipped_editions()]) + (installed_catalog() if not paths else [])
     except UsageError as exc:
-        typer.echo(f"kittens list: {exc}", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        fail(str(exc))
+    entries = [_for_display(entry) for entry in entries]
     if as_json:
         typer.echo(json.dumps(entries, indent=2))
         return
@@ -436,7 +502,7 @@ def list_editions(
             players += f"; with {count} players play --variant {name}"
         label = f"--variant {entry['variant']}" if entry["kind"] == "variant" else entry["path"]
         if entry.get("installed") and entry["kind"] != "variant":
-            label = f"--with {entry.get('name_to_use', entry['id'])}  ({entry['installed']}: {entry['path']})"
+            label = f"--with {entry.get('name_to_use', entry['id'])}  ({entry['installed']})"
             if entry.get("problem"):
                 label = f"({entry['installed']}: {entry['problem']})"
         typer.echo(f"{indent}{entry['name']}  [{entry['kind']}, {players}]  {label}")
@@ -447,45 +513,60 @@ def show(
     edition: EditionArg,
     variant: VariantOpt = None,
     expansions: WithOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the resolved edition and the origin of each value as JSON.")] = False,
+    output: Annotated[Format, typer.Option("--format", "-f", help="text: YAML with each value's origin; json for tools.")] = Format.text,
+    as_json: Annotated[bool, typer.Option("--json", help="Short for --format json: the resolved edition and the origin of each value.")] = False,
 ) -> None:
     """Print the resolved edition as YAML, each value with the file and line that set it."""
     from .interpreter.tools.resolved import as_data, render_show
 
+    as_json = start("show", output, as_json) == "json"
     compiled = _load_edition(edition, variant, "show", expansions)
     if as_json:
-        origins = {key: (str(origin) if origin else None) for key, origin in compiled.origins.items()}
-        origins.update({f"cards.{card_id}": [str(card.origin), *map(str, card.changed_at)]
+        origins = {key: (_origin_text(origin) if origin else None)
+                   for key, origin in compiled.origins.items()}
+        origins.update({f"cards.{card_id}": [_origin_text(card.origin), *map(_origin_text, card.changed_at)]
                         for card_id, card in compiled.cards.items()})
-        typer.echo(json.dumps({"edition": as_data(compiled), "sources": list(compiled.sources),
+        typer.echo(json.dumps({"edition": as_data(compiled),
+                               "sources": [display_path(str(s)) for s in compiled.sources],
                                "origins": origins}, indent=2))
         return
-    typer.echo(render_show(compiled), nl=False)
+    typer.echo(_shipped_paths(render_show(compiled)), nl=False)
+
+
+def _origin_text(origin) -> str:
+    """An origin (`path:line`) with a shipped file shown by name."""
+    return _shipped_paths(str(origin))
+
+
+def _shipped_paths(text: str) -> str:
+    """``text`` with the package folder's absolute path written as ``<kittens>``."""
+    from .about import PACKAGE_DIR
+
+    return text.replace(str(PACKAGE_DIR) + os.sep, "<kittens>/") if os.path.realpath(os.getcwd()) \
+        != str(PACKAGE_DIR) else text.replace(str(PACKAGE_DIR) + os.sep, "")
 
 
 @app.command()
 def diff(
-    first: Annotated[str, typer.Argument(help="The ruleset to compare against (an edition file).", show_default=False)],
-    second: Annotated[str, typer.Argument(help="The ruleset whose changes are shown (e.g. a house rule).", show_default=False)],
-    variant: Annotated[Optional[str], typer.Option("--variant", help="Compare against this variant of the SECOND file.")] = None,
+    first: Annotated[str, typer.Argument(help="The ruleset to compare against (an edition file).", show_default=False, autocompletion=complete.editions)],
+    second: Annotated[str, typer.Argument(help="The ruleset whose changes are shown (e.g. a house rule).", show_default=False, autocompletion=complete.editions)],
+    variant: Annotated[Optional[str], typer.Option("--variant", help="Compare against this variant of the SECOND file.", autocompletion=complete.variants)] = None,
     expansions: WithOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the changes as a JSON list.")] = False,
+    output: FormatOpt = Format.text,
+    as_json: Annotated[bool, typer.Option("--json", help="Short for --format json: the changes as a JSON list.")] = False,
 ) -> None:
     """Show what the second ruleset changes against the first: deck, cards, combos, parameters, setup."""
     from .interpreter.tools.resolved import diff as compare, render_diff
 
+    as_json = start("diff", output, as_json) == "json"
     before = _load_edition(first, None, "diff")
     after = _load_edition(second, variant, "diff", expansions)
     changes = compare(before, after)
     if as_json:
-        typer.echo(json.dumps([change.to_dict() for change in changes], indent=2, default=str))
+        typer.echo(_shipped_paths(json.dumps([change.to_dict() for change in changes], indent=2,
+                                             default=str)))
         return
-    typer.echo(render_diff(changes, before, after), nl=False)
-
-
-class SheetFormat(str, Enum):
-    markdown = "markdown"
-    html = "html"
+    typer.echo(_shipped_paths(render_diff(changes, before, after)), nl=False)
 
 
 @app.command()
@@ -494,29 +575,31 @@ def rules(
     players: PlayersOpt = None,
     variant: VariantOpt = None,
     expansions: WithOpt = None,
-    output_format: Annotated[SheetFormat, typer.Option("--format", "-f", help="markdown or html.")] = SheetFormat.markdown,
+    output_format: Annotated[SheetFormat, typer.Option("--format", "-f", help="markdown (or text, the same), html (prints on A4), or json (the sheet's sections as data).")] = SheetFormat.markdown,
+    as_json: JsonOpt = False,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the rulesheet to this file instead of printing it.")] = None,
 ) -> None:
-    """Write a rulesheet generated from the rules: setup, deck, cards, combos, and what changed."""
+    """Write a rulesheet that teaches the game: how to play, setup, every card in plain
+    words, the variants, and what a house rule changes."""
     from .interpreter.tools.resolved import against_base
     from .interpreter.tools.rulesheet import render_rulesheet
 
+    fmt = start("rules", output_format, as_json)
+    fmt = "markdown" if fmt == "text" else fmt
     whole = _load_edition(edition, None, "rules", expansions)
     compiled = _load_edition(edition, variant, "rules", expansions) if variant else whole
     count = _players_for(compiled, players, "rules")
     base, changes = against_base(compiled, whole, lambda path: _load_edition(path, None, "rules"))
-    lines = None
-    if base is not None:
-        label = f"Against {base.name}" + (f" ({base.variant})" if base.variant else "")
-        lines = [f"{label}:"] + [change.render() for change in changes] if changes else \
-            [f"{label}: no differences in the rules"]
-    sheet = render_rulesheet(compiled, count, output_format.value, changes=lines)
+    sheet = render_rulesheet(compiled, count, fmt, base=base, changes=changes)
     if output is None:
         typer.echo(sheet, nl=False)
         return
     with _atomic_text(output, "rules") as stream:
         stream.write(sheet)
-    typer.echo(f"rulesheet written to {output}")
+    if fmt == "json":
+        emit({"written": output})
+    else:
+        typer.echo(f"rulesheet written to {output}")
 
 
 new_app = typer.Typer(help="Write starter files: a house rule or an expansion, with a scenario.",
@@ -531,11 +614,12 @@ def _scaffold(make, *args) -> None:
     try:
         written = make(*args)
     except ScaffoldError as exc:
-        typer.echo(f"kittens new: {exc}", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        fail(str(exc))
     except RuleError as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(EXIT_ERRORS)
+        fail_rules(exc)
+    if STATE.json:
+        emit({"written": [{"path": item.path, "what": item.what} for item in written]})
+        return
     for item in written:
         typer.echo(f"wrote {item.path} ({item.what})")
 
@@ -543,24 +627,32 @@ def _scaffold(make, *args) -> None:
 @new_app.command("house-rule")
 def new_house_rule(
     name: Annotated[str, typer.Argument(help="The house rule's name, e.g. 'Two Defuses'.", show_default=False)],
-    base: Annotated[str, typer.Option("--from", help="The edition it changes: a file, or a shipped edition's name.")] = "original",
+    base: Annotated[str, typer.Option("--from", help="The edition it changes: a file, or a shipped edition's name.", autocompletion=complete.editions)] = "original",
     folder: Annotated[str, typer.Option("--dir", "-d", help="Where to write the files.")] = ".",
+    output: FormatOpt = Format.text,
+    as_json: JsonOpt = False,
 ) -> None:
-    """A house rule that extends an edition (NAME.yaml) and a scenario beside it."""
+    """A house rule that extends an edition (NAME.yaml), a scenario beside it, and the
+    schemas its modelines point to (in .kittens/schema/, refreshed by `kittens schema`)."""
     from .interpreter.tools.scaffold import house_rule
 
+    start("new", output, as_json)
     _scaffold(house_rule, name, base, folder)
 
 
 @new_app.command("expansion")
 def new_expansion(
     name: Annotated[str, typer.Argument(help="The expansion's name.", show_default=False)],
-    base: Annotated[str, typer.Option("--base", help="The edition it is played with by default.")] = "original",
+    base: Annotated[str, typer.Option("--base", help="The edition it is played with by default.", autocompletion=complete.editions)] = "original",
     folder: Annotated[str, typer.Option("--dir", "-d", help="Where to make the expansion's folder.")] = ".",
+    output: FormatOpt = Format.text,
+    as_json: JsonOpt = False,
 ) -> None:
-    """An expansion folder: expansion.yaml, a card library and a scenario."""
+    """An expansion, ready to publish as a Python package: pyproject.toml with its entry
+    point, and the package folder with expansion.yaml, a card library and a scenario."""
     from .interpreter.tools.scaffold import expansion
 
+    start("new", output, as_json)
     _scaffold(expansion, name, base, folder)
 
 
@@ -569,40 +661,134 @@ def test_scenarios(
     paths: Annotated[List[str], typer.Argument(help="Scenario files or folders (searched for *.yaml).",
                                                show_default=False)],
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every scenario, not only failures.")] = False,
-    output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text for people, json for tools.")]
-    = OutputFormat.text,
+    keyword: Annotated[Optional[str], typer.Option("-k", help="Run only scenarios whose file name or description contains this text (case-insensitive; `not WORD` excludes).")] = None,
+    exitfirst: Annotated[bool, typer.Option("--exitfirst", "-x", help="Stop at the first failing scenario.")] = False,
+    output: FormatOpt = Format.text,
+    as_json: JsonOpt = False,
 ) -> None:
     """Run scenario files (rule tests) and say which pass."""
-    from .interpreter.tools.scenario import ScenarioRunner
+    from .interpreter.tools.scenario import ScenarioRunner, matches_keyword
     from .interpreter.rules.load import UsageError
     from .interpreter.tools.validate import scenario_files
 
+    as_json = start("test", output, as_json) == "json"
     try:
         files = scenario_files(paths)
     except UsageError as exc:
-        typer.echo(f"kittens test: {exc}", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        fail(str(exc))
     runner = ScenarioRunner()
-    if output is OutputFormat.json:
-        outcomes = [runner.run(path) for path in files]
-        failed = sum(not o.passed for o in outcomes)
-        typer.echo(json.dumps({"passed": len(files) - failed, "failed": failed, "results": [
+    outcomes = []
+    for path in files:
+        if keyword and not matches_keyword(keyword, path, runner.description(path)):
+            continue
+        outcome = runner.run(path)
+        outcomes.append(outcome)
+        shown_path = display_path(path)
+        if not as_json and outcome.passed and verbose:
+            typer.echo(f"PASS {shown_path}")
+        elif not as_json and not outcome.passed:
+            typer.echo(f"FAIL {shown_path}" + (f": {outcome.description}" if outcome.description else ""))
+            typer.echo(outcome.message)
+        if exitfirst and not outcome.passed:
+            break
+    failed = sum(not o.passed for o in outcomes)
+    passed = len(outcomes) - failed
+    if as_json:
+        typer.echo(json.dumps({"passed": passed, "failed": failed, "results": [
             {"path": o.path, "description": o.description, "passed": o.passed, "failures": o.failures}
             for o in outcomes]}))
-        raise typer.Exit(EXIT_ERRORS if failed else EXIT_OK)
-    failed = 0
-    for path in files:
-        outcome = runner.run(path)
-        if outcome.passed:
-            if verbose:
-                typer.echo(f"PASS {path}")
-            continue
-        failed += 1
-        typer.echo(f"FAIL {path}" + (f": {outcome.description}" if outcome.description else ""))
-        typer.echo(outcome.message)
-    passed = len(files) - failed
-    typer.echo(f"{passed} passed, {failed} failed")
+    else:
+        typer.echo(f"{passed} passed, {failed} failed")
     raise typer.Exit(EXIT_ERRORS if failed else EXIT_OK)
+
+
+# -- the designer's toolchain (issue 13): docs, schemas, the language server ----------
+@app.command()
+def docs(
+    topic: Annotated[Optional[str], typer.Argument(help="A topic (effects, format, scenarios, ...); without one, the list of topics.", show_default=False)] = None,
+    output: FormatOpt = Format.text,
+    as_json: JsonOpt = False,
+) -> None:
+    """Read the guides installed with kittens: `kittens docs` lists the topics,
+    `kittens docs effects` shows one in the terminal."""
+    from .interpreter.tools.topics import NoTopic, plain, read, title, topics
+
+    as_json = start("docs", output, as_json) == "json"
+    if topic is None:
+        found = topics()
+        if as_json:
+            emit({"topics": [{"topic": name, "title": text} for name, text in found.items()]})
+            return
+        width = max(map(len, found))
+        for name, text in found.items():
+            typer.echo(f"{name.ljust(width)}  {text}")
+        typer.echo("\nRead one with: kittens docs TOPIC")
+        return
+    try:
+        text = read(topic)
+    except NoTopic as exc:
+        fail(str(exc))
+    if as_json:
+        emit({"topic": topic, "title": title(text), "markdown": text})
+        return
+    if sys.stdout.isatty():
+        try:
+            from rich.console import Console
+            from rich.markdown import Markdown
+        except ImportError:
+            pass
+        else:
+            Console().print(Markdown(plain(text)))
+            return
+    typer.echo(plain(text), nl=False)
+
+
+@app.command()
+def schema(
+    write: Annotated[Optional[str], typer.Option("--write", help="Copy every schema into this folder (made if needed), replacing older copies: the modelines of `kittens new` point to DIR/schema.", show_default=False)] = None,
+    kind: Annotated[Optional[str], typer.Argument(help="Print one kind's schema: cards, combos, edition, expansion or scenario.", show_default=False)] = None,
+    output: FormatOpt = Format.text,
+    as_json: JsonOpt = False,
+) -> None:
+    """The JSON Schemas of the rule files: list them, print one, or write them into a
+    folder so editors find them however kittens is installed."""
+    from .interpreter.tools.schemas_out import SchemaError, schema_text, schemas, write_schemas
+
+    as_json = start("schema", output, as_json) == "json"
+    try:
+        if write is not None:
+            written = write_schemas(write)
+            if as_json:
+                emit({"written": written})
+            else:
+                for path in written:
+                    typer.echo(f"wrote {path}")
+            return
+        if kind is not None:
+            typer.echo(schema_text(kind), nl=False)
+            return
+    except SchemaError as exc:
+        fail(str(exc))
+    found = schemas()
+    if as_json:
+        emit({"schemas": found})
+        return
+    for item in found:
+        typer.echo(f"{item['kind']:<10} {item['id']}")
+
+
+@app.command()
+def lsp(
+    stdio: Annotated[bool, typer.Option("--stdio", help="Speak over standard input and output (the default; editors often pass it).")] = True,
+) -> None:
+    """Run the kittens language server over stdio: the validator's diagnostics as you
+    type, completion, hover and go-to-definition (needs `pip install 'kittens[lsp]'`)."""
+    start("lsp")
+    try:
+        from .interpreter.tools.lsp import serve
+    except ImportError as exc:
+        fail(f"the language server needs pygls: pip install 'kittens[lsp]' ({exc})")
+    serve()
 
 
 @contextlib.contextmanager
@@ -610,15 +796,12 @@ def _atomic_text(path: str, command: str):
     """Write a text file whole or not at all: a temporary file renamed at the end."""
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path) or (os.path.exists(path) and not os.path.isfile(path)):
-        typer.echo(f"kittens {command}: cannot write {path}: it is a folder or a device, not a "
-                   "file; name a file", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        fail(f"cannot write {path}: it is a folder or a device, not a file; name a file")
     try:
         handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, delete=False,
                                              prefix=".kittens-", suffix=".tmp")
     except OSError as exc:
-        typer.echo(f"kittens {command}: cannot write {path}: {exc.strerror or exc}", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        fail(f"cannot write {path}: {exc.strerror or exc}")
     try:
         with handle:
             yield handle
@@ -626,8 +809,7 @@ def _atomic_text(path: str, command: str):
     except OSError as exc:  # the disk filled up, the folder went away
         with contextlib.suppress(OSError):
             os.unlink(handle.name)
-        typer.echo(f"kittens {command}: cannot write {path}: {exc.strerror or exc}", err=True)
-        raise typer.Exit(EXIT_USAGE) from None
+        fail(f"cannot write {path}: {exc.strerror or exc}")
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(handle.name)
@@ -635,18 +817,7 @@ def _atomic_text(path: str, command: str):
 
 
 def main() -> None:
-    """Console-script entry point: run the app, never show a traceback."""
-    try:
-        app()
-    except SystemExit:
-        raise
-    except KeyboardInterrupt:
-        sys.exit(EXIT_INTERRUPTED)
-    except Exception as exc:  # a bug in kittens: say so plainly, no traceback
-        if os.environ.get("KITTENS_DEBUG", "") not in ("", "0"):  # for whoever fixes it
-            import traceback
-            traceback.print_exc()
-        typer.echo(f"kittens: internal error: {type(exc).__name__}: {exc}\n"
-                   "This is a bug in kittens; please report it with the command you ran "
-                   "(KITTENS_DEBUG=1 shows where it happened).", err=True)
-        sys.exit(EXIT_INTERNAL)
+    """Console-script entry point: run the app, never show a traceback (clikit.run_app)."""
+    from .clikit import run_app
+
+    sys.exit(run_app(app))

@@ -39,8 +39,30 @@ class HumanTable:
 
     # -- names ----------------------------------------------------------------
     def title(self, card_id) -> str:
+        """A card's or a combo's title, never its id."""
         card = self.edition.cards.get(card_id)
-        return card.title if card else str(card_id)
+        if card is not None:
+            return card.title
+        combo = next((c for c in self.edition.combos if c.id == card_id), None)
+        return combo.title if combo is not None else str(card_id).replace("_", " ")
+
+    def card_text(self, card_id) -> str:
+        """A card's title and printed text, for `?` at a prompt."""
+        card = self.edition.cards.get(card_id)
+        if card is None:
+            combo = next((c for c in self.edition.combos if c.id == card_id), None)
+            return f"{combo.title}: {' '.join(combo.text.split())}" if combo else self.title(card_id)
+        return f"{card.title}: {' '.join(card.text.split())}"
+
+    def option_card(self, decision, option):
+        """The card (or combo) an option is about, if any."""
+        if isinstance(option, str):
+            parts = option.split()
+            if parts and parts[0] in ("play", "combo") and len(parts) > 1:
+                return parts[1]
+            if option in self.edition.cards:
+                return option
+        return None
 
     def who(self, seat: int, viewer: int) -> str:
         if seat == viewer:
@@ -124,9 +146,13 @@ class HumanTable:
             for number, label in enumerate(labels, 1):
                 self.io.write(f"  {number}. {label}")
         while True:
-            answer = self._input("Your choice (number, or q to quit):").strip()
+            answer = self._input("Your choice (number; ? for your cards' texts, ? N for option N's "
+                                 "card; q to quit):").strip()
             if answer.lower() in ("q", "quit"):
                 raise Quit()
+            if answer.startswith("?"):
+                self._explain(seat, decision, answer[1:].strip())
+                continue
             if answer.isdigit() and 1 <= int(answer) <= len(labels):
                 self.state.apply_action(decision.options[int(answer) - 1])
                 return
@@ -136,6 +162,18 @@ class HumanTable:
                 self.state.apply_action(matches[0])
                 return
             self.io.write(f"Please type a number from 1 to {len(labels)}.")
+
+    def _explain(self, seat: int, decision, which: str) -> None:
+        """`?`: the printed text of the cards in hand; `? N`: of option N's card."""
+        if which.isdigit() and 1 <= int(which) <= len(decision.options):
+            card = self.option_card(decision, decision.options[int(which) - 1])
+            self.io.write("  " + (self.card_text(card) if card else "That option is not a card."))
+            return
+        hand = sorted(set(self.state.view(seat).hand), key=self.title)
+        for card in hand:
+            self.io.write("  " + self.card_text(card))
+        if not hand:
+            self.io.write("  Your hand is empty.")
 
     def _input(self, prompt: str) -> str:
         try:
@@ -249,10 +287,16 @@ class HumanTable:
             start = next((i for i, e in enumerate(events) if e["type"] == "turn"), len(events))
             self.io.write("The cards are dealt.")
         seen = [e for e in (for_seat(event, seat) for event in events[start:]) if e is not None]
+        absorbed = _knockouts(seen)
         for index, event in enumerate(seen):
+            if absorbed.get(index, index) != index:
+                continue  # told in the knock-out's one line
             if event["type"] == "move" and event["to"] == "discard_pile" and _played(seen, index):
                 continue  # the `play` or `answer` event that follows tells it
-            line = self.describe(event, seat)
+            if event["type"] == "out":
+                line = self._knockout_line(seen, index, absorbed, seat)
+            else:
+                line = self.describe(event, seat)
             if line:
                 self.io.write("  * " + line)
         self.cursor[seat] = len(events)
@@ -308,6 +352,22 @@ class HumanTable:
             return f"{who(event['seat']).capitalize()}: {self.check_text(event['id'])}"
         return None
 
+    def _knockout_line(self, events: list, out_index: int, absorbed: dict, viewer: int) -> str:
+        """A player knocked out, in one line: what was shown and where their hand went."""
+        event = events[out_index]
+        who = self.who(event["seat"], viewer)
+        parts = [i for i, target in absorbed.items() if target == out_index]
+        shown = [self.title(c) for i in parts if events[i]["type"] == "reveal" for c in events[i]["cards"]]
+        hand = [self.title(events[i].get("card")) for i in parts
+                if events[i]["type"] == "move" and events[i].get("card")]
+        line = f"{who.capitalize()} {'are' if event['seat'] == viewer else 'is'} out of the game"
+        if shown:
+            line += f" ({', '.join(shown)} shown)"
+        if hand:
+            line += f"; {'your' if event['seat'] == viewer else 'their'} cards went to the discard pile: " \
+                    + ", ".join(hand)
+        return line + "."
+
     def _describe_move(self, event: dict, viewer: int) -> str | None:
         source, target, card = event["from"], event["to"], event.get("card")
         name = self.title(card) if card else "a card"
@@ -338,6 +398,26 @@ class HumanTable:
 
 def _cards(count: int) -> str:
     return f"{count} card{'s' if count != 1 else ''}"
+
+
+def _knockouts(events: list) -> dict:
+    """Index of each event told as part of a knock-out -> the index of its `out` event: the
+    moves of the player's cards to the discard pile just before it, and the reveal before
+    those."""
+    absorbed = {}
+    for index, event in enumerate(events):
+        if event["type"] != "out":
+            continue
+        hand, j = f"hand {event['seat']}", index - 1
+        while j >= 0 and events[j]["type"] == "move" and events[j]["from"] == hand \
+                and events[j]["to"] == "discard_pile" and j not in absorbed:
+            absorbed[j] = index
+            j -= 1
+        if j >= 0 and events[j]["type"] == "reveal" and all(
+                z == hand for z in events[j].get("zones", ())) and j not in absorbed:
+            absorbed[j] = index
+        absorbed.setdefault(index, index)  # marks the out event itself as a knock-out
+    return absorbed
 
 
 def _played(events: list, index: int) -> bool:

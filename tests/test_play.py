@@ -88,3 +88,36 @@ def test_table_shows_only_what_the_seat_may_know():
     titles = sorted(edition.cards[c.id].title for c in state.table.hands[0].cards)
     assert sorted(hand.split(", ")) == titles
     assert "Draw pile: 35 cards" in text and "place 1:" not in text  # no pile card is known yet
+
+
+# -- issue 13: titles everywhere, `?`, a knock-out in one line ------------------------
+def _transcript(edition: str, seed: int, players: int = 3) -> str:
+    result = runner.invoke(app, ["play", edition, "-p", str(players), "--seed", str(seed), "--bots", "random"],
+                           input="1\n" * 600)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_every_prompt_and_line_names_cards_and_combos_by_title():
+    for edition in ("original", "imploding", "streaking", "barking", "good_vs_evil"):
+        for seed in (1, 2):
+            text = _transcript(edition, seed)
+            assert re.findall(r"\b[a-z]+_[a-z_]+\b", text) == [], (edition, seed)
+
+
+def test_a_knock_out_is_one_line():
+    text = _transcript("original", 1)
+    outs = [line for line in text.splitlines() if "out of the game" in line]
+    assert outs, text[-2000:]
+    for line in outs:
+        assert "cards went to the discard pile:" in line and "Exploding Kitten shown" in line
+    # the hand's cards are not told one discard at a time before it
+    before = text.splitlines()[text.splitlines().index(outs[0]) - 1]
+    assert "discarded" not in before
+
+
+def test_a_question_mark_shows_the_text_of_cards():
+    result = runner.invoke(app, ["play", "original", "-p", "2", "--seed", "4"], input="?\n? 2\nq\n")
+    assert result.exit_code == 0
+    assert "Defuse: Keeps you alive when you draw an Exploding Kitten" in result.output  # `?`: the hand
+    assert "  Favor: Pick another player who holds cards." in result.output  # `? 2`: option 2's card

@@ -166,7 +166,7 @@ def test_a_text_that_counts_differently_from_its_effect_is_found(write, tmp_path
     assert str(findings[0].origin) == f"{lib}:{line}"
     assert "top 3" in findings[0].message and "5" in findings[0].message
     sheet = render_rulesheet(edition, 2)
-    assert "## Text and effect checks" in sheet and f"lib.yaml:{line}" in sheet
+    assert "## Where a card's text and its effect disagree" in sheet and "Peek: the text says" in sheet
 
 
 @pytest.mark.parametrize("text, effect", [
@@ -203,7 +203,7 @@ def test_the_original_for_four_players():
     assert "Each player starts with 8 cards in hand" in sheet
     assert "The draw pile starts with 23 cards, 3 Exploding Kittens among them." in sheet
     headings = ["## Setup for 4 players", "## Deck for 4 players", "## Cards", "### See the Future",
-                "## Combos", "### Two of a kind", "## Rules and parameters"]
+                "## Combos", "### Two of a kind", "## The rules in numbers"]
     places = [sheet.index(h) for h in headings]
     assert places == sorted(places)
     assert "**In rules terms:** Look at the top 3 cards of the draw pile in secret." in sheet
@@ -211,7 +211,7 @@ def test_the_original_for_four_players():
     assert "Played on your own turn. Nope can cancel it." in attack
     defuse = sheet[sheet.index("### Defuse"):sheet.index("### Attack")]
     assert "Never played on its own." in defuse and "cancel it" not in defuse  # never played alone
-    assert "| `hand_size` | 7 |" in sheet and "| `attacks_stack` | on |" in sheet
+    assert "- Hand size: 7." in sheet and "- Attacks add up:" in sheet
     assert "The last player still in the game wins." in sheet
     assert "What this variant changes" not in sheet
 
@@ -246,8 +246,9 @@ def test_expansions_and_playmats_are_set_up_in_words():
 
 def test_variant_sheets_show_the_variant_and_its_changes():
     older = _load("original.yaml", "older_printing")
-    sheet = render_rulesheet(older, 4, changes=["Against the Original:", "Four cards each instead of seven.",
-                                                "The deal comes first."])
+    from kittens.interpreter.tools.resolved import diff
+    whole = _load("original.yaml")
+    sheet = render_rulesheet(older, 4, changes=diff(whole, older), base=whole)
     assert sheet.startswith("# Exploding Kittens (Original Edition) (older printing variant)")
     assert "This variant: The older printing's setup" in sheet
     # file 002's order: the four cards first, then the Defuses, then the spare
@@ -255,12 +256,13 @@ def test_variant_sheets_show_the_variant_and_its_changes():
         "Deal 4 cards from the draw pile", "Deal 1 Defuse", "Put 1 set-aside Defuse back"))
     assert deal < defuses < spare
     tail = sheet[sheet.index("## What this variant changes"):]
-    assert "Against the Original:\n\n- `Four cards each instead of seven.`\n- `The deal comes first.`" in tail
+    assert ("Played as Exploding Kittens (Original Edition), except:\n\n- Hand size: 4 instead of 7.\n"
+            "- The setup is different (see Setup).") in tail
 
 
 def test_state_checks_are_listed():
     sheet = render_rulesheet(_load("streaking.yaml"), 3)
-    assert "### State checks" in sheet
+    assert "### Rules watched all the time" in sheet
     assert "A Streaking Kitten that reaches the discard pile leaves the game." in sheet
     assert ("When there are Streaking Kitten cards in the discard pile: put the Streaking Kitten cards "
             "in the discard pile out of the game.") in sheet

@@ -90,6 +90,8 @@ class Document:
     _starts: list | None = field(default=None, repr=False)  # offset of each line's start
     _cursors: dict = field(default_factory=dict, repr=False)  # Path -> _ScalarCursor
     _looks_like_rule: bool | None = field(default=None, repr=False)
+    #: (list key, index) of records the schema refused, left out of later checks
+    skipped: frozenset = field(default=frozenset(), repr=False)
 
     @property
     def lines(self) -> list[str]:
@@ -315,26 +317,52 @@ class _ScalarCursor:
 
 
 def _explain(exc: yaml.MarkedYAMLError, text: str):
-    """Where a YAML syntax error really is, and what to do about it."""
+    """Where a YAML syntax error really is, and what to do about it, in plain words: the
+    likely cause (indentation, a missing colon, a tab, an unclosed quote or bracket)
+    rather than the parser's own terms."""
     problem, context = exc.problem or "malformed YAML", exc.context or ""
     mark = exc.problem_mark or exc.context_mark
-    if "end of stream" in problem and exc.context_mark is not None:
+    opened = exc.context_mark
+    where = f"line {opened.line + 1}, column {opened.column + 1}" if opened is not None else "above"
+    if "end of stream" in problem and opened is not None:
         # an unclosed quote or bracket: the place to fix is where it opened
         what = context.replace("while scanning ", "").replace("while parsing ", "")
-        return exc.context_mark, f"{what} starts here but the file ends before it is closed"
+        what = {"a quoted scalar": "a quoted text", "a flow sequence": "a list in [brackets]",
+                "a flow mapping": "a mapping in {braces}"}.get(what, what)
+        return opened, f"{what} starts here but the file ends before it is closed"
     if "alias" in context or "anchor" in context:
-        return exc.context_mark or mark, ("a value starting with '*' or '&' is read as a YAML alias "
-                                          "or anchor: put the text in quotes")
+        return opened or mark, ("a value starting with '*' or '&' is read as a YAML alias "
+                                "or anchor: put the text in quotes")
     char = ""
-    if mark is not None:
-        lines = _LINE_BREAK.split(text)
-        if mark.line < len(lines) and mark.column < len(lines[mark.line]):
-            char = lines[mark.line][mark.column]
+    lines = _LINE_BREAK.split(text)
+    if mark is not None and mark.line < len(lines) and mark.column < len(lines[mark.line]):
+        char = lines[mark.line][mark.column]
     if "cannot start any token" in problem:
         if char == "\t":
             return mark, "a tab cannot indent YAML: use spaces"
         if char in "`@%":
             return mark, f"'{char}' cannot start a YAML value: put the text in quotes"
+    if "tab character" in problem or (char == "\t" and "indent" in problem):
+        return mark, "a tab indents this line, and YAML allows only spaces: replace it with spaces"
+    if "could not find expected ':'" in problem:
+        line = lines[opened.line].strip() if opened is not None and opened.line < len(lines) else ""
+        return opened or mark, (f"a colon is missing: `{line[:40]}` is neither a `key: value` pair "
+                                "nor a list item; write `key: value` (a space after the colon)")
+    if "mapping values are not allowed" in problem:
+        return mark, ("a second ': ' on one line: a text holding ': ' must be put in quotes "
+                      "(\"like: this\"), and each key starts a line of its own")
+    if "expected ',' or ']'" in problem or "expected ',' or '}'" in problem:
+        closing = "]" if "]" in problem else "}"
+        return mark, (f"the list or mapping opened at {where} is not closed with '{closing}' "
+                      "(or a comma is missing between its entries)")
+    if "expected '-' indicator" in problem or "expected key" in problem or "expected <block end>" in problem:
+        return mark, ("the indentation does not match the lines above: line this up with the "
+                      "other keys of the same mapping (or the dashes of the same list), using "
+                      "spaces; a key written further left or right than its neighbours starts or "
+                      "ends a mapping by mistake")
+    if "unknown escape character" in problem or "expected escape sequence" in problem:
+        return mark, ("a backslash in double quotes starts an escape: use single quotes, or "
+                      "write a backslash as \\\\")
     return mark, problem + (f" ({context})" if context else "")
 
 

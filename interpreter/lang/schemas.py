@@ -46,6 +46,20 @@ def validate(doc: Document, kind: str) -> list[Diagnostic]:
     return sorted(unique.values())
 
 
+def invalid_records(doc: Document, kind: str) -> set | None:
+    """The entries of a library's list (``cards`` or ``combos``) that break the schema, as
+    indexes, when every violation lies inside one; None when one lies elsewhere. A
+    library can then be checked further without them, so one bad card does not hide
+    what is wrong with the others."""
+    bad = set()
+    for error in validator(kind).iter_errors(doc.data):
+        path = tuple(error.absolute_path)
+        if len(path) < 2 or path[0] != kind or not isinstance(path[1], int):
+            return None
+        bad.add(path[1])
+    return bad
+
+
 def _yaml_type(value) -> str:
     if isinstance(value, bool):
         return _YAML_TYPES["boolean"]
@@ -85,10 +99,10 @@ def _to_diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
         for key in error.instance:
             if key in allowed or not schema.get("properties"):
                 continue
-            listed = ", ".join(sorted(allowed))
+            near, keys = did_you_mean(key, allowed), _closest_keys(str(key), allowed)
+            keys = f" {keys[:1].upper()}{keys[1:]}" if near.endswith("?") else f"; {keys}"
             out.append(doc.diagnostic(path + (key,), "unknown-key",
-                                      f"unknown key {quote(key)}{did_you_mean(key, allowed)}{_key_hint(key)} "
-                                      f"(allowed here: {listed})", key=True))
+                                      f"unknown key {quote(key)}{near}{_key_hint(key)}{keys}", key=True))
         return out or [doc.diagnostic(path, "unknown-key", error.message)]
     if rule == "required":  # from the error's fields, never from jsonschema's English
         present = error.instance if isinstance(error.instance, dict) else {}
@@ -175,6 +189,18 @@ def _too_many_keys(doc: Document, path: tuple, schema: dict, most: int, value: d
                                              f"{most:,} are allowed here")
 
 
+def _closest_keys(key: str, allowed) -> str:
+    """The few allowed keys nearest to ``key`` (all of them when there are few)."""
+    import difflib
+
+    names = sorted(str(name) for name in allowed)
+    if len(names) <= 6:
+        return f"allowed here: {', '.join(names)}"
+    near = difflib.get_close_matches(key, names, n=4, cutoff=0.0)
+    return (f"nearest allowed keys here: {', '.join(near)} (of {len(names)}; "
+            "`kittens docs format` lists them all)")
+
+
 def _key_hint(key: str) -> str:
     if key == "<<":
         return ": YAML merge keys are not supported, write the keys out"
@@ -193,3 +219,68 @@ def _fits_type(value, json_type) -> bool:
         "array": isinstance(value, list),
         "boolean": isinstance(value, bool),
     }.get(json_type, False)
+
+
+# -- scenario steps written in the wrong form ------------------------------------------
+_SEAT_WORDS = ("seat", "player", "who", "by", "as")
+_DO_WORDS = ("do", "play", "action", "decision", "choose", "does")
+
+
+def _flow(seat, do) -> str:
+    return f"- {{seat: {seat}, do: {do}}}"
+
+
+def step_form(step) -> str | None:
+    """The right form of a scenario step written another way, or None when it is in
+    one of the known forms (or too far from them to guess)."""
+    if isinstance(step, str):
+        words = step.split()
+        if len(words) >= 3 and words[0] == "seat" and words[1].isdigit():
+            verb = words[2][:-1] if words[2].endswith("s") else words[2]
+            return _flow(words[1], " ".join([verb, *words[3:]]))
+        return _flow(0, step)
+    if not isinstance(step, dict):
+        return None
+    keys = set(map(str, step))
+    if "expect" in keys and keys & {"seat", "do"}:
+        seat, do = step.get("seat", 0), step.get("do", "...")
+        return f"{_flow(seat, do)}` and then, as a step of its own, `- expect: {{...}}"
+    if "chance" in keys or "expect" in keys or {"seat", "do"} <= keys:
+        return None
+    if len(step) == 1:
+        (key, value), = step.items()
+        if isinstance(key, int) or str(key).isdigit():
+            return _flow(key, value)
+    seat = next((step[k] for k in step if str(k) in _SEAT_WORDS), 0)
+    for key in step:
+        if str(key) in _DO_WORDS:
+            value = step[key]
+            if isinstance(value, list):
+                value = " ".join(map(str, value))
+            do = f"play {value}" if str(key) == "play" and not str(value).startswith("play") else value
+            return _flow(seat, do)
+    return None
+
+
+def with_step_forms(doc: Document, problems: list[Diagnostic]) -> list[Diagnostic]:
+    """Schema findings on a scenario, a wrongly written step's findings replaced by one
+    that shows the step in its right form."""
+    steps = doc.data.get("steps") if isinstance(doc.data, dict) else None
+    if not isinstance(steps, list) or not problems:
+        return problems
+    starts = [doc.mark(("steps", i)).line for i in range(len(steps))] + [10 ** 9]
+    out, hinted = [], set()
+    for problem in problems:
+        index = next((i for i in range(len(steps)) if starts[i] <= problem.line < max(starts[i + 1],
+                                                                                    starts[i] + 1)), None)
+        form = step_form(steps[index]) if index is not None else None
+        if form is None:
+            out.append(problem)
+        elif index not in hinted:
+            hinted.add(index)
+            out.append(doc.diagnostic(("steps", index), problem.code,
+                                      f"this step is not in a form kittens reads: write it as "
+                                      f"`{form}` (a decision names the seat that decides and what it "
+                                      f"does; a check is `- expect: {{...}}`); `kittens docs scenarios` "
+                                      "has every form"))
+    return out

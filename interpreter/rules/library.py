@@ -232,8 +232,11 @@ def _compile_records(ws: Workspace, lib: Library, sections: tuple) -> None:
 
 def _compile_section(ws: Workspace, lib: Library, key: str, section: str, replaces: bool) -> None:
     doc = lib.doc
+    skipped = getattr(doc, "skipped", frozenset())  # records the schema refused
     for index, raw in enumerate(doc.data.get(key, [])):
         path = (key, index)
+        if path in skipped:
+            continue
         record_id = raw["id"]
         if record_id in (lib.cards if section == "cards" else lib.combos):
             first = (lib.cards if section == "cards" else lib.combos)[record_id][0].origin

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 
+from ...about import display_path
 from ..lang.diagnostics import Diagnostic
 from . import plugins
 from .edition import compile_edition
@@ -81,22 +82,22 @@ def load_edition(path: str, variant: str | None = None, expansions: tuple = ()) 
             raise RuleError([], f"the variant '{variant}' of {owner} does not apply here, once "
                                 f"{path} is built on it:\n{why}")
         if variant not in edition.variants:
-            raise RuleError([], f"{path} has no variant '{variant}' "
+            raise RuleError([], f"{display_path(path)} has no variant '{variant}' "
                                 f"(it has: {', '.join(edition.variants) or 'none'})")
         return edition.variants[variant]
     return edition
 
 
 def expand(paths: list[str]) -> list[str]:
-    """Files named directly, plus every ``*.yaml``/``*.yml`` below named folders, sorted."""
+    """Files named directly, plus every ``*.yaml``/``*.yml`` below named folders, sorted;
+    below a folder, hidden folders, build output, virtual environments and what
+    .gitignore names are left out (see :mod:`ignore`)."""
+    from .ignore import walk_rule_files
+
     files: list[str] = []
     for path in paths:
         if os.path.isdir(path):
-            found = []
-            for root, dirs, names in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                found += [os.path.join(root, n) for n in names if n.endswith(RULE_FILE_SUFFIXES)]
-            files += sorted(found)
+            files += walk_rule_files(path, RULE_FILE_SUFFIXES)
         elif os.path.exists(path):
             files.append(path)
         else:

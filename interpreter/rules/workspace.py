@@ -29,8 +29,8 @@ from . import plugins
 from ..lang import syntax
 from ..lang import primitives as P
 from ..lang.diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
-from ..lang.loader import Document, load_file
-from ..lang.schemas import FORMAT_VERSION, KINDS, validate
+from ..lang.loader import Document, load_file, load_text
+from ..lang.schemas import FORMAT_VERSION, KINDS, invalid_records, validate, with_step_forms
 from ...about import PACKAGE_DIR
 
 _MODELINE = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
@@ -64,6 +64,8 @@ class Workspace:
         self.identities: dict = {}  # resolved path -> content identity (see library._identity)
         self.loading: list[str] = []  # the include chain, to catch cycles
         self._effect_text: dict[str, int] = {}  # file -> effect characters parsed so far
+        #: real path -> text read instead of the file (an editor's unsaved buffer)
+        self.overlay: dict[str, str] = {}
 
     # -- diagnostics ----------------------------------------------------------
     def report(self, diagnostic: Diagnostic) -> None:
@@ -141,8 +143,13 @@ class Workspace:
         self.report(doc.diagnostic(path, "outside-project", problem))
         return False
 
+    def documents(self) -> list[tuple[Document | None, str | None]]:
+        """Every document loaded so far, with its kind."""
+        return list(self._docs.values())
+
     def _load(self, path: str) -> tuple[Document | None, str | None]:
-        doc, problems = load_file(path)
+        text = self.overlay.get(os.path.realpath(path))
+        doc, problems = load_file(path) if text is None else load_text(text, path)
         for problem in problems:
             self.report(problem)
         if doc is None:
@@ -152,8 +159,16 @@ class Workspace:
             return doc, None
         self._modeline(doc, kind)
         schema_problems = validate(doc, kind)
+        if kind == "scenario":
+            schema_problems = with_step_forms(doc, schema_problems)
         for problem in schema_problems:
             self.report(problem)
+        if schema_problems and kind in ("cards", "combos"):
+            # bad records are left out and the rest checked on (see library._compile_section)
+            skipped = invalid_records(doc, kind)
+            if skipped is not None and len(skipped) < len(doc.data.get(kind) or ()):
+                doc.skipped = frozenset((kind, index) for index in skipped)
+                return doc, kind
         return doc, (None if schema_problems else kind)
 
     def _envelope(self, doc: Document) -> str | None:

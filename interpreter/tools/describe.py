@@ -222,8 +222,7 @@ WORDING = dict(
     top=lambda a: _end(a, "top", "first"),
     bottom=lambda a: _end(a, "bottom", "last"),
     find=lambda a: f"the {a.titles('card')} {a.w.among(a.get('cards'))}",
-    tagged=lambda a: f"the {a.get('tag').value if isinstance(a.get('tag'), s.StrLit) else a['tag']} "
-                     f"cards {a.w.among(a.get('cards'))}",
+    tagged=lambda a: f"the {a.w.tag_titles(a.get('tag'), a['tag'])} {a.w.among(a.get('cards'))}",
     count=lambda a: f"the number of {_strip_the(a.w.cards_of(a.get('of')))}",
     has=lambda a: f"{_does(a['player'], 'hold', 'holds')} {a.title('card')}",
     in_zone=lambda a: f"those of {a['cards']} that are in {a['zone']}",
@@ -285,6 +284,17 @@ class _Words:
     def title(self, card_id: str) -> str:
         card = self.cards.get(card_id)
         return card.title if card is not None else words(card_id)
+
+    def tag_titles(self, node, worded: str) -> str:
+        """The cards a tag stands for, by title ("Exploding Kittens and Imploding
+        Kittens"), so a player never reads a tag's name."""
+        tag = node.value if isinstance(node, s.StrLit) else None
+        titles = sorted({card.title for card in self.cards.values() if tag in card.tags})
+        if tag is None or not titles:
+            return f"cards of the kind {worded}"
+        plural = [t if t.endswith("s") else f"{t}s" if len(t.split()) <= 2 else f"copies of {t}"
+                  for t in titles]
+        return plural[0] if len(plural) == 1 else ", ".join(plural[:-1]) + " and " + plural[-1]
 
     def param_value(self, node):
         """The edition's value of ``rules.NAME`` (None when unknown or not a rule)."""

@@ -23,9 +23,10 @@ from ..lang.loader import load_file
 from ..rules.model import Edition
 from ..lang.counts import step_count
 from ..rules.setup import dry_run
+from .howto import change_sentences, how_to_play, switches, variant_sections
 from .textcheck import effect_trees as _trees, number_mismatches
 
-FORMATS = ("markdown", "html")
+FORMATS = ("markdown", "html", "json")
 
 
 # -- the blocks a sheet is made of ------------------------------------------------
@@ -63,37 +64,65 @@ class Table:
 
 # -- the sheet --------------------------------------------------------------------
 def render_rulesheet(edition: Edition, players: int, fmt: str = "markdown",
-                     changes: list[str] | None = None) -> str:
-    """The rulesheet of ``edition`` for ``players``, as ``markdown`` or ``html``.
+                     changes: list | None = None, base: Edition | None = None) -> str:
+    """The rulesheet of ``edition`` for ``players``, as ``markdown``, ``html`` or ``json``.
 
-    ``changes``: lines saying what a variant changes (computed by the caller),
-    rendered as their own section when given.
+    ``changes``: what the edition changes against ``base`` (a house rule against
+    the edition it extends, a variant against its edition), from
+    :func:`resolved.diff`; told in sentences in their own section.
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format '{fmt}': use one of {', '.join(FORMATS)}")
     lo, hi = edition.players
     if not lo <= players <= hi:
         raise ValueError(f"{edition.name} is for {lo} to {hi} players, not {players}")
-    blocks = sheet_blocks(edition, players, changes)
+    blocks = sheet_blocks(edition, players, changes, base)
+    if fmt == "json":
+        return render_json(blocks, _title(edition))
     return render_markdown(blocks) if fmt == "markdown" else render_html(blocks, _title(edition))
 
 
-def sheet_blocks(edition: Edition, players: int, changes: list[str] | None = None) -> list:
+def sheet_blocks(edition: Edition, players: int, changes: list | None = None,
+                 base: Edition | None = None) -> list:
     """Every block of the sheet, in order, before rendering."""
     blocks = _title_blocks(edition)
+    if base is not None and changes is not None:
+        blocks += _change_blocks(edition, base, changes)
+    blocks += [Heading(2, "How to play")]
+    blocks += [Para(text, label) for label, text in how_to_play(edition, players)]
     blocks += _setup_blocks(edition, players)
     blocks += _deck_blocks(edition, players)
     blocks += _card_blocks(edition, players)
     blocks += _combo_blocks(edition)
     blocks += _rule_blocks(edition)
-    if changes:  # the first line says what the rest is measured against
-        blocks += [Heading(2, "What this variant changes"), Para(changes[0]),
-                   Items(tuple(Code(line) for line in changes[1:]))]  # diff lines, as written
+    if not edition.variant and edition.variants:
+        blocks += _variant_blocks(edition)
     findings = number_mismatches(edition)
     if findings:
-        blocks += [Heading(2, "Text and effect checks"),
-                   Items(tuple(f"{_record_title(edition, f.card_id)} ({f.origin}): {f.message}"
-                               for f in findings))]
+        blocks += [Heading(2, "Where a card's text and its effect disagree"),
+                   Items(tuple(f"{_record_title(edition, f.card_id)}: {f.message}" for f in findings))]
+    return blocks
+
+
+def _change_blocks(edition: Edition, base: Edition, changes: list) -> list:
+    what = "this variant changes" if edition.variant else "these rules change"
+    label = base.name + (f" ({words(base.variant)} variant)" if base.variant else "")
+    lines = change_sentences(changes, base, edition)
+    if not lines:
+        return [Heading(2, f"What {what}"), Para(f"Nothing in the rules differs from {label}.")]
+    return [Heading(2, f"What {what}"),
+            Para(f"Played as {label}, except:"), Items(tuple(lines))]
+
+
+def _variant_blocks(edition: Edition) -> list:
+    blocks = [Heading(2, "Variants"),
+              Para("Agree on one before you deal; each changes the game as it says.")]
+    for name, description, lines in variant_sections(edition):
+        blocks.append(Heading(3, name))
+        if description:
+            blocks.append(Quote(description))
+        if lines:
+            blocks.append(Items(tuple(lines)))
     return blocks
 
 
@@ -105,7 +134,7 @@ def _title_blocks(edition: Edition) -> list:
     lo, hi = edition.players
     blocks = [Heading(1, _title(edition)),
               Para(f"For {lo} players." if lo == hi else f"For {lo} to {hi} players.")]
-    blocks += [Para(text) for text in descriptions(edition)]
+    blocks += [Quote(text) for text in descriptions(edition)]  # the designers' own words
     return blocks
 
 
@@ -428,8 +457,6 @@ def _card_blocks(edition: Edition, players: int) -> list:
         facts = [_WHEN.get(card.when, f"Played: {card.when}.")]
         if card.when != "never":
             facts.append(ctx.nope(card.nopeable))
-        if card.tags:
-            facts.append(f"Tags: {', '.join(sorted(card.tags))}.")
         facts += _card_traits(edition, card)
         combos = [c.title for c in edition.combos if c.may_include(card)]
         if combos and not any(t for t in (card.effect, card.on_draw, card.instead_of_draw)):
@@ -452,7 +479,8 @@ def _card_traits(edition: Edition, card) -> list[str]:
     if card.stands_for is not None:
         titles, tag, excluded = card.stands_for
         what = (_and([edition.cards[c].title for c in sorted(titles) if c in edition.cards])
-                if titles is not None else f"any card tagged {tag}" if tag else "any card")
+                if titles is not None else f"any of {_and(sorted({c.title for c in edition.cards.values() if tag in c.tags}))}"
+                if tag else "any card")
         if excluded:
             what += " except " + _and([edition.cards[c].title for c in sorted(excluded)
                                        if c in edition.cards])
@@ -480,7 +508,10 @@ def _combo_blocks(edition: Edition) -> list:
     this = "the cards of the combo"
     for combo in edition.combos:
         match = "all with the same title" if combo.match == "same_title" else "all with different titles"
-        tag = f", every one tagged {combo.tag}" if combo.tag else ""
+        tag = ""
+        if combo.tag:  # the cards the tag stands for, by title
+            kinds = sorted({c.title for c in edition.cards.values() if combo.tag in c.tags})
+            tag = f", every one of them one of {_and(kinds)}" if kinds else ""
         blocks += [Heading(3, combo.title), Quote(combo.text),
                    Para(f"{combo.size} cards played together, {match}{tag}. {ctx.nope(combo.nopeable)}",
                         "Use:")]
@@ -496,24 +527,18 @@ _WIN = dict(last_standing="The last player still in the game wins.",
 
 def _rule_blocks(edition: Edition) -> list:
     ctx = _Context(edition)
-    rows = []
-    for name, value in edition.rules.items():
-        meaning = P.ENGINE_RULES[name][2] if name in P.ENGINE_RULES else "an engine rule"
-        rows.append((Code(name), _value(value), meaning))
-    for name, value in edition.params.items():
-        rows.append((Code(name), _value(value), "a parameter of this edition"))
-    blocks = [Heading(2, "Rules and parameters"), Table(("Name", "Value", "Meaning"), tuple(rows)),
+    blocks = [Heading(2, "The rules in numbers"), Items(tuple(switches(edition))),
               Para(ctx.program(edition.turn_draw), "Ending a turn by drawing:"),
               Para(_WIN.get(edition.win, f"Win condition: {words(edition.win)}.") +
                    (" Partners share their lives: when one of them is out, the whole team is out."
                     if edition.teams and edition.teams_together else ""), "Winning:")]
     if edition.zones:
-        zones = [f"the {words(name)} ({'public' if spec.get('public', True) else 'hidden'}"
-                 f"{', one per player' if spec.get('per_player') else ''})"
+        zones = [f"the {words(name)} ({'face up' if spec.get('public', True) else 'face down'}"
+                 f"{', one for each player' if spec.get('per_player') else ''})"
                  for name, spec in edition.zones.items()]
-        blocks.append(Para(_sentence(_and(zones)), "Extra zones:"))
+        blocks.append(Para(_sentence(_and(zones)), "Places on the table besides the piles:"))
     if edition.checks:
-        blocks.append(Heading(3, "State checks, looked at for each player after every play and draw"))
+        blocks.append(Heading(3, "Rules watched all the time, for each player after every play and draw"))
         for check in edition.checks:
             effect = ctx.program(check.effect)
             blocks += [Quote(check.text),
@@ -556,9 +581,22 @@ def render_markdown(blocks: list) -> str:
     return "\n\n".join(out) + "\n"
 
 
-_CSS = ("body{font-family:sans-serif;max-width:50em;margin:2em auto;padding:0 1em;line-height:1.45}"
-        "table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.2em .6em;text-align:left}"
-        "blockquote{font-style:italic;margin:.5em 1.5em}")
+_CSS = """
+body{font-family:"DejaVu Sans",Arial,sans-serif;max-width:50em;margin:2em auto;padding:0 1em;
+line-height:1.45;color:#111}
+h1{font-size:1.8em;margin-bottom:.2em}h2{border-bottom:2px solid #444;padding-bottom:.1em;margin-top:1.6em}
+h3{margin:1em 0 .3em}
+table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.2em .6em;text-align:left}
+blockquote{font-style:italic;margin:.4em 1.5em;color:#333}
+section.entry{padding:.1em 0}
+@page{size:A4;margin:15mm 14mm}
+@media print{
+ body{max-width:none;margin:0;padding:0;font-size:10pt;line-height:1.35}
+ h1,h2,h3{break-after:avoid;page-break-after:avoid}
+ section.entry,table,li{break-inside:avoid;page-break-inside:avoid}
+ a{color:inherit;text-decoration:none}
+}
+""".replace("\n", "")
 
 
 def _h(text: str) -> str:
@@ -567,10 +605,18 @@ def _h(text: str) -> str:
 
 
 def render_html(blocks: list, title: str) -> str:
-    """The blocks as one self-contained HTML page."""
+    """The blocks as one self-contained HTML page that prints on A4: each card, combo and
+    variant is a section kept whole on one page."""
     body = []
+    open_section = False
     for block in blocks:
         if isinstance(block, Heading):
+            if open_section:
+                body.append("</section>")
+                open_section = False
+            if block.level == 3:
+                body.append('<section class="entry">')
+                open_section = True
             body.append(f"<h{block.level}>{_h(block.text)}</h{block.level}>")
         elif isinstance(block, Para):
             label = f"<strong>{_h(block.label)}</strong> " if block.label else ""
@@ -584,6 +630,21 @@ def render_html(blocks: list, title: str) -> str:
             rows = "\n".join("<tr>" + "".join(f"<td>{_h(c)}</td>" for c in row) + "</tr>"
                              for row in block.rows)
             body.append(f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}\n</tbody>\n</table>")
+    if open_section:
+        body.append("</section>")
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
             + "\n".join(body) + "\n</body>\n</html>\n")
+
+
+def render_json(blocks: list, title: str) -> str:
+    """The blocks as one JSON document: ``{"title", "blocks": [{"type", ...}]}``."""
+    import json
+    from dataclasses import asdict
+
+    out = []
+    for block in blocks:
+        item = {"type": type(block).__name__.lower(), **asdict(block)}
+        out.append(item)
+    return json.dumps({"title": title, "blocks": out}, indent=2, default=str) + "\n"

@@ -11,7 +11,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from ...about import EDITIONS_DIR, SCHEMA_DIR
+from ...about import EDITIONS_DIR
 
 
 class ScaffoldError(Exception):
@@ -43,13 +43,30 @@ def shipped_edition(reference: str) -> str:
     raise ScaffoldError(f"no edition '{reference}': give a file, or one of {', '.join(names)}")
 
 
-def _modeline(folder: str, kind: str) -> str:
-    schema = os.path.join(str(SCHEMA_DIR), f"{kind}.schema.json")
+#: the designer's copy of the schemas, beside the files `kittens new` writes
+SCHEMA_FOLDER = "schema"
+
+
+def _modeline(folder: str, kind: str, schemas: str) -> str:
+    """A modeline pointing at the designer's own copy of the schema (``schemas``), so it
+    works after the virtual environment is rebuilt, under pipx and for a teammate."""
+    schema = os.path.join(schemas, f"{kind}.schema.json")
     try:
         target = os.path.relpath(schema, folder)
     except ValueError:  # another drive (Windows): an absolute path still works
-        target = schema
+        target = os.path.abspath(schema)
     return f"# yaml-language-server: $schema={target.replace(os.sep, '/')}"
+
+
+def _copy_schemas(folder: str) -> list[Written]:
+    """The schemas copied into ``folder`` unless a copy is there already (`kittens schema
+    --write` refreshes it)."""
+    from .schemas_out import write_schemas
+
+    if os.path.isfile(os.path.join(folder, "edition.schema.json")):
+        return []
+    write_schemas(folder)
+    return [Written(folder, "JSON Schemas for editors; refresh with `kittens schema --write`")]
 
 
 def _relative(path: str, folder: str) -> str:
@@ -95,35 +112,68 @@ def house_rule(name: str, edition: str, folder: str = ".") -> list[Written]:
     scenario = os.path.join(folder, f"{ident}.scenario.yaml")
     # a shipped edition by name: the file then works wherever kittens is installed
     extends = edition if not os.path.isfile(edition) else _relative(base, folder)
-    rule = HOUSE_RULE.format(modeline=_modeline(folder, "edition"), id=ident, name=name, extends=extends)
+    schemas = os.path.join(folder, SCHEMA_FOLDER)
+    rule = HOUSE_RULE.format(modeline=_modeline(folder, "edition", schemas), id=ident, name=name,
+                             extends=extends, change=_starter_change(base))
     _refuse_existing([path, scenario])
     written = _write([(path, rule, "house rule")])
     try:  # the scenario's numbers come from dealing the rule just written
-        written += _write([(scenario, _house_scenario(path, scenario), "scenario")])
+        written += _write([(scenario, _house_scenario(path, scenario, schemas), "scenario")])
+        written += _copy_schemas(schemas)
     except BaseException:
-        os.unlink(path)  # never leave half a starter behind
+        for item in written:  # never leave half a starter behind
+            if os.path.isfile(item.path):
+                os.unlink(item.path)
         raise
     return written
 
 
+def _starter_change(base: str) -> str:
+    """The starter's one real change, so its first `kittens diff` shows something: one
+    card fewer in each hand when the edition deals a `hand_size`, else an engine rule
+    switched."""
+    from ..rules.load import load_edition
+
+    edition = load_edition(base)
+    size = edition.params.get("hand_size")
+    if isinstance(size, int) and not isinstance(size, bool) and size > 1:
+        return (f"set_params:\n  hand_size: {size - 1}        # cards dealt to each player besides "
+                f"their Defuse (the edition deals {size})")
+    stacks = edition.rules.get("attacks_stack", True)
+    return (f"set_rules:\n  attacks_stack: {'false' if stacks else 'true'}   # the edition says "
+            f"{'true' if stacks else 'false'}")
+
+
 def expansion(name: str, base: str, folder: str = ".") -> list[Written]:
-    """An expansion as a folder: expansion.yaml, a card library, and a scenario."""
+    """An expansion as a folder that is also a Python package, ready to publish:
+    expansion.yaml, a card library, a scenario, and pyproject.toml with the entry point
+    that makes `kittens list` and `--with NAME` find it once installed."""
     ident = slug(name)
     root = os.path.join(folder, ident)
     edition_path = shipped_edition(base)
     base_ref = base if not os.path.isfile(base) else _relative(edition_path, root)
     card = f"{ident}_peek"[:64]
+    schemas = os.path.join(root, SCHEMA_FOLDER)
     files = [
         (os.path.join(root, "expansion.yaml"),
-         EXPANSION.format(modeline=_modeline(root, "expansion"), id=ident, name=name,
+         EXPANSION.format(modeline=_modeline(root, "expansion", schemas), id=ident, name=name,
                           base=base_ref, card=card), "expansion"),
         (os.path.join(root, "cards.yaml"),
-         CARDS.format(modeline=_modeline(root, "cards"), name=name, card=card), "card library"),
+         CARDS.format(modeline=_modeline(root, "cards", schemas), name=name, card=card), "card library"),
         (os.path.join(root, "scenarios", "peek.yaml"),
-         EXPANSION_SCENARIO.format(modeline=_modeline(os.path.join(root, "scenarios"), "scenario"),
+         EXPANSION_SCENARIO.format(modeline=_modeline(os.path.join(root, "scenarios"), "scenario", schemas),
                                    card=card), "scenario"),
+        (os.path.join(root, "pyproject.toml"), PYPROJECT.format(id=ident, name=name,
+                                                                dist=ident.replace("_", "-")),
+         "package metadata with the kittens.expansions entry point"),
+        (os.path.join(root, "__init__.py"), f'"""{name}: an expansion for kittens (rules in YAML beside this file)."""\n',
+         "the package's marker"),
+        (os.path.join(root, "README.md"), EXPANSION_README.format(id=ident, name=name,
+                                                                  dist=ident.replace("_", "-")),
+         "how to publish and install it"),
     ]
-    return _write(files)
+    written = _write(files)
+    return written + _copy_schemas(schemas)
 
 
 def _refuse_existing(paths: list[str]) -> None:
@@ -132,11 +182,11 @@ def _refuse_existing(paths: list[str]) -> None:
             raise ScaffoldError(f"{path} already exists: pick another name or folder")
 
 
-def _house_scenario(rule_path: str, scenario_path: str) -> str:
+def _house_scenario(rule_path: str, scenario_path: str, schemas: str) -> str:
     """The starter scenario: the deal the house rule gives four players, as it is now."""
     players, hand, kittens = _setup_facts(rule_path, 4)
     return HOUSE_SCENARIO.format(
-        modeline=_modeline(os.path.dirname(scenario_path) or ".", "scenario"),
+        modeline=_modeline(os.path.dirname(scenario_path) or ".", "scenario", schemas),
         edition=os.path.basename(rule_path), players=players,
         hand_counts=", ".join(f"{seat}: {hand}" for seat in range(players)),
         kittens=", ".join(f"{card}: {count}" for card, count in sorted(kittens.items())))
@@ -147,7 +197,8 @@ HOUSE_RULE = """{modeline}
 # {name}: a house rule. It extends an edition and says only what it changes;
 # everything else is inherited. Each kind of change has its own key, so there
 # is never a doubt whether something is added to or replaces what was there.
-# Uncomment and edit what you need, then:
+# Uncomment and edit what you need (`kittens docs house-rules` explains every
+# key; your editor completes them from the schema in schema/), then:
 #
 #   kittens validate {id}.yaml          check it (file, line and column on any error)
 #   kittens test {id}.scenario.yaml     run its scenarios
@@ -185,10 +236,9 @@ extends: {extends}       # a file, or the name of a shipped edition
 # define_combos: [...]                  new combos, written as in a combos file
 
 # -- numbers and switches ---------------------------------------------------
-# set_rules: {{may_nope_own_action: true, attacks_stack: false}}
+# set_rules: {{may_nope_own_action: true}}       engine rules: `kittens docs effects` lists them
 # add_params: {{my_number: 2}}            new numbers your cards use as rules.my_number
-set_params:
-  hand_size: 7        # cards dealt to each player besides their Defuse
+{change}
 
 # -- setup ------------------------------------------------------------------
 # replace_steps: {{defuses: {{deal: {{card: defuse, count: 2}}}}}}
@@ -203,7 +253,7 @@ HOUSE_SCENARIO = """{modeline}
 # Change the house rule and this will tell you whether the deal still is
 # what you meant. Copy it to pin down each change you make: set up hands and
 # a pile by hand, script the plays, and say what must come of them (see
-# docs/scenarios.md in kittens for every key).
+# `kittens docs scenarios` for every key).
 format: 1
 kind: scenario
 description: The deal gives everyone a Defuse and `hand_size` cards.
@@ -247,7 +297,7 @@ deck:                       # copies added to the base's deck
 CARDS = """{modeline}
 #
 # The cards of {name}. Each card's `effect` is written in the effect
-# language (see docs/effects.md in kittens for every primitive).
+# language (`kittens docs effects` lists every primitive).
 format: 1
 kind: cards
 description: The cards {name} adds.
@@ -281,4 +331,52 @@ steps:
         0: {{draw_pile: {{0: tacocat}}}}
         1: {{draw_pile: {{}}}}
       turn: 0
+"""
+
+PYPROJECT = """# {name} as a Python package: `pip install .` here (or from an index once
+# published) and kittens finds it: `kittens list` shows it, `kittens run original
+# --with {id}` plays it. kittens reads the YAML beside __init__.py; it never
+# imports the package.
+[build-system]
+requires = ["setuptools>=69"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "kittens-{dist}"
+version = "0.1.0"
+description = "{name}: an expansion for kittens."
+requires-python = ">=3.11"
+dependencies = ["kittens"]
+
+[project.entry-points."kittens.expansions"]
+{id} = "{id}"          # the package whose folder holds expansion.yaml
+
+# this folder is the package (its files stay at the top, as kittens' own do)
+[tool.setuptools]
+package-dir = {{ "{id}" = "." }}
+packages = ["{id}"]
+
+[tool.setuptools.package-data]
+{id} = ["*.yaml", "scenarios/*.yaml", "schema/*.json"]
+
+# `pytest` here runs the scenarios through kittens' pytest plugin
+[tool.pytest.ini_options]
+kittens_scenarios = ["scenarios"]
+"""
+
+EXPANSION_README = """# {name}
+
+An expansion for [kittens](https://pypi.org/project/kittens/).
+
+    kittens validate .                 # check the rule files
+    kittens test scenarios/            # or: pytest (the plugin collects scenarios/)
+    kittens run original --with .      # bots play it on the Original Edition
+
+## Publish and install
+
+    python -m build                    # makes dist/kittens_{id}-0.1.0.tar.gz and a wheel
+    python -m twine upload dist/*      # publish it (or share the wheel)
+    pip install kittens-{dist}         # whoever installs it can then:
+    kittens list                       # ... see it, and
+    kittens run original --with {id}   # ... play it by name
 """

@@ -24,7 +24,25 @@ from .scenario_expect import Expectations
 from .scenario_static import card_of, check_layout, check_scenario, pick_variant, references
 from ..rules.workspace import Workspace
 
-__all__ = ["Outcome", "ScenarioRunner", "check_layout", "check_scenario"]
+__all__ = ["Outcome", "ScenarioRunner", "check_layout", "check_scenario", "matches_keyword"]
+
+
+def matches_keyword(expression: str, path: str, description: str = "") -> bool:
+    """Whether a scenario is selected by ``-k``: words joined by ``and``/``or``, each
+    maybe after ``not``, matched case-insensitively against the file name (without
+    its folder) and the scenario's description, as pytest's ``-k`` does for names."""
+    haystack = (os.path.basename(path) + " " + description).lower()
+    alternatives = [part.split(" and ") for part in f" {expression.lower()} ".split(" or ")]
+    for words in alternatives:
+        if all(_term(word.strip(), haystack) for word in words):
+            return True
+    return False
+
+
+def _term(word: str, haystack: str) -> bool:
+    negated = word.startswith("not ")
+    word = word[4:].strip() if negated else word
+    return (word not in haystack) if negated else (word in haystack)
 
 
 @dataclass
@@ -67,6 +85,12 @@ class ScenarioRunner:
             problems = [f"{path}:{mark.line}:{mark.column}: the edition '{doc.data['edition']}' "
                         "cannot be compiled: `kittens validate` it to see why"]
         return Outcome(path, doc.data.get("description", ""), False, problems)
+
+    def description(self, path: str) -> str:
+        """The scenario's `description` ('' when the file cannot be read)."""
+        doc, _kind = self.ws.load(os.path.normpath(path))
+        data = getattr(doc, "data", None)
+        return str(data.get("description", "")) if isinstance(data, dict) else ""
 
     def edition(self, doc) -> tuple:
         """The compiled edition (or variant) a scenario plays, or None, and the errors of

@@ -1,0 +1,215 @@
+"""The parts of a rulesheet that teach: how to play, the switches, what changed.
+
+Everything here is worked out from the compiled edition and written for a
+person who has never played: card titles, never ids; what a rule does, never
+its name; cards a tag stands for, by title. :mod:`rulesheet` lays the
+sentences out as Markdown or HTML.
+"""
+
+from __future__ import annotations
+
+from ..rules.model import Edition
+from .describe import describe_program, sentence, words
+
+#: the engine's switches, as a player reads them: rule -> {value: sentence}
+RULE_SENTENCES = {
+    "attacks_stack": {
+        True: "Attacks add up: if you are under attack and play an attack, the next player "
+              "takes the turns you still owe as well as the new ones.",
+        False: "Attacks do not add up: if you are under attack and play an attack, the next "
+               "player takes only the new turns; the turns you still owed are gone.",
+    },
+    "may_nope_own_action": {
+        True: "You may answer your own card or combo, too.",
+        False: "You may not answer your own card or combo (only an answer aimed at it).",
+    },
+}
+
+_WHEN_PLAYED = {"own_turn": "on your own turn", "any_time": "at any moment",
+                "reaction": "only in answer to another card", "never": "never on its own"}
+
+
+def _and(parts: list[str]) -> str:
+    parts = [p for p in parts if p]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1] if parts else ""
+
+
+def plural(title: str) -> str:
+    """"Exploding Kittens", "copies of See the Future" (titles are names, not words)."""
+    if len(title.split()) <= 2 and title[-1:].isalpha() and title[-1] not in "sxy":
+        return f"{title}s"
+    return f"copies of {title}"
+
+
+def _deck_ids(edition: Edition, players: int) -> list[str]:
+    return [c for c, n in edition.deck_for(players).items() if n]
+
+
+def _params(edition: Edition) -> dict:
+    return {**edition.rules, **edition.params}
+
+
+def rule_sentence(name: str, value) -> str:
+    """One engine rule or parameter, in words."""
+    if name in RULE_SENTENCES and value in RULE_SENTENCES[name]:
+        return RULE_SENTENCES[name][value]
+    if isinstance(value, bool):
+        return f"{sentence(words(name))[:-1]}: {'yes' if value else 'no'}."
+    return f"{sentence(words(name))[:-1]}: {value}."
+
+
+# -- how to play -------------------------------------------------------------------
+def how_to_play(edition: Edition, players: int) -> list[tuple[str, str]]:
+    """The rules of play as (lead-in, paragraph) pairs, from the edition's data."""
+    cards, params = edition.cards, _params(edition)
+    in_deck = _deck_ids(edition, players)
+    titles = lambda ids: _and([cards[c].title for c in ids if c in cards])  # noqa: E731
+    out = []
+    lethal = [c for c in in_deck if cards[c].lethal]
+    goal = "Do not be knocked out."
+    if lethal:
+        hidden = _and([plural(cards[c].title) for c in lethal])
+        goal = (f"The draw pile hides {hidden}: draw one and you are out, unless you can save "
+                f"yourself (see {titles(lethal)} under Cards).")
+    out.append(("The goal:", f"{goal} {_win(edition)}"))
+    draw = " ".join(describe_program(edition.turn_draw, params, cards=cards))
+    ending = ("Then draw the top card of the draw pile: that ends your turn." if draw.startswith(
+        "Draw a card. End your current turn") else f"Then end your turn this way: {draw}")
+    out.append(("Your turn:", "Play as many cards as you like, one at a time, or none at all. "
+                f"{ending} Play then passes to the next player."))
+    out.append(("Turns you owe:", "Some cards make a player take extra turns. Whoever owes "
+                "several turns takes them one after another, and each draw ends one of them; a "
+                "card that ends a turn without drawing also ends only one, unless it says "
+                "otherwise. " + RULE_SENTENCES["attacks_stack"][bool(params.get("attacks_stack", True))]))
+    answers = [c for c in in_deck if cards[c].when in ("reaction", "any_time")]
+    if answers:
+        own = RULE_SENTENCES["may_nope_own_action"][bool(params.get("may_nope_own_action", False))]
+        closed = [c for c in in_deck if cards[c].when not in ("never",) and not cards[c].nopeable]
+        text = (f"Whenever someone plays a card or a combo, every other player may answer it at "
+                f"once with {titles(answers)}, even when it is not their turn; an answer can itself "
+                f"be answered, and so on, before the card takes effect. {own}")
+        if closed:
+            text += f" Nobody can answer {titles(closed)}."
+        out.append(("Answering:", text))
+    if edition.combos:
+        listed = [f"{combo.title} ({combo.size} cards, "
+                  f"{'all alike' if combo.match == 'same_title' else 'all different'})"
+                  for combo in edition.combos]
+        out.append(("Combos:", "Instead of a single card you may play several together as one "
+                    f"play: {_and(listed)}. The cards' own effects do not happen then; the combo's "
+                    "does (see Combos below)."))
+    for check in edition.checks:
+        out.append(("Always:", " ".join(check.text.split())))
+    if edition.teams:
+        out.append(("Teams:", "Players are in teams; partners sit apart and win together."))
+    out.append(("The end:", "A player who is out takes no more turns and cannot answer. "
+                + _win(edition)))
+    return out
+
+
+def _win(edition: Edition) -> str:
+    if edition.win == "last_team_standing":
+        return ("The last team with a player still in the game wins, partners who are out "
+                "included.")
+    return "The last player still in the game wins."
+
+
+def switches(edition: Edition) -> list[str]:
+    """The edition's engine rules and numbers, one sentence each."""
+    lines = [rule_sentence(name, value) for name, value in edition.rules.items()]
+    lines += [rule_sentence(name, value) for name, value in edition.params.items()]
+    return lines
+
+
+# -- changes in sentences ----------------------------------------------------------------
+def change_sentences(changes: list, before: Edition, after: Edition) -> list[str]:
+    """What a house rule, expansion or variant changes, a sentence per change."""
+    out = []
+    for change in changes:
+        text = _change_sentence(change, before, after)
+        if text and text not in out:
+            out.append(text)
+    return out
+
+
+def _title(card_id: str, before: Edition, after: Edition) -> str:
+    card = after.cards.get(card_id) or before.cards.get(card_id)
+    return card.title if card is not None else words(card_id)
+
+
+def _count(value) -> str:
+    if isinstance(value, dict):
+        return "; ".join(f"{n} with {players.replace('-', ' to ')} players" for players, n in value.items())
+    return str(value)
+
+
+def _change_sentence(change, before: Edition, after: Edition) -> str | None:
+    sign, parts = change.sign, change.path.split(".")
+    head = parts[0]
+    if change.path == "players":
+        lo, hi = change.after["min"], change.after["max"]
+        return f"It is for {lo} to {hi} players." if lo != hi else f"It is for {lo} players."
+    if head == "deck":
+        title = _title(parts[1], before, after)
+        if sign == "+":
+            return f"{title} joins the deck: {_count(change.after)}."
+        if sign == "-":
+            return f"{title} is taken out of the deck."
+        return f"{title}: {_count(change.after)} in the deck instead of {_count(change.before)}."
+    if head == "rules":
+        return rule_sentence(parts[1], change.after) if sign != "-" else None
+    if head == "params":
+        if sign == "-":
+            return None
+        old = "" if sign == "+" else f" instead of {change.before}"
+        return f"{sentence(words(parts[1]))[:-1]}: {change.after}{old}."
+    if head == "combos":
+        combo = next((c for c in after.combos if c.id == parts[1]), None) or \
+            next((c for c in before.combos if c.id == parts[1]), None)
+        title = combo.title if combo else words(parts[1])
+        if len(parts) > 2:
+            return f"The combo {title} works differently (see Combos)."
+        return f"The combo {title} can be played." if sign == "+" else f"The combo {title} is not played."
+    if head.startswith("setup"):
+        return "The setup is different (see Setup)."
+    if head == "turn":
+        return "Ending a turn works differently (see How to play)."
+    if head in ("win", "teams"):
+        return _win(after) if head == "win" else "Players play in teams."
+    if head == "checks":
+        check = next((c for c in after.checks if c.id == parts[1]), None)
+        if sign == "+" and check is not None:
+            return f"A new rule: {' '.join(check.text.split())}"
+        if sign == "-":
+            return f"This rule no longer applies: {' '.join(str(change.before).split())}"
+        return "A rule that is always watched works differently (see How to play)."
+    if head == "cards":
+        return _card_change(parts, change, before, after)
+    return None
+
+
+def _card_change(parts, change, before: Edition, after: Edition) -> str | None:
+    title = _title(parts[1], before, after)
+    if len(parts) == 2:
+        return f"A new card: {title}." if change.sign == "+" else None
+    key = parts[2]
+    if key == "title":
+        return f"{change.before} is called {change.after} here."
+    if key == "text":
+        return f"{title} now reads: “{' '.join(str(change.after).split())}”"
+    if key == "nopeable":
+        return f"{title} can be answered." if change.after is not False else f"Nobody can answer {title}."
+    if key == "when":
+        return f"{title} is played {_WHEN_PLAYED.get(change.after, 'differently')}."
+    return f"{title} works differently (see its entry under Cards)."
+
+
+def variant_sections(edition: Edition) -> list[tuple[str, str, list[str]]]:
+    """Each variant of ``edition``: its name in words, its description, its changes."""
+    from .resolved import diff
+
+    out = []
+    for name, variant in edition.variants.items():
+        changes = change_sentences(diff(edition, variant), edition, variant)
+        out.append((sentence(words(name))[:-1], " ".join(variant.variant_description.split()), changes))
+    return out

@@ -1,0 +1,245 @@
+"""One convention for every command: --format (and --json), JSON that always parses,
+the same exit codes everywhere, shipped files shown by name, folders walked sensibly."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from kittens.about import PACKAGE_DIR
+from kittens.cli import app
+from kittens.clikit import run_app
+
+from conftest import ROOT
+
+ORIGINAL = str(ROOT / "editions" / "original.yaml")
+
+#: every command with an argument that names nothing: a usage error (exit 2)
+BAD_PATHS = {
+    "validate": ["validate", "no/such.yaml"],
+    "run": ["run", "no/such.yaml"],
+    "play": ["play", "no/such.yaml"],
+    "bench": ["bench", "no/such.yaml", "-g", "1"],
+    "list": ["list", "no/such"],
+    "show": ["show", "no/such.yaml"],
+    "diff": ["diff", "no/such.yaml", "original"],
+    "rules": ["rules", "no/such.yaml"],
+    "test": ["test", "no/such.yaml"],
+    "replay": ["replay", "no/such.jsonl"],
+    "new": ["new", "house-rule", "X", "--from", "no_such_edition"],
+    "docs": ["docs", "no_such_topic"],
+    "schema": ["schema", "--write", "/dev/null/cannot"],
+}
+
+
+def invoke(capsys, *argv) -> tuple[int, str, str]:
+    code = run_app(app, list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("command", sorted(BAD_PATHS))
+@pytest.mark.parametrize("switch", [["--format", "json"], ["--json"]])
+def test_every_command_reports_a_bad_path_as_json_with_exit_two(capsys, command, switch):
+    code, out, _err = invoke(capsys, *BAD_PATHS[command], *switch)
+    assert code == 2, out
+    doc = json.loads(out)
+    assert doc["code"] == 2 and doc["error"], doc
+
+
+@pytest.mark.parametrize("command", sorted(BAD_PATHS))
+def test_every_command_reports_a_bad_path_in_words_on_stderr(capsys, command):
+    code, out, err = invoke(capsys, *BAD_PATHS[command])
+    assert code == 2
+    assert err.startswith("kittens ") and "Traceback" not in err + out
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", "original", "--variant", "no_such_variant"],
+    ["run", "original", "--bots", "random,genius"],
+    ["run", "original", "--with", "no_such_expansion"],
+    ["play", "no_such_edition"],
+    ["rules", "original", "-p", "11"],
+], ids=["variant", "bot", "expansion", "edition", "players"])
+def test_unknown_names_are_usage_errors_in_json_too(capsys, argv):
+    code, out, _err = invoke(capsys, *argv, "--format", "json")
+    assert code == 2
+    assert json.loads(out)["code"] == 2
+
+
+def test_click_usage_errors_parse_as_json(capsys):
+    code, out, _err = invoke(capsys, "run", "--json")  # the edition is missing
+    assert code == 2 and json.loads(out)["error"].startswith("Missing argument")
+    code, out, _err = invoke(capsys, "validate", "--format", "json", "--no-such-option", ORIGINAL)
+    assert code == 2 and "no-such-option" in json.loads(out)["error"]
+
+
+def test_an_internal_error_is_exit_three_without_a_traceback(capsys, monkeypatch):
+    import kittens.interpreter.tools.validate as validate
+
+    def broken(*_args, **_kwargs):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(validate, "validate_paths", broken)
+    monkeypatch.delenv("KITTENS_DEBUG", raising=False)
+    code, out, err = invoke(capsys, "validate", ORIGINAL, "--format", "json")
+    assert code == 3 and json.loads(out)["code"] == 3 and "Traceback" not in out + err
+    code, out, err = invoke(capsys, "validate", ORIGINAL)
+    assert code == 3 and "internal error: ZeroDivisionError: a bug" in err and "Traceback" not in err
+
+
+def test_ctrl_c_anywhere_is_exit_130(capsys, monkeypatch):
+    import kittens.interpreter.tools.resolved as resolved
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(resolved, "render_show", interrupted)
+    assert invoke(capsys, "show", "original")[0] == 130
+
+
+def test_ctrl_c_at_the_play_prompt_exits_130(tmp_path):
+    """A real `kittens play` waiting for a person: SIGINT stops it with 130, not 1."""
+    child = subprocess.Popen([sys.executable, "-m", "kittens", "play", "original", "-p", "2",
+                              "--seed", "3"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                             # a child of a shell without job control may inherit an ignored SIGINT
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 60
+        seen = ""
+        while "Your choice" not in seen and time.monotonic() < deadline:
+            seen += child.stdout.read(1) or ""
+        assert "Your choice" in seen, seen
+        # a signal that lands just before the child enters read() waits for the next one
+        # (Python runs handlers between bytecodes), as a person presses Ctrl-C again
+        for _ in range(20):
+            child.send_signal(signal.SIGINT)
+            try:
+                child.wait(timeout=1)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        assert child.wait(timeout=30) == 130
+        assert "Traceback" not in child.stderr.read()
+    finally:
+        if child.poll() is None:
+            child.kill()
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", "original", "-g", "2"], ["bench", "-g", "2", "--rounds", "1"], ["list"],
+    ["show", "original"], ["diff", "original", "nsfw"], ["rules", "original"],
+    ["validate", ORIGINAL], ["test", str(ROOT / "tests" / "scenarios" / "original" / "attack_stacks_when_owed_two.yaml")],
+    ["docs"], ["docs", "effects"],
+])
+def test_every_command_prints_json_that_parses(capsys, argv):
+    code, out, _err = invoke(capsys, *argv, "--format", "json")
+    assert code == 0, out
+    json.loads(out)
+
+
+def test_shipped_files_are_shown_by_name_not_by_their_install_path(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # as a designer's folder: not inside kittens
+    for argv in (["list"], ["list", "--json"], ["show", "original"], ["validate", ORIGINAL],
+                 ["run", "original", "--variant", "nope"]):
+        _code, out, err = invoke(capsys, *argv)
+        assert str(PACKAGE_DIR) not in out + err, argv
+    _code, out, _err = invoke(capsys, "list")
+    assert "Exploding Kittens (Original Edition)  [edition, 2-5 players]  original" in out
+    _code, out, _err = invoke(capsys, "validate", ORIGINAL)
+    _code, out, _err = invoke(capsys, "show", "original")
+    assert "<kittens>/editions/original.yaml" in out
+
+
+def test_validate_a_folder_skips_build_output_environments_hidden_folders_and_gitignore(tmp_path, capsys):
+    good = (ROOT / "examples" / "house-rules" / "two_defuses.yaml").read_text(encoding="utf-8")
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "two_defuses.yaml").write_text(good.replace("extends: ../../editions/original.yaml",
+                                                                      "extends: original"))
+    broken = "format: 1\nkind: cards\ncards: [oops\n"
+    for folder in ("build", ".hidden", "venv", "generated", "dist"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "broken.yaml").write_text(broken)
+    (tmp_path / "venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (tmp_path / "rules" / "scratch.yaml").write_text(broken)
+    (tmp_path / ".gitignore").write_text("# made by tools\ngenerated/\n*scratch*.yaml\n")
+    code, out, _err = invoke(capsys, "validate", str(tmp_path), "--format", "json")
+    doc = json.loads(out)
+    assert [os.path.basename(f) for f in doc["files"]] == ["two_defuses.yaml"], doc
+    assert code == 0
+    # a file named directly is checked whatever .gitignore says
+    code, _out, _err = invoke(capsys, "validate", str(tmp_path / "rules" / "scratch.yaml"))
+    assert code == 1
+
+
+def test_validate_github_annotations_and_sarif(write, capsys):
+    path = write("skip.yaml", "format: 1\nkind: cards\ncards:\n  - id: skip\n    title: Skip\n"
+                              "    text: End your turn.\n    when: own_turn\n    effect: end_trun()\n")
+    code, out, _err = invoke(capsys, "validate", path, "--format", "github")
+    assert code == 1
+    assert out.splitlines() == [f"::error file={path},line=8,col=13,title=kittens unknown-primitive::"
+                                "no primitive is called 'end_trun'; did you mean 'end_turn'?"]
+    code, out, _err = invoke(capsys, "validate", path, "--format", "sarif")
+    sarif = json.loads(out)
+    assert code == 1 and sarif["version"] == "2.1.0"
+    result = sarif["runs"][0]["results"][0]
+    assert result["ruleId"] == "unknown-primitive" and result["level"] == "error"
+    assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": 8, "startColumn": 13}
+
+
+def _complete(words: str, cword: int, cwd) -> list[str]:
+    env = dict(os.environ, _KITTENS_COMPLETE="complete_bash", COMP_WORDS=words, COMP_CWORD=str(cword))
+    done = subprocess.run([sys.executable, "-c", "from kittens.cli import main; main()"], env=env,
+                          capture_output=True, text=True, timeout=60, cwd=cwd)
+    return done.stdout.split()
+
+
+def test_shell_completion_names_editions_variants_bots_and_expansions(tmp_path):
+    assert "original" in _complete("kittens run orig", 2, tmp_path)
+    assert _complete("kittens run original --variant ", 4, tmp_path) == ["older_printing", "beginner"]
+    assert _complete("kittens run original --bots random,h", 4, tmp_path) == ["random,heuristic"]
+    assert {"imploding", "barking", "streaking"} <= set(_complete("kittens run original --with ", 4, tmp_path))
+
+
+def test_kittens_test_k_and_x(capsys):
+    folder = str(ROOT / "tests" / "scenarios" / "original")
+    code, out, _err = invoke(capsys, "test", folder, "-k", "attack", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["passed"] >= 2
+    assert all("attack" in (os.path.basename(r["path"]) + r["description"]).lower() for r in doc["results"])
+    code, out, _err = invoke(capsys, "test", folder, "-k", "attack and not stack", "--json")
+    assert all("stack" not in os.path.basename(r["path"]) for r in json.loads(out)["results"])
+
+
+def test_kittens_test_x_stops_at_the_first_failure(tmp_path, capsys):
+    scenario = ("format: 1\nkind: scenario\ndescription: {d}\nedition: original\nplayers: 2\n"
+                "hands: {{0: [skip]}}\ndraw_pile: [tacocat, beard_cat]\n"
+                "steps:\n  - {{seat: 0, do: play skip}}\n  - expect: {{turn: {t}}}\n")
+    (tmp_path / "a_fails.yaml").write_text(scenario.format(d="wrong on purpose", t=0))
+    (tmp_path / "b_passes.yaml").write_text(scenario.format(d="right", t=1))
+    code, out, _err = invoke(capsys, "test", str(tmp_path), "--json")
+    assert code == 1 and json.loads(out)["passed"] == 1 and json.loads(out)["failed"] == 1
+    code, out, _err = invoke(capsys, "test", str(tmp_path), "-x", "--json")
+    assert code == 1 and len(json.loads(out)["results"]) == 1
+
+
+def test_refreshed_schemas_keep_their_ids(tmp_path, capsys):
+    """`kittens schema --write` replaces a stale copy, and every $id stays as it was."""
+    folder = tmp_path / "schema"
+    assert run_app(app, ["schema", "--write", str(folder)]) == 0
+    (folder / "cards.schema.json").write_text("{}")
+    capsys.readouterr()
+    assert run_app(app, ["schema", "--write", str(folder), "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["written"]) == 5
+    for kind in ("cards", "combos", "edition", "expansion", "scenario"):
+        copy = json.loads((folder / f"{kind}.schema.json").read_text())
+        shipped = json.loads((ROOT / "schema" / f"{kind}.schema.json").read_text())
+        assert copy == shipped
+        assert copy["$id"] == f"https://kittens.example/schema/{kind}.schema.json"

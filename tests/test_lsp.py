@@ -1,0 +1,240 @@
+"""`kittens lsp`, driven over stdio by a real LSP client (pygls's), as an editor would."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pygls", reason="the language server needs pygls (pip install 'kittens[lsp]')")
+
+from lsprotocol import types as T  # noqa: E402
+from pygls.lsp.client import LanguageClient  # noqa: E402
+from pygls.uris import from_fs_path, to_fs_path  # noqa: E402
+
+from kittens.cli import app  # noqa: E402
+from kittens.clikit import run_app  # noqa: E402
+
+from conftest import ROOT  # noqa: E402
+
+LIBRARY = """\
+format: 1
+kind: cards
+cards:
+  - id: skip
+    title: Skip
+    text: End your turn without drawing.
+    when: own_turn
+    effect: end_turn()
+  - id: peek
+    title: Peek
+    text: Look at the top card.
+    when: own_turn
+    effect: show(top(draw_pile, 1), me)
+"""
+
+EDITION = """\
+format: 1
+kind: edition
+id: tiny
+name: Tiny
+extends: original
+add_cards: {peek: 2}
+"""
+
+
+class Editor:
+    """A real LSP client talking to `python -m kittens lsp` over stdio."""
+
+    def __init__(self) -> None:
+        self.client = LanguageClient("kittens-tests", "1")
+        self.published: dict[str, list] = {}
+        self.changed = asyncio.Event()
+
+        @self.client.feature(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def _published(*args):
+            params = args[-1]
+            self.published[params.uri] = params.diagnostics
+            self.changed.set()
+
+    async def start(self, folder: Path) -> T.InitializeResult:
+        await self.client.start_io(sys.executable, "-m", "kittens", "lsp", cwd=str(folder))
+        result = await asyncio.wait_for(self.client.initialize_async(T.InitializeParams(
+            capabilities=T.ClientCapabilities(), process_id=os.getpid(),
+            root_uri=from_fs_path(str(folder)))), 60)
+        self.client.initialized(T.InitializedParams())
+        return result
+
+    async def diagnostics(self, uri: str) -> list:
+        """The next diagnostics published for ``uri``."""
+        while True:
+            self.changed.clear()
+            if uri in self.published:
+                return self.published.pop(uri)
+            await asyncio.wait_for(self.changed.wait(), 60)
+
+    def open(self, path: Path, text: str | None = None) -> str:
+        uri = from_fs_path(str(path))
+        text = path.read_text(encoding="utf-8") if text is None else text
+        self.client.text_document_did_open(T.DidOpenTextDocumentParams(
+            T.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)))
+        return uri
+
+    def change(self, uri: str, text: str, version: int) -> None:
+        self.client.text_document_did_change(T.DidChangeTextDocumentParams(
+            text_document=T.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[T.TextDocumentContentChangeWholeDocument(text=text)]))
+
+    async def complete(self, uri: str, line: int, character: int) -> list[str]:
+        result = await asyncio.wait_for(self.client.text_document_completion_async(T.CompletionParams(
+            text_document=T.TextDocumentIdentifier(uri), position=T.Position(line, character))), 60)
+        items = result.items if hasattr(result, "items") else result
+        return [item.label for item in items]
+
+    async def hover(self, uri: str, line: int, character: int) -> str | None:
+        result = await asyncio.wait_for(self.client.text_document_hover_async(T.HoverParams(
+            text_document=T.TextDocumentIdentifier(uri), position=T.Position(line, character))), 60)
+        return result.contents.value if result else None
+
+    async def definition(self, uri: str, line: int, character: int):
+        result = await asyncio.wait_for(self.client.text_document_definition_async(T.DefinitionParams(
+            text_document=T.TextDocumentIdentifier(uri), position=T.Position(line, character))), 60)
+        return result[0] if isinstance(result, list) else result
+
+    async def stop(self) -> None:
+        await asyncio.wait_for(self.client.shutdown_async(None), 30)
+        self.client.exit(None)
+        await self.client.stop()
+
+
+def session(folder: Path, script):
+    """Run ``script(editor)`` against a fresh server in ``folder``."""
+
+    async def main():
+        editor = Editor()
+        await editor.start(folder)
+        try:
+            return await script(editor)
+        finally:
+            await editor.stop()
+
+    return asyncio.run(main())
+
+
+def validate_json(capsys, path: Path) -> list[dict]:
+    run_app(app, ["validate", str(path), "--format", "json"])
+    return json.loads(capsys.readouterr().out)["diagnostics"]
+
+
+def position_of(text: str, needle: str, offset: int = 0) -> tuple[int, int]:
+    index = text.index(needle) + offset
+    line = text.count("\n", 0, index)
+    return line, index - (text.rfind("\n", 0, index) + 1)
+
+
+def test_diagnostics_are_the_validators_own_for_an_unsaved_buffer(tmp_path, capsys):
+    (tmp_path / "cards.yaml").write_text(LIBRARY)
+    edition = tmp_path / "tiny.yaml"
+    edition.write_text(EDITION)
+    # the editor's buffer differs from the file: a misspelt card id and a broken effect
+    unsaved_library = LIBRARY.replace("effect: end_turn()", "effect: end_trun()")
+    unsaved_edition = EDITION.replace("add_cards: {peek: 2}",
+                                      "include: [cards.yaml]\nadd_cards: {peek: 2, defuze: 1}")
+
+    async def script(editor):
+        library_uri = editor.open(tmp_path / "cards.yaml", unsaved_library)
+        first = await editor.diagnostics(library_uri)
+        edition_uri = editor.open(edition, unsaved_edition)
+        second = await editor.diagnostics(edition_uri)
+        editor.change(edition_uri, EDITION.replace("add_cards: {peek: 2}", "include: [cards.yaml]\n"
+                                                   "add_cards: {peek: 2}"), 2)
+        third = await editor.diagnostics(edition_uri)
+        return first, second, third
+
+    first, second, third = session(tmp_path, script)
+    # the same findings as `kittens validate` gives once the buffers are saved
+    (tmp_path / "cards.yaml").write_text(unsaved_library)
+    edition.write_text(unsaved_edition)
+    for published, path in ((first, tmp_path / "cards.yaml"), (second, edition)):
+        expected = [(d["code"], d["line"] - 1, d["column"] - 1, d["message"], d["severity"])
+                    for d in validate_json(capsys, path) if Path(d["path"]).name == path.name]
+        got = [(d.code, d.range.start.line, d.range.start.character, d.message,
+                "error" if d.severity == T.DiagnosticSeverity.Error else "warning") for d in published]
+        assert got == expected and got, (got, expected)
+    assert [d.code for d in first] == ["unknown-primitive"]
+    assert "unknown-card" in [d.code for d in second]
+    assert list(third) == []  # fixed in the buffer: the findings go away
+
+
+def test_completion_of_primitives_rules_cards_and_tags(tmp_path):
+    (tmp_path / "cards.yaml").write_text(LIBRARY)
+    text = EDITION.replace("add_cards: {peek: 2}", "include: [cards.yaml]\nadd_cards: {pe: 2}\n"
+                           "define_cards:\n  - id: mine\n    title: Mine\n    text: Mine.\n"
+                           "    tags: [ca]\n    when: own_turn\n"
+                           "    effect: end_tu\n    requires: rules.atta\n"
+                           "    on_draw: move(find(hand(me), \"def\"), discard_pile)\n")
+    path = tmp_path / "tiny.yaml"
+    path.write_text(text)
+
+    async def script(editor):
+        uri = editor.open(path)
+        await editor.diagnostics(uri)
+        return {
+            "deck": await editor.complete(uri, *position_of(text, "{pe:", 3)),
+            "effect": await editor.complete(uri, *position_of(text, "end_tu", 6)),
+            "rule": await editor.complete(uri, *position_of(text, "rules.atta", 10)),
+            "string": await editor.complete(uri, *position_of(text, '"def"', 4)),
+            "tag": await editor.complete(uri, *position_of(text, "[ca]", 3)),
+        }
+
+    found = session(tmp_path, script)
+    assert "peek" in found["deck"] and "end_turn" not in found["deck"]
+    assert found["effect"] == ["end_turn"]
+    assert "attacks_stack" in found["rule"] or "attack_turns" in found["rule"], found["rule"]
+    assert "defuse" in found["string"]
+    assert "cat" in found["tag"]
+
+
+def test_hover_and_go_to_definition(tmp_path):
+    (tmp_path / "cards.yaml").write_text(LIBRARY)
+    text = EDITION.replace("add_cards: {peek: 2}", "include: [cards.yaml]\nadd_cards: {peek: 2}\n"
+                           "set_counts: {skip: 3}\n")
+    path = tmp_path / "tiny.yaml"
+    path.write_text(text)
+    library = tmp_path / "cards.yaml"
+
+    async def script(editor):
+        uri = editor.open(path)
+        await editor.diagnostics(uri)
+        lib_uri = editor.open(library)
+        await editor.diagnostics(lib_uri)
+        return (await editor.hover(uri, *position_of(text, "peek: 2", 1)),
+                await editor.hover(lib_uri, *position_of(LIBRARY, "show(", 1)),
+                await editor.definition(uri, *position_of(text, "peek: 2", 1)),
+                await editor.definition(uri, *position_of(text, "skip: 3", 1)))
+
+    card_hover, primitive_hover, peek_at, skip_at = session(tmp_path, script)
+    assert "**Peek**" in card_hover and "Look at the top card." in card_hover
+    from kittens.interpreter.lang.primitives import PRIMITIVES
+    assert PRIMITIVES["show"].signature() in primitive_hover and PRIMITIVES["show"].summary in primitive_hover
+    assert to_fs_path(peek_at.uri) == str(library) and peek_at.range.start.line == 8
+    # skip is defined in cards.yaml here (the edition's own library wins over the shipped one)
+    assert to_fs_path(skip_at.uri).endswith(".yaml") and skip_at.range.start.line >= 0
+
+
+def test_a_shipped_file_has_no_findings_and_completes(tmp_path):
+    shipped = ROOT / "rulebook" / "original.yaml"
+    text = shipped.read_text(encoding="utf-8")
+
+    async def script(editor):
+        uri = editor.open(shipped)
+        published = await editor.diagnostics(uri)
+        return published, await editor.complete(uri, *position_of(text, "effect: attack(", 8))
+
+    published, items = session(tmp_path, script)
+    assert list(published) == []
+    assert "attack" in items

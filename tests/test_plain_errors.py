@@ -1,0 +1,69 @@
+"""Findings a designer can act on: YAML syntax in plain words with the likely cause, a
+few near keys rather than all of them, one bad card not hiding the others' problems, and
+a scenario step written the wrong way shown in the right form."""
+
+from __future__ import annotations
+
+import pytest
+
+from kittens.interpreter.tools.validate import validate_paths
+
+from conftest import ROOT
+
+ORIGINAL_CARDS = str(ROOT / "rulebook" / "original.yaml")
+
+
+def findings(path: str) -> list:
+    return [(d.code, d.line, d.column, d.message) for d in validate_paths([path], allow_outside=True).diagnostics]
+
+
+@pytest.mark.parametrize("body,line,column,words", [
+    ("cards:\n  - id: skip\n   title: Skip\n", 5, 4, "indentation does not match"),
+    ("cards:\n  - id: skip\n    title Skip\n    text: x\n", 5, 5, "a colon is missing: `title Skip`"),
+    ("cards:\n  - id: skip\n\ttitle: Skip\n", 5, 1, "a tab"),
+    ("cards:\n  - id: skip\n    title: \"Skip\n    text: x\n", 5, 12, "a quoted text starts here"),
+    ("cards:\n  - id: skip\n    text: a: b\n", 5, 12, "a text holding ': ' must be put in quotes"),
+    ("cards:\n  - id: skip\n    title: [Skip\n", 6, 1, "opened at line 5, column 12 is not closed"),
+    ("cards:\n  - id: skip\n    text: \"a\\q\"\n", 5, 13, "a backslash in double quotes"),
+], ids=["indent", "colon", "tab", "quote", "second-colon", "bracket", "escape"])
+def test_yaml_syntax_errors_say_the_likely_cause(write, body, line, column, words):
+    path = write("broken.yaml", "format: 1\nkind: cards\n" + body)
+    (code, at_line, at_column, message), = findings(path)
+    assert (code, at_line, at_column) == ("yaml-syntax", line, column)
+    assert words in message and "while scanning" not in message and "while parsing" not in message
+
+
+def test_an_unknown_key_names_a_few_near_keys_not_all_of_them(write):
+    path = write("house.yaml", "format: 1\nkind: edition\nid: h\nname: H\nextends: original\n"
+                               "set_paramz: {hand_size: 3}\n")
+    (code, _line, _column, message), = findings(path)
+    assert code == "unknown-key"
+    assert "did you mean 'set_params'?" in message and "nearest allowed keys here: " in message.lower()
+    listed = message.split("keys here: ")[1].split(" (")[0].split(", ")
+    assert len(listed) == 4 and "zones" not in listed
+
+
+def test_a_schema_error_in_one_card_does_not_hide_the_others(write):
+    path = write("cards.yaml", f"format: 1\nkind: cards\nuses: [{ORIGINAL_CARDS}]\ncards:\n"
+                               "  - id: broken_one\n    title: Broken\n    text: x\n    whn: own_turn\n"
+                               "  - id: good_one\n    title: Good\n    text: y\n    when: own_turn\n"
+                               "    effect: end_trun()\n")
+    codes = [f[0] for f in findings(path)]
+    assert "unknown-key" in codes and "missing-key" in codes  # the bad card
+    assert "unknown-primitive" in codes  # the deeper check of the other card still ran
+
+
+@pytest.mark.parametrize("step,right", [
+    ("- play skip", "- {seat: 0, do: play skip}"),
+    ("- {seat: 1, play: skip}", "- {seat: 1, do: play skip}"),
+    ("- {player: 1, do: play skip}", "- {seat: 1, do: play skip}"),
+    ("- seat 1 plays skip", "- {seat: 1, do: play skip}"),
+    ("- {1: play skip}", "- {seat: 1, do: play skip}"),
+    ("- {seat: 0, do: play skip, expect: {turn: 1}}", "- {seat: 0, do: play skip}` and then"),
+])
+def test_a_scenario_step_in_the_wrong_form_gets_the_right_form(write, step, right):
+    path = write("s.yaml", "format: 1\nkind: scenario\ndescription: x\nedition: original\nplayers: 2\n"
+                           f"hands: {{0: [skip], 1: [skip]}}\nsteps:\n  {step}\n")
+    problems = findings(path)
+    assert len(problems) == 1, problems
+    assert f"write it as `{right}" in problems[0][3] and problems[0][1] == 8
