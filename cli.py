@@ -605,6 +605,182 @@ def test_scenarios(
     raise typer.Exit(EXIT_ERRORS if failed else EXIT_OK)
 
 
+# -- the balance lab (issue 14): simulate, compare, sweep -------------------------------
+# Thin commands over interpreter/tools/lab/session.py; numpy, scipy and matplotlib come
+# with the `kittens[lab]` extra and are imported only when these commands run.
+
+LabGamesOpt = Annotated[int, typer.Option("--games", "-g", min=1, help="Games per ruleset; game i uses seed+i.")]
+LabBotsOpt = Annotated[str, typer.Option("--bots", "-b", help="Bots by seat, comma-separated, repeated to fill the table (random, heuristic, ...); mixing them measures skill.")]
+LabWorkersOpt = Annotated[Optional[int], typer.Option("--workers", "-j", min=1, help="Processes to play on (default: every core; small runs use fewer).")]
+LabSchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Play on a Dask cluster: its scheduler's address, tcp://HOST:PORT (needs kittens[cluster]).")]
+LabOutOpt = Annotated[Optional[str], typer.Option("--out", "-o", help="Stream every game's record to this file (JSON lines) as games end.")]
+LabResumeOpt = Annotated[bool, typer.Option("--resume", help="Continue the --out file: count the games it holds and play only the rest.")]
+LabReportOpt = Annotated[Optional[str], typer.Option("--report", help="Write one self-contained HTML page with plots to this file.")]
+LabFixedOpt = Annotated[bool, typer.Option("--fixed-seats", help="Keep each bot at its seat (default: bots move round the seats game by game, so seat and skill are not confused).")]
+LabFormatOpt = Annotated[OutputFormat, typer.Option("--format", "-f", help="text for people, json for every number.")]
+
+
+def _lab_fail(command: str, output: OutputFormat, message: str, code: int):
+    if output is OutputFormat.json:
+        typer.echo(json.dumps({"error": message, "code": code}))
+    else:
+        typer.echo(f"kittens {command}: {message}" if code != EXIT_ERRORS else message, err=True)
+    raise typer.Exit(code)
+
+
+def _lab(command: str, output: OutputFormat, report: Optional[str], run) -> None:
+    """Run a lab command: errors become exit codes (JSON errors under --format json), the
+    result is printed, the HTML page written, and an interrupted run exits 130."""
+    from .interpreter.engine.game import RuleRuntimeError
+    from .interpreter.rules.load import RuleError, UsageError
+    from .interpreter.tools.lab.progress import progress_bar
+
+    if report is not None and (os.path.isdir(report) or not os.path.isdir(os.path.dirname(os.path.abspath(report)))):
+        _lab_fail(command, output, f"cannot write the report {report}: name a file in a folder that exists",
+                  EXIT_USAGE)
+    try:
+        with progress_bar(output is OutputFormat.text, command) as on_progress:
+            result = run(on_progress)
+    except UsageError as exc:
+        _lab_fail(command, output, str(exc), EXIT_USAGE)
+    except RuleError as exc:
+        _lab_fail(command, output, str(exc), EXIT_ERRORS)
+    except RuleRuntimeError as exc:
+        _lab_fail(command, output, f"the rules broke down in play: {exc}", EXIT_ERRORS)
+    except OSError as exc:
+        _lab_fail(command, output, f"cannot write {exc.filename or 'the --out file'}: {exc.strerror or exc}",
+                  EXIT_USAGE)
+    if output is OutputFormat.json:
+        typer.echo(json.dumps(result.data, default=str))
+    else:
+        typer.echo(result.text, nl=False)
+    if report is not None:
+        with _atomic_text(report, command) as stream:
+            stream.write(result.html())
+        if output is OutputFormat.text:
+            typer.echo(f"report written to {report}")
+    if result.interrupted:
+        if output is OutputFormat.text:
+            typer.echo(f"kittens {command}: interrupted; the figures are those of the finished games"
+                       + (" (--resume continues the --out file)" if "--out" in " ".join(sys.argv) else ""),
+                       err=True)
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _lab_options(command, players, games, bots, seed, fixed_seats, workers, scheduler, out, resume, progress):
+    from .interpreter.tools.lab.session import Options
+
+    if resume and out is None:
+        raise _usage(command, "--resume continues an --out file: give one")
+    return Options(players=players, games=games, bots=tuple(_bot_names(bots, command)), seed=seed,
+                   rotate=not fixed_seats, workers=workers, scheduler=scheduler, out=out, resume=resume,
+                   progress=progress)
+
+
+def _usage(command: str, message: str):
+    from .interpreter.rules.load import UsageError
+    return UsageError(message)
+
+
+@app.command()
+def simulate(
+    edition: EditionArg,
+    players: PlayersOpt = None,
+    games: LabGamesOpt = 1000,
+    bots: LabBotsOpt = "random",
+    seed: SeedOpt = 0,
+    variant: VariantOpt = None,
+    expansions: WithOpt = None,
+    fixed_seats: LabFixedOpt = False,
+    workers: LabWorkersOpt = None,
+    scheduler: LabSchedulerOpt = None,
+    out: LabOutOpt = None,
+    resume: LabResumeOpt = False,
+    report: LabReportOpt = None,
+    output: LabFormatOpt = OutputFormat.text,
+) -> None:
+    """Play many bot games on every core and sum them up with 95% confidence intervals:
+    win rate by seat, seat fairness, skill, game length, eliminations, limits, cards."""
+    from .interpreter.tools.lab import session
+
+    def run(progress):
+        arm = session.Ruleset(edition, variant, tuple(expansions or ()))
+        options = _lab_options("simulate", players, games, bots, seed, fixed_seats, workers, scheduler,
+                               out, resume, progress)
+        return session.simulate(arm, options)
+
+    _lab("simulate", output, report, run)
+
+
+@app.command()
+def compare(
+    rulesets: Annotated[List[str], typer.Argument(help="Two rulesets or more, the first the baseline: a file, a shipped name, RULES@VARIANT, RULES+EXPANSION (e.g. original original@older_printing).", show_default=False)],
+    players: PlayersOpt = None,
+    games: LabGamesOpt = 1000,
+    bots: LabBotsOpt = "random",
+    seed: SeedOpt = 0,
+    variant: Annotated[Optional[str], typer.Option("--variant", help="A variant for every ruleset that names none.")] = None,
+    expansions: WithOpt = None,
+    fixed_seats: LabFixedOpt = False,
+    workers: LabWorkersOpt = None,
+    scheduler: LabSchedulerOpt = None,
+    out: LabOutOpt = None,
+    resume: LabResumeOpt = False,
+    report: LabReportOpt = None,
+    output: LabFormatOpt = OutputFormat.text,
+) -> None:
+    """Play the same seeds under each ruleset and say what changes against the first,
+    each difference with its 95% interval and p-value."""
+    from .interpreter.tools.lab import session
+    from .interpreter.tools.lab.rulesets import parse_ruleset
+
+    def run(progress):
+        arms = [parse_ruleset(text, variant, expansions) for text in rulesets]
+        options = _lab_options("compare", players, games, bots, seed, fixed_seats, workers, scheduler,
+                               out, resume, progress)
+        return session.compare(arms, options)
+
+    _lab("compare", output, report, run)
+
+
+@app.command()
+def sweep(
+    edition: EditionArg,
+    set_param: Annotated[Optional[str], typer.Option("--set", help="A parameter over a range: NAME=A..B (or A..B/STEP, or v1,v2,...), e.g. hand_size=4..8.")] = None,
+    count: Annotated[Optional[str], typer.Option("--count", help="A card's count over a range: CARD=A..B, e.g. nope=2..8.")] = None,
+    players: PlayersOpt = None,
+    games: LabGamesOpt = 1000,
+    bots: LabBotsOpt = "random",
+    seed: SeedOpt = 0,
+    variant: VariantOpt = None,
+    expansions: WithOpt = None,
+    fixed_seats: LabFixedOpt = False,
+    workers: LabWorkersOpt = None,
+    scheduler: LabSchedulerOpt = None,
+    out: LabOutOpt = None,
+    resume: LabResumeOpt = False,
+    report: LabReportOpt = None,
+    output: LabFormatOpt = OutputFormat.text,
+) -> None:
+    """Simulate each value of one parameter or card count (the same seeds at each) and
+    show how game length, seat fairness and the first player's chances move."""
+    from .interpreter.tools.lab import session
+
+    def run(progress):
+        if (set_param is None) == (count is None):
+            raise _usage("sweep", "give one of --set NAME=A..B or --count CARD=A..B")
+        key = "set_params" if set_param is not None else "set_counts"
+        name, values = session.parse_sweep(set_param if set_param is not None else count, key)
+        arm = session.Ruleset(edition, variant, tuple(expansions or ()))
+        options = _lab_options("sweep", players, games, bots, seed, fixed_seats, workers, scheduler,
+                               out, resume, progress)
+        return session.sweep(arm, key, name, values, options)
+
+    _lab("sweep", output, report, run)
+
+# -- end of the balance lab -------------------------------------------------------------
+
+
 @contextlib.contextmanager
 def _atomic_text(path: str, command: str):
     """Write a text file whole or not at all: a temporary file renamed at the end."""
