@@ -243,47 +243,72 @@ def _write_all(fd: int, data: bytes) -> None:
 # -- the --out file ---------------------------------------------------------------------
 def open_out(path: str, job: Job, digests: list, lab: Lab, done: bytearray, resume: bool):
     """Open the --out file for appending records (a file descriptor), after reading the
-    games it holds into ``lab`` and ``done`` when resuming; (fd, games read)."""
+    games it holds into ``lab`` and ``done`` when resuming; (fd, games read). The file is
+    locked first, so two runs never write to it at once."""
     import orjson
 
     header = {"type": FORMAT, "kittens": __version__, **job.identity(digests)}
     if os.path.isdir(path):
-        raise OSError(f"{path} is a folder; name a file")
+        raise OSError(21, "it is a folder; name a file", path)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+    _lock(fd, path)
+    if not (resume and os.path.getsize(path)):
+        os.ftruncate(fd, 0)
+        _write_all(fd, orjson.dumps(header) + b"\n")
+        return fd, 0
+    try:
+        keep, read = _read_back(path, header, job, lab, done)
+    except BaseException:
+        os.close(fd)
+        raise
+    os.ftruncate(fd, keep)  # a line cut short by a crash is dropped
+    os.lseek(fd, keep, os.SEEK_SET)
+    return fd, read
+
+
+def _read_back(path: str, header: dict, job: Job, lab: Lab, done: bytearray):
+    """Count the games of an --out file into ``lab``: (bytes of whole lines, games read)."""
+    import orjson
+
     read = 0
-    if resume and os.path.exists(path) and os.path.getsize(path):
-        keep = 0  # bytes of whole lines: a line cut short by a crash is dropped
-        with open(path, "rb") as handle:
-            first = handle.readline()
+    with open(path, "rb") as handle:
+        first = handle.readline()
+        try:
+            found = orjson.loads(first) if first.endswith(b"\n") else None
+        except orjson.JSONDecodeError:
+            found = None
+        if not isinstance(found, dict) or found.get("type") != FORMAT:
+            raise ResumeError(f"{path} is not a results file of kittens' lab")
+        mismatch = [key for key in ("arms", "digests", "players", "bots", "seed", "rotate")
+                    if found.get(key) != header[key]]
+        if mismatch:
+            raise ResumeError(f"{path} holds games of another run (its {', '.join(mismatch)} "
+                              "differ): give the same rules, players, bots and seed, or another file")
+        keep = len(first)
+        for line in handle:
+            if not line.endswith(b"\n"):
+                break
             try:
-                found = orjson.loads(first) if first.endswith(b"\n") else None
-            except orjson.JSONDecodeError:
-                found = None
-            if not isinstance(found, dict) or found.get("type") != FORMAT:
-                raise ResumeError(f"{path} is not a results file of kittens' lab")
-            mismatch = [key for key in ("arms", "digests", "players", "bots", "seed", "rotate")
-                        if found.get(key) != header[key]]
-            if mismatch:
-                raise ResumeError(f"{path} holds games of another run (its {', '.join(mismatch)} "
-                                  "differ): give the same rules, players, bots and seed, or "
-                                  "another file")
-            keep = len(first)
-            for line in handle:
-                if not line.endswith(b"\n"):
-                    break
-                try:
-                    record = orjson.loads(line)
-                    index = record["i"]
-                except (orjson.JSONDecodeError, KeyError, TypeError):
-                    break
-                keep += len(line)
-                if 0 <= index < job.games and not done[index]:
-                    done[index] = 1
-                    lab.add(record)
-                    read += 1
-        fd = os.open(path, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))
-        os.ftruncate(fd, keep)
-        os.lseek(fd, keep, os.SEEK_SET)
-        return fd, read
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o666)
-    _write_all(fd, orjson.dumps(header) + b"\n")
-    return fd, 0
+                record = orjson.loads(line)
+                index = record["i"]
+            except (orjson.JSONDecodeError, KeyError, TypeError):
+                break
+            keep += len(line)
+            if 0 <= index < job.games and not done[index]:
+                done[index] = 1
+                lab.add(record)
+                read += 1
+    return keep, read
+
+
+def _lock(fd: int, path: str) -> None:
+    """Hold the file for this run alone: two runs appending to one file would mix their games."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise ResumeError(f"another run is writing to {path}; wait for it or name another file") from None
