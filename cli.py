@@ -670,9 +670,15 @@ def _lab(command: str, output: OutputFormat, report: Optional[str], run) -> None
 def _lab_options(command, players, games, bots, seed, fixed_seats, workers, scheduler, out, resume, progress):
     from .interpreter.tools.lab.session import Options
 
+    from .interpreter.engine.bots import BOTS
+
     if resume and out is None:
         raise _usage(command, "--resume continues an --out file: give one")
-    return Options(players=players, games=games, bots=tuple(_bot_names(bots, command)), seed=seed,
+    names = [name.strip() for name in bots.split(",") if name.strip()]
+    for name in names or [""]:
+        if name not in BOTS:
+            raise _usage(command, f"unknown bot '{name}'; the bots are: {', '.join(BOTS)}")
+    return Options(players=players, games=games, bots=tuple(names), seed=seed,
                    rotate=not fixed_seats, workers=workers, scheduler=scheduler, out=out, resume=resume,
                    progress=progress)
 
