@@ -12,7 +12,7 @@ by name need nothing more).
 
 from __future__ import annotations
 
-from .runner import play_chunk
+from .work import play_chunk
 
 
 def _client(scheduler: str):

@@ -13,7 +13,7 @@ import multiprocessing
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
-from .runner import _worker_init, play_chunk
+from .work import _worker_init, play_chunk
 
 #: how many times a run starts fresh workers after some died before it gives up
 MAX_RESTARTS = 8
