@@ -24,6 +24,7 @@ from __future__ import annotations
 from ...engine.bots import make_bots
 from ...engine.events import EventLog
 from ...engine.game import State
+from ...engine.triggers import draw as draw_card
 
 BLIND = "(blind)"
 
@@ -69,10 +70,11 @@ class TallyState(State):
     def draw(self, seat: int, from_bottom: bool):
         pile = self.table.draw_pile.cards
         if pile and not (self.game.draw_hooks and self._hooked(seat)):
-            card_id = (pile[-1] if from_bottom else pile[0]).id
-            self.drawn[card_id] = self.drawn.get(card_id, 0) + 1
-            self.held[card_id] = self.held.get(card_id, 0) | (1 << seat)
-        return super().draw(seat, from_bottom)
+            card_id = pile[-1 if from_bottom else 0].id
+            drawn, held = self.drawn, self.held
+            drawn[card_id] = drawn.get(card_id, 0) + 1
+            held[card_id] = held.get(card_id, 0) | (1 << seat)
+        return draw_card(self, seat, from_bottom)
 
     def _hooked(self, seat: int) -> bool:
         """Whether a card before ``seat`` replaces this draw (as triggers.draw decides)."""
@@ -81,20 +83,22 @@ class TallyState(State):
                    for area in self.table.areas_of(seat) for hook in area.cards)
 
 
-_PARSED: dict = {}  # option text -> ("card" | "combo", id) or None
+_PARSED: dict = {}  # option text -> what it plays, or None, or _WORD (a bare word: a card id)
+_WORD = ("word",)
 
 
 def _parse(option: str):
-    """What an option plays, ("card" | "combo", id), or None (draw, pass, a seat, a card)."""
-    found = _PARSED.get(option, False)
-    if found is False:
+    """What an option plays, ("card" | "combo", id[, card]); None for a draw or a pass;
+    _WORD for a bare word (a card id, picked for a combo or named in a choice)."""
+    found = _PARSED.get(option)
+    if found is None and option not in _PARSED:
         words = option.split(" ")
         if words[0] == "play" and len(words) >= 2:
             found = ("card", BLIND if words[1] == "blind" and len(words) == 2 else words[1])
         elif words[0] == "combo" and len(words) >= 2:
             found = ("combo", words[1]) + tuple(words[2:3])
-        else:
-            found = None
+        elif len(words) == 1 and option not in ("draw", "pass"):
+            found = _WORD
         _PARSED[option] = found
     return found
 
@@ -129,7 +133,7 @@ def play_record(game, seed: int, seats: list[str]) -> dict:
     hands = table.hands
     first = table.current
     looks = [getattr(player, "needs_view", True) for player in players]
-    plays: dict = {}  # (seat, kind, id) -> count
+    plays = [{} for _ in players]  # by seat: what was played -> times
     held = state.held
     for seat, hand in enumerate(hands):  # the deal
         bit = 1 << seat
@@ -147,19 +151,19 @@ def play_record(game, seed: int, seats: list[str]) -> dict:
         else:
             seat = decision.seat
             option = players[seat].choose(state.view(seat) if looks[seat] else None, decision)
-        if type(option) is str:
+        if option.__class__ is str:
             found = parsed.get(option, False)
             if found is False:
                 found = _parse(option)
             if found is not None:
-                key = (decision.seat,) + found
-                plays[key] = plays.get(key, 0) + 1
-                if len(found) == 3:  # a same-title combo names its card
-                    key = (decision.seat, "in_combo", found[2])
-                    plays[key] = plays.get(key, 0) + 1
-            elif decision.kind == "combo_card":  # a card picked for a combo of different titles
-                key = (decision.seat, "in_combo", option)
-                plays[key] = plays.get(key, 0) + 1
+                if found is _WORD:  # a card picked for a combo of different titles?
+                    if decision.kind == "combo_card":
+                        found = ("in_combo", option)
+                    else:
+                        apply(option)
+                        continue
+                counts = plays[decision.seat]
+                counts[found] = counts.get(found, 0) + 1
         apply(option)
     log = table.log
     end: dict = {}
@@ -168,12 +172,18 @@ def play_record(game, seed: int, seats: list[str]) -> dict:
         for inst in hand.cards:
             end[inst.id] = end.get(inst.id, 0) + 1
             held[inst.id] = held.get(inst.id, 0) | bit
-    for (seat, kind, card_id, *_) in plays:  # a card played was held
-        if kind != "combo" and card_id != BLIND:
-            held[card_id] = held.get(card_id, 0) | (1 << seat)
+    listed = {"card": [], "combo": [], "in_combo": []}
+    for seat, counts in enumerate(plays):
+        bit = 1 << seat
+        for (kind, key, *card), n in counts.items():
+            listed[kind].append([seat, key, n])
+            if card:  # a same-title combo names its card
+                listed["in_combo"].append([seat, card[0], n])
+                key = card[0]
+            if kind != "combo" or card:  # a card played was held
+                if key != BLIND:
+                    held[key] = held.get(key, 0) | bit
     return {"w": list(table.winners), "t": table.turn, "d": state.decisions, "end": log.reason,
             "f": first, "b": seats, "out": [list(o) for o in log.out],
-            "p": [[s, i, n] for (s, k, i, *_), n in plays.items() if k == "card"],
-            "c": [[s, i, n] for (s, k, i, *_), n in plays.items() if k == "combo"],
-            "u": [[s, i, n] for (s, k, i, *_), n in plays.items() if k == "in_combo"],
+            "p": listed["card"], "c": listed["combo"], "u": listed["in_combo"],
             "n": log.cancelled, "dr": state.drawn, "h": held, "e": end}

@@ -151,7 +151,9 @@ def compare_text(summaries: list, comparisons: list, meta: dict) -> str:
         first = summary["first_player"]
         lines.append(f"{summary['label']}: {summary['turns']['mean']:.1f} turns "
                      f"{_ci(summary['turns']['ci'], pct=False)}, first player wins {_pct(first['rate'])}, "
-                     f"seats " + " / ".join(_pct(s["rate"]) for s in summary["seats"]))
+                     f"seats " + " / ".join(_pct(s["rate"]) for s in summary["seats"])
+                     + ("; skill: " + ", ".join(f"{b['bot']} {_pct(b['rate'])}" for b in summary["bots"])
+                        if len(summary["bots"]) > 1 else ""))
     for comparison in comparisons:
         lines += ["", f"{comparison['other']} against {comparison['baseline']}:"]
         shown = [m for m in comparison["metrics"] if m["significant"] or not m["metric"].startswith("plays of")]

@@ -106,16 +106,18 @@ class Tally:
         first = record["f"]
         self.first_games += 1
         self.first_wins += (won >> first) & 1
+        bots, bot_seats = self.bots, self.bot_seats
         for seat, name in enumerate(record["b"]):
-            bot = self.bots.get(name)
-            if bot is None:
-                bot = self.bots[name] = [0, 0]
-            by_seat = self.bot_seats.get((name, seat))
-            if by_seat is None:
-                by_seat = self.bot_seats[(name, seat)] = [0, 0]
             win = (won >> seat) & 1
+            bot = bots.get(name)
+            if bot is None:
+                bot = bots[name] = [0, 0]
             bot[0] += 1
             bot[1] += win
+            key = (name, seat)
+            by_seat = bot_seats.get(key)
+            if by_seat is None:
+                by_seat = bot_seats[key] = [0, 0]
             by_seat[0] += 1
             by_seat[1] += win
         self.turns.add(record["t"])
