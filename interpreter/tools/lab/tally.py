@@ -245,6 +245,7 @@ class Paired:
         self.no_winner = PairedMoments()
         self.first_wins = PairedMoments()
         self.card_plays: dict = {}  # card id -> PairedMoments of its plays per game
+        self.bot_wins: dict = {}  # bot name -> PairedMoments of its seats' wins per game
 
     def add(self, a: dict, b: dict) -> None:
         self.turns.add(a["t"], b["t"])
@@ -254,6 +255,13 @@ class Paired:
             self.seat_wins[seat].add(seat in won_a, seat in won_b)
         self.no_winner.add(not won_a, not won_b)
         self.first_wins.add(a["f"] in won_a, b["f"] in won_b)
+        bots = a["b"]  # the same bots at the same seats under every ruleset
+        for name in set(bots):
+            found = self.bot_wins.get(name)
+            if found is None:
+                found = self.bot_wins[name] = PairedMoments()
+            found.add(sum(1 for seat in won_a if bots[seat] == name),
+                      sum(1 for seat in won_b if b["b"][seat] == name))
         plays_a, plays_b = _plays_by_card(a), _plays_by_card(b)
         for card_id in set(plays_a) | set(plays_b) | set(self.card_plays):
             found = self.card_plays.get(card_id)
@@ -268,6 +276,8 @@ class Paired:
             getattr(self, name).merge(getattr(other, name))
         for mine, theirs in zip(self.seat_wins, other.seat_wins):
             mine.merge(theirs)
+        for name, theirs in other.bot_wins.items():
+            self.bot_wins.setdefault(name, PairedMoments()).merge(theirs)
         for card_id in set(self.card_plays) | set(other.card_plays):
             found = self.card_plays.get(card_id)
             if found is None:
