@@ -754,6 +754,7 @@ def sweep(
     edition: EditionArg,
     set_param: Annotated[Optional[str], typer.Option("--set", help="A parameter over a range: NAME=A..B (or A..B/STEP, or v1,v2,...), e.g. hand_size=4..8.")] = None,
     count: Annotated[Optional[str], typer.Option("--count", help="A card's count over a range: CARD=A..B, e.g. nope=2..8.")] = None,
+    metric: Annotated[Optional[List[str]], typer.Option("--metric", "-m", help="A figure to follow across the sweep, with its interval (repeat for several): turns, decisions, first_player, no_winner, limits, seat_spread, fairness_p, seat:N, team:N, bot:NAME, card:ID, noped:ID, drawn:ID, out:K.")] = None,
     players: PlayersOpt = None,
     games: LabGamesOpt = 1000,
     bots: LabBotsOpt = "random",
@@ -780,7 +781,7 @@ def sweep(
         arm = session.Ruleset(edition, variant, tuple(expansions or ()))
         options = _lab_options("sweep", players, games, bots, seed, fixed_seats, workers, scheduler,
                                out, resume, progress)
-        return session.sweep(arm, key, name, values, options)
+        return session.sweep(arm, key, name, values, options, metric or ())
 
     _lab("sweep", output, report, run)
 

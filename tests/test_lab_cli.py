@@ -71,8 +71,12 @@ def test_sweep_prints_a_curve_and_the_fairest_point():
     assert "Seats are fairest at nope=" in result.output
     assert len([line for line in result.output.splitlines() if re.match(r"\s+[246]\s", line)]) == 3
     data = json.loads(_run("sweep", "original", "--set", "hand_size=5..6", "-g", "40", "-j", "1",
-                           "--format", "json").output)
-    assert [p["value"] for p in data["curve"]["points"]] == [5, 6]
+                           "-m", "card:nope", "-m", "out:1", "--format", "json").output)
+    points = data["curve"]["points"]
+    assert [p["value"] for p in points] == [5, 6]
+    assert all(p["metrics"]["card:nope"]["value"] > 0 for p in points)
+    assert all(p["metrics"]["out:1"]["ci"][0] < p["metrics"]["out:1"]["value"] < p["metrics"]["out:1"]["ci"][1]
+               for p in points)
 
 
 def test_the_report_is_one_self_contained_page(eds, tmp_path):
@@ -97,6 +101,7 @@ def test_the_report_is_one_self_contained_page(eds, tmp_path):
     (["sweep", "original"], "give one of --set"),
     (["sweep", "original", "--count", "nope=8..2"], "must go up"),
     (["compare", "original"], "two rulesets or more"),
+    (["sweep", "original", "--count", "nope=2..3", "--metric", "happiness"], "unknown metric"),
     (["compare", "original", "original+"], "is not a ruleset"),
 ])
 def test_usage_errors_exit_2_and_parse_as_json(args, message):

@@ -165,6 +165,25 @@ def compare_page(summaries: list, text: str) -> str:
                 + [(f"Cards: {s['label']}", card_plot(s)) for s in summaries])
 
 
+def metric_plot(curve: dict, name: str) -> str:
+    """One metric asked for with --metric, over the sweep, with its interval where it has one."""
+    fig, ax = _figure()
+    points = curve["points"]
+    xs = list(range(len(points)))
+    values = [p["metrics"][name]["value"] for p in points]
+    shown = [(x, v, p["metrics"][name]["ci"]) for x, v, p in zip(xs, values, points) if v is not None]
+    if shown:
+        lows = [v - ci[0] if ci else 0 for _x, v, ci in shown]
+        highs = [ci[1] - v if ci else 0 for _x, v, ci in shown]
+        ax.errorbar([x for x, _v, _c in shown], [v for _x, v, _c in shown], yerr=[lows, highs],
+                    fmt="o-", capsize=3)
+    ax.set_xticks(xs, [str(p["value"]) for p in points])
+    ax.set_xlabel(curve["parameter"])
+    ax.set_title(name)
+    return _png(fig)
+
+
 def sweep_page(curve: dict, summaries: list, text: str) -> str:
     return page(f"Sweep of {curve['parameter']}", text,
-                [("Curves", sweep_plot(curve)), ("Game length", length_plot(summaries))])
+                [("Curves", sweep_plot(curve)), ("Game length", length_plot(summaries))]
+                + [(name, metric_plot(curve, name)) for name in curve.get("metrics", [])])

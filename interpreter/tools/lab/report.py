@@ -181,6 +181,14 @@ def sweep_text(curve: dict, meta: dict) -> str:
         fair = "n/a" if point["fairness_p_value"] is None else f"{point['fairness_p_value']:.3f}"
         lines.append(f"  {str(point['value']):<14}{turns:>22}{first:>24}{spread:>13}{fair:>12}"
                      f"{_pct(point['no_winner']):>11}")
+    for name_ in curve.get("metrics", []):
+        lines += ["", f"  {name}  {name_} (95% CI)"]
+        for point in curve["points"]:
+            found = point["metrics"][name_]
+            shown = "n/a" if found["value"] is None else f"{found['value']:.3f}"
+            if found["ci"]:
+                shown += f" ({found['ci'][0]:.3f}-{found['ci'][1]:.3f})"
+            lines.append(f"  {str(point['value']):<14}{shown}")
     if curve["fairest"] is not None:
         lines += ["", f"Seats are fairest at {name}={curve['fairest']} (smallest chi-square of wins by seat). "
                   "Seat spread: the largest gap between a seat's win rate and the chance rate."]

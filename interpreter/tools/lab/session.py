@@ -149,15 +149,36 @@ def parse_sweep(text: str, key: str) -> tuple[str, list]:
     return name, values
 
 
-def sweep(arm: Ruleset, key: str, name: str, values: list, options: Options) -> Result:
+def check_metrics(names) -> list:
+    """The --metric names, checked before any game is played."""
+    from .summary import METRICS_HELP, metric
+
+    probe = {"games": 0, "turns": {"mean": None, "ci": None}, "decisions": {"mean": None, "ci": None},
+             "first_player": {"rate": None, "ci": None}, "no_winner": {"rate": None, "ci": None},
+             "limits": {"rate": None, "ci": None}, "seats": [], "teams": [], "bots": [], "cards": [],
+             "fairness": {"p_value": None}, "chance_rate": None, "eliminations": {"order": []}}
+    for name in names:
+        kind = name.partition(":")[0]
+        try:
+            if kind not in ("seat", "team"):
+                metric(probe, name)
+            elif not name.partition(":")[2].isdigit():
+                raise KeyError(name)
+        except KeyError:
+            raise UsageError(f"unknown metric '{name}'; the metrics are: {METRICS_HELP}") from None
+    return list(names)
+
+
+def sweep(arm: Ruleset, key: str, name: str, values: list, options: Options, metrics=()) -> Result:
     from . import html, report
     from .summary import summarize, sweep_curve
 
+    metrics = check_metrics(metrics)
     arms = [arm.with_change(key, name, value) for value in values]
     outcome, meta, editions, infos = _run(arms, options)
     summaries = [summarize(t, label=f"{name}={value}", cards=info)
                  for t, value, info in zip(outcome.lab.tallies, values, infos)]
-    curve = sweep_curve(name, values, summaries)
+    curve = sweep_curve(name, values, summaries, metrics)
     text = report.sweep_text(curve, meta)
     data = {"command": "sweep", "meta": meta, "parameter": name, "change": key, "curve": curve}
     return Result(text, data, outcome.interrupted, lambda: html.sweep_page(curve, summaries, text))

@@ -183,8 +183,54 @@ def seat_spread(summary: dict) -> float | None:
     return max(abs(r - chance) for r in rates)
 
 
-def sweep_curve(name: str, values: list, summaries: list) -> dict:
-    """The points of a sweep, and which value makes seats fairest."""
+METRICS_HELP = ("turns, decisions, first_player, no_winner, limits, seat_spread, fairness_p, "
+                "seat:N, team:N, bot:NAME, card:ID (plays per game), noped:ID, drawn:ID, out:K "
+                "(the turn the K-th player goes out)")
+
+
+def metric(summary: dict, name: str) -> dict:
+    """One figure of a summary by name (see METRICS_HELP): its value and 95% interval.
+    ``KeyError`` for a name that names nothing."""
+    kind, _, arg = name.partition(":")
+    n = summary["games"] or None
+    if not arg:
+        if kind in ("turns", "decisions"):
+            return {"value": summary[kind]["mean"], "ci": summary[kind]["ci"]}
+        if kind in ("first_player", "no_winner", "limits"):
+            return {"value": summary[kind]["rate"], "ci": summary[kind]["ci"]}
+        if kind == "seat_spread":
+            return {"value": seat_spread(summary), "ci": None}
+        if kind == "fairness_p":
+            return {"value": summary["fairness"]["p_value"], "ci": None}
+    elif kind in ("seat", "team"):
+        rows = summary["seats" if kind == "seat" else "teams"]
+        row = rows[int(arg)] if arg.isdigit() and int(arg) < len(rows) else None
+        if row is not None:
+            return {"value": row["rate"], "ci": row["ci"]}
+    elif kind == "bot":
+        for row in summary["bots"]:
+            if row["bot"] == arg:
+                return {"value": row["rate"], "ci": row["ci"]}
+        return {"value": None, "ci": None}
+    elif kind in ("card", "noped", "drawn"):
+        for row in summary["cards"]:
+            if row["card"] == arg:
+                if kind == "noped":
+                    return {"value": row["noped_share"], "ci": None}
+                field = "plays" if kind == "card" else "drawn"
+                return {"value": row[field] / n if n else None, "ci": None}
+        return {"value": 0.0 if n else None, "ci": None}
+    elif kind == "out" and arg.isdigit():
+        for row in summary["eliminations"]["order"]:
+            if row["order"] == int(arg):
+                return {"value": row["turn"]["mean"], "ci": row["turn"]["ci"]}
+        return {"value": None, "ci": None}
+    raise KeyError(name)
+
+
+def sweep_curve(name: str, values: list, summaries: list, metrics=()) -> dict:
+    """The points of a sweep, each with the ``metrics`` asked for, and which value makes
+    seats fairest."""
     points = []
     for value, summary in zip(values, summaries):
         points.append({"value": value, "turns": summary["turns"]["mean"],
@@ -196,7 +242,8 @@ def sweep_curve(name: str, values: list, summaries: list) -> dict:
                        "fairness_statistic": summary["fairness"]["statistic"],
                        "no_winner": summary["no_winner"]["rate"],
                        "seats": [[s["rate"], s["ci"]] for s in summary["seats"]],
+                       "metrics": {m: metric(summary, m) for m in metrics},
                        "summary": summary})
     scored = [p for p in points if p["fairness_statistic"] is not None]
     fairest = min(scored, key=lambda p: p["fairness_statistic"])["value"] if scored else None
-    return {"parameter": name, "points": points, "fairest": fairest}
+    return {"parameter": name, "points": points, "fairest": fairest, "metrics": list(metrics)}
