@@ -662,7 +662,7 @@ def _lab(command: str, output: OutputFormat, report: Optional[str], run) -> None
     if result.interrupted:
         if output is OutputFormat.text:
             typer.echo(f"kittens {command}: interrupted; the figures are those of the finished games"
-                       + (" (--resume continues the --out file)" if "--out" in " ".join(sys.argv) else ""),
+                       + (" (--resume continues the --out file)" if result.data["meta"].get("out") else ""),
                        err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
 

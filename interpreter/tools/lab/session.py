@@ -63,9 +63,9 @@ def _run(arms: list, options: Options):
     from .summary import card_info
 
     editions = [load_ruleset(arm) for arm in arms]
-    players = options.players
-    for edition in editions:
-        players = players_for(edition, players if players is not None else options.players)
+    players = players_for(editions[0], options.players)
+    for edition in editions[1:]:  # every ruleset must allow the same table
+        players_for(edition, players)
     job = Job(tuple(arms), players, tuple(options.bots), options.seed, options.games, options.rotate)
     job, digests = prepare(job)
     workers = options.workers or default_workers(options.games, len(arms))
