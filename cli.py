@@ -791,6 +791,183 @@ def lsp(
     serve()
 
 
+# -- the balance lab (issue 14): simulate, compare, sweep -------------------------------
+# Thin commands over interpreter/tools/lab/session.py; numpy, scipy and matplotlib come
+# with the `kittens[lab]` extra and are imported only when these commands run.
+
+LabGamesOpt = Annotated[int, typer.Option("--games", "-g", min=1, help="Games per ruleset; game i uses seed+i.")]
+LabBotsOpt = Annotated[str, typer.Option("--bots", "-b", help="Bots by seat, comma-separated, repeated to fill the table (random, heuristic, ...); mixing them measures skill.")]
+LabWorkersOpt = Annotated[Optional[int], typer.Option("--workers", "-j", min=1, help="Processes to play on (default: every core; small runs use fewer).")]
+LabSchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Play on a Dask cluster: its scheduler's address, tcp://HOST:PORT (needs kittens[cluster]).")]
+LabOutOpt = Annotated[Optional[str], typer.Option("--out", "-o", help="Stream every game's record to this file (JSON lines) as games end.")]
+LabResumeOpt = Annotated[bool, typer.Option("--resume", help="Continue the --out file: count the games it holds and play only the rest.")]
+LabReportOpt = Annotated[Optional[str], typer.Option("--report", help="Write one self-contained HTML page with plots to this file.")]
+LabFixedOpt = Annotated[bool, typer.Option("--fixed-seats", help="Keep each bot at its seat (default: bots move round the seats game by game, so seat and skill are not confused).")]
+LabFormatOpt = Annotated[Format, typer.Option("--format", "-f", help="text for people, json for every number.")]
+
+
+def _lab(command: str, output: Format, as_json: bool, report: Optional[str], run) -> None:
+    """Run a lab command: errors become exit codes (JSON errors under --format json), the
+    result is printed, the HTML page written, and an interrupted run exits 130."""
+    from .interpreter.engine.game import RuleRuntimeError
+    from .interpreter.rules.load import RuleError, UsageError
+    from .interpreter.tools.lab.progress import progress_bar
+
+    text = start(command, output, as_json) == "text"
+    if report is not None and (os.path.isdir(report) or not os.path.isdir(os.path.dirname(os.path.abspath(report)))):
+        fail(f"cannot write the report {report}: name a file in a folder that exists")
+    try:
+        with progress_bar(text, command) as on_progress:
+            result = run(on_progress)
+    except UsageError as exc:
+        fail(str(exc))
+    except RuleError as exc:
+        fail_rules(exc)
+    except RuleRuntimeError as exc:
+        fail(f"the rules broke down in play: {exc}", EXIT_ERRORS)
+    except OSError as exc:
+        fail(f"cannot write {exc.filename or 'the --out file'}: {exc.strerror or exc}")
+    if not text:
+        typer.echo(json.dumps(result.data, default=str))
+    else:
+        typer.echo(result.text, nl=False)
+    if report is not None:
+        with _atomic_text(report, command) as stream:
+            stream.write(result.html())
+        if text:
+            typer.echo(f"report written to {report}")
+    if result.interrupted:
+        if text:
+            typer.echo(f"kittens {command}: interrupted; the figures are those of the finished games"
+                       + (" (--resume continues the --out file)" if result.data["meta"].get("out") else ""),
+                       err=True)
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _lab_options(command, players, games, bots, seed, fixed_seats, workers, scheduler, out, resume, progress):
+    from .interpreter.tools.lab.session import Options
+
+    from .interpreter.engine.bots import BOTS
+
+    if resume and out is None:
+        raise _usage(command, "--resume continues an --out file: give one")
+    names = [name.strip() for name in bots.split(",") if name.strip()]
+    for name in names or [""]:
+        if name not in BOTS:
+            raise _usage(command, f"unknown bot '{name}'; the bots are: {', '.join(BOTS)}")
+    return Options(players=players, games=games, bots=tuple(names), seed=seed,
+                   rotate=not fixed_seats, workers=workers, scheduler=scheduler, out=out, resume=resume,
+                   progress=progress)
+
+
+def _usage(command: str, message: str):
+    from .interpreter.rules.load import UsageError
+    return UsageError(message)
+
+
+@app.command()
+def simulate(
+    edition: EditionArg,
+    players: PlayersOpt = None,
+    games: LabGamesOpt = 1000,
+    bots: LabBotsOpt = "random",
+    seed: SeedOpt = 0,
+    variant: VariantOpt = None,
+    expansions: WithOpt = None,
+    fixed_seats: LabFixedOpt = False,
+    workers: LabWorkersOpt = None,
+    scheduler: LabSchedulerOpt = None,
+    out: LabOutOpt = None,
+    resume: LabResumeOpt = False,
+    report: LabReportOpt = None,
+    output: LabFormatOpt = Format.text,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play many bot games on every core and sum them up with 95% confidence intervals:
+    win rate by seat, seat fairness, skill, game length, eliminations, limits, cards."""
+    from .interpreter.tools.lab import session
+
+    def run(progress):
+        arm = session.Ruleset(edition, variant, tuple(expansions or ()))
+        options = _lab_options("simulate", players, games, bots, seed, fixed_seats, workers, scheduler,
+                               out, resume, progress)
+        return session.simulate(arm, options)
+
+    _lab("simulate", output, as_json, report, run)
+
+
+@app.command()
+def compare(
+    rulesets: Annotated[List[str], typer.Argument(help="Two rulesets or more, the first the baseline: a file, a shipped name, RULES@VARIANT, RULES+EXPANSION (e.g. original original@older_printing).", show_default=False)],
+    players: PlayersOpt = None,
+    games: LabGamesOpt = 1000,
+    bots: LabBotsOpt = "random",
+    seed: SeedOpt = 0,
+    variant: Annotated[Optional[str], typer.Option("--variant", help="A variant for every ruleset that names none.")] = None,
+    expansions: WithOpt = None,
+    fixed_seats: LabFixedOpt = False,
+    workers: LabWorkersOpt = None,
+    scheduler: LabSchedulerOpt = None,
+    out: LabOutOpt = None,
+    resume: LabResumeOpt = False,
+    report: LabReportOpt = None,
+    output: LabFormatOpt = Format.text,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play the same seeds under each ruleset and say what changes against the first,
+    each difference with its 95% interval and p-value."""
+    from .interpreter.tools.lab import session
+    from .interpreter.tools.lab.rulesets import parse_ruleset
+
+    def run(progress):
+        arms = [parse_ruleset(text, variant, expansions) for text in rulesets]
+        options = _lab_options("compare", players, games, bots, seed, fixed_seats, workers, scheduler,
+                               out, resume, progress)
+        return session.compare(arms, options)
+
+    _lab("compare", output, as_json, report, run)
+
+
+@app.command()
+def sweep(
+    edition: EditionArg,
+    set_param: Annotated[Optional[str], typer.Option("--set", help="A parameter over a range: NAME=A..B (or A..B/STEP, or v1,v2,...), e.g. hand_size=4..8.")] = None,
+    count: Annotated[Optional[str], typer.Option("--count", help="A card's count over a range: CARD=A..B, e.g. nope=2..8.")] = None,
+    metric: Annotated[Optional[List[str]], typer.Option("--metric", "-m", help="A figure to follow across the sweep, with its interval (repeat for several): turns, decisions, first_player, no_winner, limits, seat_spread, fairness_p, seat:N, team:N, bot:NAME, card:ID, noped:ID, drawn:ID, out:K.")] = None,
+    players: PlayersOpt = None,
+    games: LabGamesOpt = 1000,
+    bots: LabBotsOpt = "random",
+    seed: SeedOpt = 0,
+    variant: VariantOpt = None,
+    expansions: WithOpt = None,
+    fixed_seats: LabFixedOpt = False,
+    workers: LabWorkersOpt = None,
+    scheduler: LabSchedulerOpt = None,
+    out: LabOutOpt = None,
+    resume: LabResumeOpt = False,
+    report: LabReportOpt = None,
+    output: LabFormatOpt = Format.text,
+    as_json: JsonOpt = False,
+) -> None:
+    """Simulate each value of one parameter or card count (the same seeds at each) and
+    show how game length, seat fairness and the first player's chances move."""
+    from .interpreter.tools.lab import session
+
+    def run(progress):
+        if (set_param is None) == (count is None):
+            raise _usage("sweep", "give one of --set NAME=A..B or --count CARD=A..B")
+        key = "set_params" if set_param is not None else "set_counts"
+        name, values = session.parse_sweep(set_param if set_param is not None else count, key)
+        arm = session.Ruleset(edition, variant, tuple(expansions or ()))
+        options = _lab_options("sweep", players, games, bots, seed, fixed_seats, workers, scheduler,
+                               out, resume, progress)
+        return session.sweep(arm, key, name, values, options, metric or ())
+
+    _lab("sweep", output, as_json, report, run)
+
+# -- end of the balance lab -------------------------------------------------------------
+
+
 @contextlib.contextmanager
 def _atomic_text(path: str, command: str):
     """Write a text file whole or not at all: a temporary file renamed at the end."""

@@ -95,9 +95,17 @@ def shown(diagnostic):
 def fail_rules(exc) -> None:
     """Stop with exit 1 for rule files that do not compile (a RuleError)."""
     diagnostics = [shown(d) for d in exc.diagnostics]
+    # a caller may have said what it was doing (the lab names the ruleset it changed):
+    # keep that line above the diagnostics
+    plain = "\n".join(d.render() for d in exc.diagnostics)
+    headline = str(exc) if str(exc) != plain else ""
+    if headline and diagnostics:
+        headline = headline.split("\n", 1)[0]
     text = "\n".join(d.render() for d in diagnostics) if diagnostics else str(exc)
+    if headline and diagnostics:
+        text = f"{headline}\n{text}"
     if STATE.json:
-        emit({"error": "the rule files have errors" if diagnostics else str(exc),
+        emit({"error": headline or ("the rule files have errors" if diagnostics else str(exc)),
               "code": EXIT_ERRORS, "command": STATE.command,
               "diagnostics": [d.to_json() for d in diagnostics]})
     else:

@@ -1,0 +1,278 @@
+"""The balance lab's library: records, sums, statistics against known answers, the runner.
+
+The statistics are checked where the truth is known: a rigged edition whose
+first seat always wins, A/A comparisons (two listings of one deck: other games,
+the same distribution) that must find nothing in most of many repeats, a real
+difference that must be found, and interval coverage on simulated data.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+pytest.importorskip("scipy")
+
+from kittens import Game, load_edition
+from kittens.interpreter.tools.lab import stats
+from kittens.interpreter.tools.lab.play import play_record, seats_for
+from kittens.interpreter.tools.lab.rulesets import Ruleset, load_ruleset, parse_ruleset
+from kittens.interpreter.tools.lab.runner import Job, ResumeError, play_chunk, prepare, run_job
+from kittens.interpreter.tools.lab.session import Options, compare, parse_sweep, simulate, sweep
+from kittens.interpreter.tools.lab.tally import Lab
+from kittens.interpreter.rules.load import UsageError
+
+from lab_editions import write_editions
+
+
+@pytest.fixture(scope="module")
+def eds(tmp_path_factory):
+    return write_editions(tmp_path_factory.mktemp("lab"))
+
+
+def _opts(**kw):
+    return Options(**{"workers": 1, "games": 200, "players": 3, **kw})
+
+
+# -- records and sums ------------------------------------------------------------------
+def test_a_record_holds_what_the_game_did():
+    game = Game(load_edition("original"), 4)
+    record = play_record(game, 7, ["heuristic", "random", "random", "random"])
+    out_seats = [seat for seat, _turn in record["out"]]
+    assert sorted(out_seats + record["w"]) == [0, 1, 2, 3]  # three went out, one won
+    assert [turn for _seat, turn in record["out"]] == sorted(turn for _seat, turn in record["out"])
+    assert record["end"] == "last_standing" and record["t"] > 0 and record["d"] > 0
+    lethal = next(cid for cid, card in game.edition.cards.items() if card.lethal)
+    assert record["dr"][lethal] >= 3  # every player who went out drew one
+    plays = sum(n for _s, _c, n in record["p"])
+    assert plays > 0 and all(record["h"][card] & (1 << seat) for seat, card, _n in record["p"])
+
+
+def test_seats_rotate_so_every_bot_sits_everywhere():
+    bots = ["heuristic", "random"]
+    seen = {(seats_for(bots, 4, i, True)[seat], seat) for i in range(4) for seat in range(4)}
+    assert seen == {(b, s) for b in bots for s in range(4)}
+    assert all(seats_for(bots, 4, i, False) == ["heuristic", "random"] * 2 for i in range(4))
+
+
+def test_partial_sums_merge_to_the_whole_in_any_order(eds):
+    game = Game(load_edition("original"), 4)
+    records = [{"i": i, "r": [play_record(game, i, seats_for(["heuristic", "random"], 4, i, True))]}
+               for i in range(60)]
+    whole = Lab(1, 4, [0])
+    for record in records:
+        whole.add(record)
+    parts = [Lab(1, 4, [0]) for _ in range(3)]
+    shuffled = records[:]
+    random.Random(3).shuffle(shuffled)
+    for k, record in enumerate(shuffled):
+        parts[k % 3].add(record)
+    merged = Lab(1, 4, [0])
+    for part in reversed(parts):
+        merged.merge(part)
+    assert merged == whole and merged.games == 60
+
+
+def test_memory_does_not_grow_with_the_games(eds):
+    """No record per game is kept: the sums of 2,000 games take no more room than of 200."""
+    job, _ = prepare(Job((Ruleset(eds["fair"]),), 3, ("random",), games=2000))
+    small = play_chunk(job, 0, 200)[2]
+    large = play_chunk(job, 0, 2000)[2]
+    assert large.games == 2000
+    assert len(pickle.dumps(large)) < 1.3 * len(pickle.dumps(small))
+
+
+# -- statistics against known answers --------------------------------------------------
+def test_a_rigged_edition_shows_its_rigged_seat(eds):
+    result = simulate(Ruleset(eds["rigged"]), _opts(games=120))
+    summary = result.data["summary"]
+    seats = summary["seats"]
+    assert seats[0]["rate"] == 1.0 and seats[0]["ci"][0] > 0.95
+    assert all(s["rate"] == 0 and s["ci"][1] < 0.05 for s in seats[1:])
+    assert summary["fairness"]["p_value"] < 1e-20
+    assert summary["first_player"]["p_value"] < 1e-20 and summary["first_player"]["chance"] == pytest.approx(1 / 3)
+    assert "seats differ" in result.text
+
+
+def test_the_fairness_test_rarely_cries_wolf_and_finds_a_loaded_seat():
+    """Chi-square on wins by seat drawn from known shares (numpy's multinomial): about 5%
+    false alarms on equal shares, and a seat winning 31% among 23% ones found."""
+    import numpy
+
+    rng = numpy.random.default_rng(5)
+    alarms = sum(stats.fairness(list(rng.multinomial(300, [0.25] * 4)))["p_value"] < 0.05
+                 for _ in range(200))
+    assert alarms <= 20  # 5% of 200 is 10; more than 20 has a chance below 0.2%
+    loaded = sum(stats.fairness(list(rng.multinomial(1000, [0.31, 0.23, 0.23, 0.23])))["p_value"] < 0.05
+                 for _ in range(50))
+    assert loaded >= 45
+
+
+def test_wilson_intervals_cover_the_true_rate(eds):
+    import numpy
+
+    rng = numpy.random.default_rng(11)
+    for p, n in ((0.25, 200), (0.05, 400)):
+        hits = 0
+        for k in rng.binomial(n, p, size=300):
+            lo, hi = stats.rate(int(k), n)["ci"]
+            hits += lo <= p <= hi
+        assert 0.91 <= hits / 300 <= 0.99
+
+
+def test_t_intervals_cover_the_true_mean():
+    import numpy
+
+    rng = numpy.random.default_rng(12)
+    hits = 0
+    for _ in range(300):
+        xs = rng.poisson(30, size=80)
+        lo, hi = stats.mean(len(xs), int(xs.sum()), int((xs * xs).sum()))["ci"]
+        hits += lo <= 30 <= hi
+    assert 0.91 <= hits / 300 <= 0.99
+
+
+def test_an_aa_comparison_finds_no_difference_in_most_repeats(eds):
+    """The same deck listed in another order deals other games from the same seeds, with
+    the same distribution: over 30 repeats the paired tests must flag about 5% at most."""
+    repeats, flagged, tests, differed = 30, 0, 0, 0
+    for r in range(repeats):
+        result = compare([Ruleset(eds["fair"]), Ruleset(eds["fair_b"])], _opts(games=150, seed=10_000 * r))
+        metrics = result.data["comparisons"][0]["metrics"]
+        turns = next(m for m in metrics if m["metric"] == "turns")
+        differed += turns["mean_a"] != turns["mean_b"]
+        for metric in metrics:
+            if metric["metric"] in ("turns", "first player win rate") or metric["metric"].startswith("seat"):
+                tests += 1
+                flagged += metric["p_value"] < 0.05
+    assert differed >= repeats - 2  # the games really differ: this is no comparison of a run with itself
+    assert flagged / tests <= 0.12, f"{flagged} of {tests} A/A tests were significant"
+
+
+def test_a_real_difference_is_found_and_said(eds):
+    result = compare([Ruleset(eds["fair"]), Ruleset(eds["long"])], _opts(games=300))
+    turns = next(m for m in result.data["comparisons"][0]["metrics"] if m["metric"] == "turns")
+    assert turns["p_value"] < 1e-6 and turns["ratio"] > 1.2 and turns["change_ci"][0] > 0.1
+    assert "longer" in turns["sentence"] and "95% CI" in turns["sentence"]
+    assert turns["sentence"] in result.text
+
+
+def test_paired_rates_use_mcnemar_on_the_games_that_disagree():
+    from kittens.interpreter.tools.lab.tally import PairedMoments
+
+    pm = PairedMoments()
+    for a, b in [(1, 1)] * 40 + [(0, 0)] * 40 + [(1, 0)] * 5 + [(0, 1)] * 15:
+        pm.add(a, b)
+    result = stats.paired_rate(pm)
+    assert (result["only_a"], result["only_b"]) == (5, 15)
+    from scipy.stats import binomtest
+    assert result["p_value"] == pytest.approx(binomtest(15, 20, 0.5).pvalue)
+    assert result["difference"] == pytest.approx(0.10)
+
+
+def test_skill_shows_against_the_chance_rate():
+    result = simulate(Ruleset("original"), Options(workers=1, games=120, players=4, bots=("heuristic", "random")))
+    bots = {b["bot"]: b for b in result.data["summary"]["bots"]}
+    assert bots["heuristic"]["rate"] > bots["heuristic"]["chance"] and bots["heuristic"]["p_value"] < 0.001
+    assert bots["random"]["ci"][1] < bots["random"]["chance"]
+    by_seat = result.data["summary"]["bots_by_seat"]
+    assert {b["n"] for b in by_seat} == {60}  # two of each bot: each sat at each seat in half the games
+
+
+def test_cards_played_noped_and_never_played(eds):
+    summary = simulate(Ruleset("original"), Options(workers=1, games=100, players=4)).data["summary"]
+    cards = {c["card"]: c for c in summary["cards"]}
+    assert sum(c["noped"] for c in cards.values()) > 0  # Nopes cancel some plays
+    assert all(not c["never_played"] for c in cards.values())
+    assert all(0 <= c["win_when_played"]["rate"] <= 1 for c in cards.values() if c["win_when_played"]["n"])
+    dud = simulate(Ruleset(eds["dud"]), _opts(games=50)).data["summary"]
+    assert [c["card"] for c in dud["cards"] if c["never_played"]] == ["dud"]
+
+
+# -- rulesets and sweeps ---------------------------------------------------------------
+def test_rulesets_parse_and_load_with_changes():
+    assert parse_ruleset("original+imploding@two_player") == Ruleset("original", "two_player", ("imploding",))
+    assert parse_ruleset("original", "beginner") == Ruleset("original", "beginner")
+    with pytest.raises(UsageError):
+        parse_ruleset("original@")
+    edition = load_ruleset(Ruleset("original").with_change("set_counts", "nope", 2))
+    assert edition.deck_for(4)["nope"] == 2
+    assert load_ruleset(Ruleset("original", "older_printing").with_change("set_params", "hand_size", 5)) \
+        .params["hand_size"] == 5
+    from kittens.interpreter.rules.load import RuleError
+    with pytest.raises(RuleError, match="hand_size=60"):
+        load_ruleset(Ruleset("original").with_change("set_params", "hand_size", 60))
+
+
+def test_sweep_ranges():
+    assert parse_sweep("hand_size=4..8", "set_params") == ("hand_size", [4, 5, 6, 7, 8])
+    assert parse_sweep("nope=2..8/3", "set_counts") == ("nope", [2, 5, 8])
+    assert parse_sweep("flag=true,false", "set_params") == ("flag", [True, False])
+    for bad in ("hand_size", "hand_size=8..4", "nope=a,b", "x=1..1000"):
+        with pytest.raises(UsageError):
+            parse_sweep(bad, "set_counts")
+
+
+def test_a_sweep_draws_a_curve(eds):
+    result = sweep(Ruleset("original"), "set_counts", "nope", [0, 8], Options(workers=1, games=80))
+    points = result.data["curve"]["points"]
+    assert [p["value"] for p in points] == [0, 8]
+    assert points[1]["turns"] > points[0]["turns"]  # Nopes make games longer
+    assert result.data["curve"]["fairest"] in (0, 8)
+
+
+# -- the runner ------------------------------------------------------------------------
+def _job(eds, games=400):
+    return prepare(Job((Ruleset(eds["fair"]),), 3, ("random",), games=games))
+
+
+def test_results_do_not_depend_on_the_number_of_workers(eds):
+    job, digests = _job(eds)
+    one = run_job(job, digests, workers=1)
+    two = run_job(job, digests, workers=2)
+    assert one.lab == two.lab and two.workers == 2 and one.games == two.games == 400
+
+
+def test_an_interrupted_file_is_resumed_without_counting_a_game_twice(eds, tmp_path):
+    job, digests = _job(eds, 300)
+    out = str(tmp_path / "games.jsonl")
+    run_job(job, digests, out=out)
+    lines = open(out, "rb").read().splitlines(keepends=True)
+    assert len(lines) == 301
+    # keep the header and 120 games, then half a line, as a crash would leave it
+    with open(out, "wb") as handle:
+        handle.write(b"".join(lines[:121]) + lines[200][:25])
+    resumed = run_job(job, digests, out=out, resume=True)
+    assert (resumed.resumed, resumed.played) == (120, 180)
+    assert resumed.lab == run_job(job, digests).lab
+    assert len(open(out, "rb").read().splitlines()) == 301
+    again = run_job(job, digests, out=out, resume=True)
+    assert (again.resumed, again.played) == (300, 0)
+    bigger = run_job(Job(job.arms, 3, job.bots, games=500, teams=job.teams), digests, out=out, resume=True)
+    assert (bigger.resumed, bigger.played) == (300, 200)
+
+
+def test_resume_refuses_another_runs_file(eds, tmp_path):
+    job, digests = _job(eds, 50)
+    out = str(tmp_path / "games.jsonl")
+    run_job(job, digests, out=out)
+    other, other_digests = prepare(Job((Ruleset(eds["fair"]),), 4, ("random",), games=50))
+    with pytest.raises(ResumeError, match="players"):
+        run_job(other, other_digests, out=out, resume=True)
+    (tmp_path / "junk.jsonl").write_text("hello\n")
+    with pytest.raises(ResumeError, match="not a results file"):
+        run_job(job, digests, out=str(tmp_path / "junk.jsonl"), resume=True)
+
+
+def test_a_worker_that_dies_has_its_games_played_again(eds, tmp_path, monkeypatch):
+    job, digests = _job(eds, 400)
+    marker = tmp_path / "died"
+    monkeypatch.setenv("KITTENS_LAB_FAULT", f"exit:150:{marker}")
+    out = str(tmp_path / "games.jsonl")
+    outcome = run_job(job, digests, workers=2, out=out)
+    assert marker.exists() and outcome.reruns >= 1
+    assert outcome.games == 400 and outcome.lab == run_job(job, digests).lab
+    indexes = [int(line.split(b",")[0][5:]) for line in open(out, "rb").read().splitlines()[1:]]
+    assert sorted(indexes) == list(range(400))  # every game once in the file too

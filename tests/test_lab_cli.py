@@ -1,0 +1,150 @@
+"""The lab's commands as a person runs them: `kittens simulate`, `compare`, `sweep`.
+
+Text and JSON output, exit codes (2 for usage errors, with JSON errors under
+--format json; 1 for rules that do not compile; 130 on Ctrl-C), the HTML
+report, and a real Ctrl-C to a running command whose --out file is resumed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("matplotlib")
+
+from kittens.cli import app
+
+from lab_editions import write_editions
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def eds(tmp_path_factory):
+    return write_editions(tmp_path_factory.mktemp("labcli"))
+
+
+def _run(*args):
+    return runner.invoke(app, list(args))
+
+
+def test_simulate_prints_intervals_and_json_gives_every_number(eds):
+    text = _run("simulate", eds["fair"], "-p", "3", "-g", "200", "-j", "1")
+    assert text.exit_code == 0, text.output
+    assert "Who wins (95% CI)" in text.output and "seat fairness: chi-square" in text.output
+    assert re.search(r"seat 0 +\d+\.\d% \(\d+\.\d-\d+\.\d%\)", text.output)
+    data = json.loads(_run("simulate", eds["fair"], "-p", "3", "-g", "200", "-j", "1", "--format", "json").output)
+    summary = data["summary"]
+    assert summary["games"] == 200 and len(summary["seats"]) == 3
+    assert {"fairness", "first_player", "turns", "decisions", "eliminations", "limits", "bots", "cards"} <= set(summary)
+    assert summary["turns"]["quantiles"]["50%"] > 0 and summary["turns"]["histogram"]
+
+
+def test_compare_says_what_changed_with_p_values(eds):
+    result = _run("compare", eds["fair"], eds["long"], "-p", "3", "-g", "300", "-j", "1")
+    assert result.exit_code == 0, result.output
+    assert re.search(r"games are \d+% longer in turns \(.*95% CI", result.output)
+    data = json.loads(_run("compare", eds["fair"], eds["long"], "-p", "3", "-g", "300", "-j", "1",
+                           "--format", "json").output)
+    metrics = data["comparisons"][0]["metrics"]
+    assert all("p_value" in m for m in metrics) and len(data["rulesets"]) == 2
+
+
+def test_compare_takes_variants_and_shipped_names():
+    result = _run("compare", "original", "original@older_printing", "-g", "60", "-j", "1", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [r["label"] for r in data["rulesets"]] == ["original", "original@older_printing"]
+
+
+def test_sweep_prints_a_curve_and_the_fairest_point():
+    result = _run("sweep", "original", "--count", "nope=2..6/2", "-g", "60", "-j", "1")
+    assert result.exit_code == 0, result.output
+    assert "Seats are fairest at nope=" in result.output
+    assert len([line for line in result.output.splitlines() if re.match(r"\s+[246]\s", line)]) == 3
+    data = json.loads(_run("sweep", "original", "--set", "hand_size=5..6", "-g", "40", "-j", "1",
+                           "-m", "card:nope", "-m", "out:1", "--format", "json").output)
+    points = data["curve"]["points"]
+    assert [p["value"] for p in points] == [5, 6]
+    assert all(p["metrics"]["card:nope"]["value"] > 0 for p in points)
+    assert all(p["metrics"]["out:1"]["ci"][0] < p["metrics"]["out:1"]["value"] < p["metrics"]["out:1"]["ci"][1]
+               for p in points)
+
+
+def test_the_report_is_one_self_contained_page(eds, tmp_path):
+    page = tmp_path / "report.html"
+    result = _run("compare", eds["fair"], eds["long"], "-p", "3", "-g", "100", "-j", "1", "--report", str(page))
+    assert result.exit_code == 0, result.output
+    text = page.read_text(encoding="utf-8")
+    assert text.count("data:image/png;base64,") >= 3  # seats, game lengths, cards
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)  # nothing fetched
+    assert "Report" in text and "games are" in text
+    sweep_page = tmp_path / "sweep.html"
+    assert _run("sweep", eds["fair"], "-p", "3", "--count", "coin=6..12/6", "-g", "50", "-j", "1",
+                "--report", str(sweep_page)).exit_code == 0
+    assert sweep_page.read_text(encoding="utf-8").count("data:image/png;base64,") >= 2
+
+
+@pytest.mark.parametrize("args, message", [
+    (["simulate", "no_such_edition"], "no such rule file"),
+    (["simulate", "original", "--bots", "genius"], "unknown bot"),
+    (["simulate", "original", "-p", "9"], "2 to 5 players"),
+    (["simulate", "original", "--resume"], "--resume continues an --out file"),
+    (["sweep", "original"], "give one of --set"),
+    (["sweep", "original", "--count", "nope=8..2"], "must go up"),
+    (["compare", "original"], "two rulesets or more"),
+    (["sweep", "original", "--count", "nope=2..3", "--metric", "happiness"], "unknown metric"),
+    (["compare", "original", "original+"], "is not a ruleset"),
+])
+def test_usage_errors_exit_2_and_parse_as_json(args, message):
+    text = _run(*args, "-g", "5")
+    assert text.exit_code == 2 and message in text.output
+    result = _run(*args, "-g", "5", "--format", "json")
+    assert result.exit_code == 2
+    # the CLI convention (clikit.py): error, code and the command that failed
+    assert json.loads(result.output) == {"error": json.loads(result.output)["error"], "code": 2,
+                                         "command": args[0]}
+    assert message in json.loads(result.output)["error"]
+
+
+def test_a_change_that_breaks_the_rules_exits_1():
+    result = _run("sweep", "original", "--set", "hand_size=40..41", "-g", "5", "--format", "json")
+    assert result.exit_code == 1
+    assert "hand_size=40" in json.loads(result.output)["error"]
+
+
+def test_ctrl_c_keeps_every_finished_game_and_resume_finishes_the_run(eds, tmp_path):
+    out = tmp_path / "games.jsonl"
+    command = [sys.executable, "-m", "kittens", "simulate", "original", "-g", "100000", "-j", "2",
+               "--out", str(out), "--format", "json"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 20_000):
+        time.sleep(0.2)  # until some games are in the file
+    os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr.decode()
+    data = json.loads(stdout)
+    kept = data["meta"]["games"]
+    assert data["meta"]["interrupted"] and 0 < kept < 100000
+    lines = out.read_bytes().splitlines()
+    assert len(lines) == kept + 1  # the header, then every finished game: none lost, none doubled
+    indexes = [json.loads(line)["i"] for line in lines[1:]]
+    assert len(set(indexes)) == kept
+    target = max(indexes) + 151  # workers play chunks side by side: the games kept may have gaps
+    resumed = subprocess.run([sys.executable, "-m", "kittens", "simulate", "original", "-g", str(target),
+                              "-j", "1", "--out", str(out), "--resume", "--format", "json"],
+                             capture_output=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr.decode()
+    meta = json.loads(resumed.stdout)["meta"]
+    assert (meta["resumed"], meta["played"], meta["games"]) == (kept, target - kept, target)
+    fresh = json.loads(_run("simulate", "original", "-g", str(target), "-j", "1", "--format", "json").output)
+    assert json.loads(resumed.stdout)["summary"] == fresh["summary"]

@@ -1,0 +1,53 @@
+"""The lab on a real Dask cluster: a LocalCluster of several worker processes on
+127.0.0.1 plays the same games as one process, to the last count, and a worker
+killed in the middle of a run has its games played elsewhere, none counted twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+
+import pytest
+
+distributed = pytest.importorskip("dask.distributed")
+
+from kittens.interpreter.tools.lab.rulesets import Ruleset
+from kittens.interpreter.tools.lab.runner import Job, prepare, run_job
+
+from lab_editions import write_editions
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None, silence_logs=40) as local:
+        yield local
+
+
+def test_a_cluster_plays_the_same_games_as_one_process(cluster, tmp_path):
+    eds = write_editions(tmp_path)
+    job, digests = prepare(Job((Ruleset(eds["fair"]), Ruleset(eds["long"])), 3,
+                               ("random", "heuristic"), seed=5, games=600))
+    here = run_job(job, digests, workers=1)
+    out = str(tmp_path / "cluster.jsonl")
+    there = run_job(job, digests, scheduler=cluster.scheduler_address, out=out)
+    assert there.games == 600 and there.workers == 3
+    assert there.lab == here.lab
+    lines = open(out, "rb").read().splitlines()
+    assert sorted(json.loads(line)["i"] for line in lines[1:]) == list(range(600))
+
+
+def test_a_cluster_worker_that_dies_has_its_games_rerun(cluster, tmp_path):
+    job, digests = prepare(Job((Ruleset("original"),), 4, ("random",), games=400))
+    here = run_job(job, digests, workers=1)
+    killed = []
+
+    def kill_one(done, total):  # once some chunks are in, a worker dies in the middle of the run
+        if done and not killed:
+            pid = next(iter(cluster.scheduler.workers.values())).pid
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+
+    there = run_job(job, digests, scheduler=cluster.scheduler_address, on_progress=kill_one)
+    assert killed and there.games == 400 and there.lab == here.lab
