@@ -133,15 +133,22 @@ def _warn_dead_cards(edition, players: int, command: str) -> None:
 
 
 def _bot_names(bots: str, command: str) -> list[str]:
-    from .interpreter.engine.bots import BOTS
+    """Bot specs by seat (engine/players.py: ``heuristic``, ``ismcts:iterations=800``,
+    ``package.module:Class``), each checked now: one that names no bot exits 2."""
+    from .interpreter.engine.players import BotSpecError, make_player, parse_spec
 
     names = [name.strip() for name in bots.split(",") if name.strip()]
     for name in names or [""]:
-        if name not in BOTS:
-            typer.echo(f"kittens {command}: unknown bot '{name}'; the bots are: "
-                       f"{', '.join(BOTS)}", err=True)
+        try:
+            make_player(parse_spec(name), 0, 0)  # settings out of range are said now, too
+        except BotSpecError as exc:
+            typer.echo(f"kittens {command}: {exc}", err=True)
             raise typer.Exit(EXIT_USAGE)
     return names
+
+
+BOTS_HELP = ("Bots by seat, comma-separated, repeated to fill the table: random, heuristic, ismcts "
+             "(settings as ismcts:iterations=800), or package.module:Class for your own.")
 
 
 EditionArg = Annotated[str, typer.Argument(help="An edition file (e.g. editions/original.yaml), or a shipped edition's name (original).",
@@ -159,7 +166,7 @@ def run(
     players: PlayersOpt = None,
     seed: SeedOpt = 0,
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games; game i uses seed+i.")] = 1,
-    bots: Annotated[str, typer.Option("--bots", "-b", help="Bots by seat, comma-separated, repeated to fill the table: random, heuristic.")] = "random",
+    bots: Annotated[str, typer.Option("--bots", "-b", help=BOTS_HELP)] = "random",
     variant: VariantOpt = None,
     expansions: WithOpt = None,
     log: Annotated[Optional[str], typer.Option("--log", help="Write every event of every game to this file, as JSON lines, each game as it ends.")] = None,
@@ -297,7 +304,7 @@ def play(
     edition: EditionArg,
     players: PlayersOpt = None,
     seat: Annotated[Optional[List[int]], typer.Option("--seat", "-k", help="A seat played by a person (repeat for hot-seat play; default: seat 0).")] = None,
-    bots: Annotated[str, typer.Option("--bots", "-b", help="Bots for the other seats, comma-separated: random, heuristic.")] = "heuristic",
+    bots: Annotated[str, typer.Option("--bots", "-b", help="Bots for the other seats, comma-separated: random, heuristic, ismcts (settings as ismcts:iterations=800), or package.module:Class for your own.")] = "heuristic",
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Seed for all chance (default: a new one each game).")] = None,
     variant: VariantOpt = None,
     expansions: WithOpt = None,
@@ -403,6 +410,59 @@ def bench(
     typer.echo(f"  {figures['games_per_second']:,.0f} games/s")
     typer.echo(f"  {figures['decisions_per_second']:,} decisions/s "
                f"({figures['decisions_per_game']} decisions per game)")
+
+
+# -- arena (issue 15: players that think) ---------------------------------------------------
+@app.command()
+def arena(
+    edition: Annotated[str, typer.Argument(help="An edition file or a shipped edition's name.")] = "original",
+    players: PlayersOpt = None,
+    bots: Annotated[str, typer.Option("--bots", "-b", help=BOTS_HELP)] = "ismcts,heuristic,random",
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games; the line-up is rotated round the table, one deal per rotation block.")] = 100,
+    seed: SeedOpt = 0,
+    variant: VariantOpt = None,
+    expansions: WithOpt = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (the report is the same for any number).")] = 1,
+    output: Annotated[OutputFormat, typer.Option("--format", help="text (a table) or json.")] = OutputFormat.text,
+    as_json: Annotated[bool, typer.Option("--json", help="Short for --format json.")] = False,
+) -> None:
+    """Bots play seat-rotated games and are rated (openskill Plackett-Luce), with win
+    rates and their 95% intervals. Ctrl-C stops with the report so far (exit 130)."""
+    import functools
+
+    from .interpreter.engine.game import RuleRuntimeError
+    from .interpreter.rules.load import load_edition
+    from .interpreter.tools.arena import format_table, run_arena
+
+    json_out = as_json or output is OutputFormat.json
+
+    def fail(message: str, code: int):
+        if json_out:
+            typer.echo(json.dumps({"error": message, "code": code}))
+        else:
+            typer.echo(f"kittens arena: {message}", err=True)
+        raise typer.Exit(code)
+
+    try:
+        import openskill  # noqa: F401
+    except ImportError:
+        fail("the arena rates bots with openskill: pip install 'kittens[rl]'", EXIT_USAGE)
+    compiled = _load_edition(edition, variant, "arena", expansions)
+    count = _players_for(compiled, players, "arena")
+    names = _bot_names(bots, "arena")
+    load = functools.partial(load_edition, edition, variant, tuple(expansions or ()))
+    try:
+        report = run_arena(load, count, names, games=games, seed=seed, jobs=jobs)
+    except RuleRuntimeError as exc:
+        fail(f"the rules broke down in play: {exc}", EXIT_ERRORS)
+    if json_out:
+        typer.echo(json.dumps({"edition": compiled.name, **report.to_dict()}))
+    else:
+        typer.echo(format_table(report, compiled.name))
+    if report.interrupted:
+        typer.echo(f"kittens arena: interrupted after {report.games} finished game(s)", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED)
+# -- end of arena --------------------------------------------------------------------------
 
 
 @app.command("list")
