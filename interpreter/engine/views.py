@@ -39,6 +39,11 @@ class View:
         return self._state.table.turn
 
     @property
+    def direction(self) -> int:
+        """1 while play goes up the seat numbers, -1 once reversed."""
+        return self._state.table.direction
+
+    @property
     def owed(self) -> list[int]:
         return list(self._state.table.owed)
 
