@@ -18,7 +18,9 @@ The names most programs need are importable from here::
 
 from importlib import import_module
 
-from .about import EDITIONS_DIR, PACKAGE_DIR, RULEBOOK_DIR, SCHEMA_DIR, __version__
+# absolute, not relative: pytest, walking a checkout whose folder name is not a
+# module name, imports this file as a plain module
+from kittens.about import EDITIONS_DIR, PACKAGE_DIR, RULEBOOK_DIR, SCHEMA_DIR, __version__
 
 #: public name -> the module that defines it; imported on first use, so that
 #: `kittens validate` never pays for the engine

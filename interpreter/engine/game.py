@@ -24,7 +24,7 @@ import random
 
 from ..lang.compiler import compile_expression, compile_program
 from ..lang.errors import GameError, RuleRuntimeError  # noqa: F401 (re-exported)
-from ..lang.limits import STEP_BUDGET, fail, label
+from ..lang.limits import STEP_BUDGET, label
 from ..lang.machine import Chance, Frame, remap
 from .compiled import compile_rule
 from .decisions import CHANCE, TERMINAL

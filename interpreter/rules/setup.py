@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..lang import syntax as s
 from ..lang.limits import TOO_LARGE
 from ..lang.counts import NumberTooLarge, step_count
-from .model import Edition, SetupStep
+from .model import Edition
 
 
 @dataclass
