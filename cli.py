@@ -447,9 +447,25 @@ def arena(
         import openskill  # noqa: F401
     except ImportError:
         fail("the arena rates bots with openskill: pip install 'kittens[rl]'", EXIT_USAGE)
-    compiled = _load_edition(edition, variant, "arena", expansions)
-    count = _players_for(compiled, players, "arena")
-    names = _bot_names(bots, "arena")
+    from .interpreter.engine.players import BotSpecError, make_player, parse_spec
+    from .interpreter.rules.load import RuleError, UsageError
+
+    try:
+        compiled = load_edition(edition, variant, tuple(expansions or ()))
+    except UsageError as exc:
+        fail(str(exc), EXIT_USAGE)
+    except RuleError as exc:
+        fail(str(exc), EXIT_ERRORS)
+    lo, hi = compiled.players
+    count = players if players is not None else min(max(4, lo), hi)
+    if not lo <= count <= hi:
+        fail(f"{compiled.name} is for {lo} to {hi} players, not {count}", EXIT_USAGE)
+    names = [name.strip() for name in bots.split(",") if name.strip()]
+    for name in names or [""]:
+        try:
+            make_player(parse_spec(name), 0, 0)
+        except BotSpecError as exc:
+            fail(str(exc), EXIT_USAGE)
     load = functools.partial(load_edition, edition, variant, tuple(expansions or ()))
     try:
         report = run_arena(load, count, names, games=games, seed=seed, jobs=jobs)

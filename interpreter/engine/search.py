@@ -35,6 +35,7 @@ import time
 import weakref
 
 from .bots import HeuristicBot, bot_rng
+from .decisions import Chance
 from .views import View
 
 #: the rollout policies, by name
@@ -74,6 +75,7 @@ class ISMCTSBot:
     def __init__(self, seed: int = 0, seat: int = 0, *, iterations: int = 200,
                  seconds: float | None = None, rollout: str = "heuristic",
                  exploration: float = 0.7, bias: float = 1.0, confidence: float = 1.0,
+                 widening: float = 0.5,
                  prior: bool = True) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout '{rollout}'; the rollouts are: {', '.join(ROLLOUTS)}")
@@ -84,7 +86,7 @@ class ISMCTSBot:
         self.seed, self.seat = seed, seat
         self.iterations, self.seconds = iterations, seconds
         self.rollout, self.exploration, self.use_prior = rollout, exploration, prior
-        self.bias, self.confidence = bias, confidence
+        self.bias, self.confidence, self.widening = bias, confidence, widening
         self.rng = bot_rng(seed, seat)
         self.game = None
         self.out_of_hands: frozenset = frozenset()
@@ -150,6 +152,9 @@ class ISMCTSBot:
             decision = state.decision()
             if decision is None:
                 break
+            if type(decision) is Chance:  # a game that resolves chance by hand (OpenSpiel's)
+                state.apply_action(state.sample_chance())
+                continue
             options = decision.options
             if len(options) == 1:
                 state.apply_action(options[0])
@@ -167,7 +172,7 @@ class ISMCTSBot:
                 pending_edge = edge
                 continue
             hint = self._hint(state, decision)
-            fresh, best, best_score = [], None, -1.0
+            fresh, best, best_score, tried = [], None, -1.0, 0
             for option in options:
                 edge = node.get(_key(option))
                 if edge is None:
@@ -175,12 +180,15 @@ class ISMCTSBot:
                     continue
                 edge.avail += 1
                 visits = edge.visits
+                tried += visits
                 score = edge.total / visits + exploration * math.sqrt(math.log(edge.avail) / visits)
                 if option == hint and type(option) is type(hint):  # progressive bias
                     score += bias / (visits + 1)
                 if score > best_score:
                     best, best_score = option, score
-            if fresh:  # expand one option new to this node (the hint first), then roll out
+            # progressive widening: a node tries one more option as its visits grow (the
+            # hint first), so rarely visited decisions follow the rollout policy
+            if fresh and (best is None or len(options) - len(fresh) < 1 + int(self.widening * math.sqrt(tried))):
                 best = hint if hint in fresh else fresh[self.rng._randbelow(len(fresh))]
                 edge = node[_key(best)] = Edge()
                 node = None
@@ -231,6 +239,9 @@ class ISMCTSBot:
             decision = state.decision()
             if decision is None or table.turn > last:
                 return
+            if type(decision) is Chance:
+                state.apply_action(state.sample_chance())
+                continue
             options = decision.options
             if len(options) == 1:
                 state.apply_action(options[0])
