@@ -313,7 +313,7 @@ def play(
     """Play in the terminal against bots; several people can play hot-seat."""
     import random
 
-    from .interpreter.engine.bots import make_bots
+    from .interpreter.engine.players import make_bots
     from .interpreter.engine.events import dumps
     from .interpreter.engine.game import Game, RuleRuntimeError
     from .interpreter.tools.replay import header_fields

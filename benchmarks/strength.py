@@ -29,6 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from kittens.interpreter.engine.game import Game
 from kittens.interpreter.engine.players import make_players
+from kittens.interpreter.engine import search  # noqa: F401  (imported before workers fork)
 from kittens.interpreter.engine.simulate import play_game
 from kittens.interpreter.engine.views import SearchView
 from kittens.interpreter.rules.load import load_edition

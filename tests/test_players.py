@@ -11,9 +11,9 @@ import textwrap
 
 import pytest
 
-from kittens.interpreter.engine.bots import HeuristicBot, RandomBot, make_bots
+from kittens.interpreter.engine.bots import HeuristicBot, RandomBot
 from kittens.interpreter.engine.game import Game
-from kittens.interpreter.engine.players import BotSpecError, make_players, parse_spec
+from kittens.interpreter.engine.players import BotSpecError, make_bots, make_players, parse_spec
 from kittens.interpreter.engine.search import ISMCTSBot
 from kittens.interpreter.engine.simulate import play_game
 from kittens.interpreter.engine.views import SearchView, View

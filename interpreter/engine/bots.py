@@ -250,13 +250,6 @@ class HeuristicBot:
         return next((o for o in decision.options if o is not True), True)
 
 
-#: the hand-written bots; players.builtin_bots() adds the search player (search.py)
+#: the hand-written bots; players.py adds the search player (search.py) and makes
+#: players from specs (players.make_bots)
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
-
-
-def make_bots(names: list[str], players: int, seed: int) -> list:
-    """Bots for every seat; ``names`` (bot specs: ``heuristic``, ``ismcts:iterations=800``,
-    ``package.module:Class``; see players.py) repeats to fill the table. ValueError
-    (players.BotSpecError) for a spec that names no bot."""
-    from .players import make_players
-    return make_players(list(names), players, seed)

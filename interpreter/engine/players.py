@@ -129,3 +129,9 @@ def make_players(specs: list[str], players: int, seed: int) -> list:
     if not parsed:
         raise BotSpecError(f"no bot named; the bots are: {', '.join(builtin_bots())}")
     return [make_player(parsed[seat % len(parsed)], seed, seat) for seat in range(players)]
+
+
+def make_bots(names: list[str], players: int, seed: int) -> list:
+    """Bots for every seat; ``names`` (bot specs) repeats to fill the table. ValueError
+    (BotSpecError) for a spec that names no bot."""
+    return make_players(list(names), players, seed)

@@ -72,7 +72,7 @@ class ISMCTSBot:
     name = "ismcts"
     needs_state = True  # play_game hands it a SearchView (bots.py: the player protocol)
 
-    def __init__(self, seed: int = 0, seat: int = 0, *, iterations: int = 200,
+    def __init__(self, seed: int = 0, seat: int = 0, *, iterations: int = 100,
                  seconds: float | None = None, rollout: str = "heuristic",
                  exploration: float = 0.7, bias: float = 1.0, confidence: float = 1.0,
                  widening: float = 0.5,

@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 
 from ...about import __version__
-from .bots import make_bots
+from .players import make_bots
 from .game import Game, State
 from .views import SearchView
 
