@@ -146,13 +146,21 @@ def _warn_dead_cards(edition, players: int, command: str) -> None:
 
 
 def _bot_names(bots: str, command: str) -> list[str]:
-    from .interpreter.engine.bots import BOTS
+    """Bot specs by seat (engine/players.py: ``heuristic``, ``ismcts:iterations=800``,
+    ``package.module:Class``), each checked now: one that names no bot exits 2."""
+    from .interpreter.engine.players import BotSpecError, make_player, parse_spec
 
     names = [name.strip() for name in bots.split(",") if name.strip()]
     for name in names or [""]:
-        if name not in BOTS:
-            fail(f"unknown bot '{name}'; the bots are: {', '.join(BOTS)}")
+        try:
+            make_player(parse_spec(name), 0, 0)  # settings out of range are said now, too
+        except BotSpecError as exc:
+            fail(str(exc))
     return names
+
+
+BOTS_HELP = ("Bots by seat, comma-separated, repeated to fill the table: random, heuristic, ismcts "
+             "(settings as ismcts:iterations=800), or package.module:Class for your own.")
 
 
 EditionArg = Annotated[str, typer.Argument(help="An edition file (e.g. editions/original.yaml), or a shipped edition's name (original).",
@@ -164,7 +172,6 @@ VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="Play one o
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Seed for all chance; the same seed replays the same game.")]
 WithOpt = Annotated[Optional[List[str]], typer.Option("--with", "-w", help="Apply an expansion to the edition: a file, a folder holding expansion.yaml, or an installed expansion's name (repeat for several, applied in order).",
                                                       autocompletion=complete.expansions)]
-BotsHelp = "Bots by seat, comma-separated, repeated to fill the table: random, heuristic."
 
 
 @app.command()
@@ -173,7 +180,7 @@ def run(
     players: PlayersOpt = None,
     seed: SeedOpt = 0,
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games; game i uses seed+i.")] = 1,
-    bots: Annotated[str, typer.Option("--bots", "-b", help=BotsHelp, autocompletion=complete.bots)] = "random",
+    bots: Annotated[str, typer.Option("--bots", "-b", help=BOTS_HELP, autocompletion=complete.bots)] = "random",
     variant: VariantOpt = None,
     expansions: WithOpt = None,
     log: Annotated[Optional[str], typer.Option("--log", help="Write every event of every game to this file, as JSON lines, each game as it ends.")] = None,
@@ -320,7 +327,7 @@ def play(
     edition: EditionArg,
     players: PlayersOpt = None,
     seat: Annotated[Optional[List[int]], typer.Option("--seat", "-k", help="A seat played by a person (repeat for hot-seat play; default: seat 0).")] = None,
-    bots: Annotated[str, typer.Option("--bots", "-b", help="Bots for the other seats, comma-separated: random, heuristic.", autocompletion=complete.bots)] = "heuristic",
+    bots: Annotated[str, typer.Option("--bots", "-b", help="Bots for the other seats, comma-separated: random, heuristic, ismcts (settings as ismcts:iterations=800), or package.module:Class for your own.", autocompletion=complete.bots)] = "heuristic",
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Seed for all chance (default: a new one each game).")] = None,
     variant: VariantOpt = None,
     expansions: WithOpt = None,
@@ -334,7 +341,7 @@ def play(
     option N's card, and `q` stops. Ctrl-C stops too (exit 130)."""
     import random
 
-    from .interpreter.engine.bots import make_bots
+    from .interpreter.engine.players import make_bots
     from .interpreter.engine.events import dumps
     from .interpreter.engine.game import Game, RuleRuntimeError
     from .interpreter.tools.replay import header_fields
@@ -466,6 +473,68 @@ def _for_display(entry: dict) -> dict:
         if isinstance(value, str):
             entry[key] = _shipped_name(value) or display_path(os.path.abspath(value))
     return entry
+
+
+# -- arena (issue 15: players that think) ---------------------------------------------------
+@app.command()
+def arena(
+    edition: Annotated[str, typer.Argument(help="An edition file or a shipped edition's name.", autocompletion=complete.editions)] = "original",
+    players: PlayersOpt = None,
+    bots: Annotated[str, typer.Option("--bots", "-b", help=BOTS_HELP, autocompletion=complete.bots)] = "ismcts,heuristic,random",
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games; the line-up is rotated round the table, one deal per rotation block.")] = 100,
+    seed: SeedOpt = 0,
+    variant: VariantOpt = None,
+    expansions: WithOpt = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (the report is the same for any number).")] = 1,
+    output: Annotated[Format, typer.Option("--format", "-f", help="text (a table) or json.")] = Format.text,
+    as_json: JsonOpt = False,
+) -> None:
+    """Bots play seat-rotated games and are rated (openskill Plackett-Luce), with win
+    rates and their 95% intervals. Ctrl-C stops with the report so far (exit 130)."""
+    import functools
+
+    from .interpreter.engine.game import RuleRuntimeError
+    from .interpreter.rules.load import load_edition
+    from .interpreter.tools.arena import format_table, run_arena
+
+    json_out = start("arena", output, as_json) == "json"
+
+    try:
+        import openskill  # noqa: F401
+    except ImportError:
+        fail("the arena rates bots with openskill: pip install 'kittens[rl]'")
+    from .interpreter.engine.players import BotSpecError, make_player, parse_spec
+    from .interpreter.rules.load import RuleError, UsageError
+
+    try:
+        compiled = load_edition(edition, variant, tuple(expansions or ()))
+    except UsageError as exc:
+        fail(str(exc))
+    except RuleError as exc:
+        fail_rules(exc)
+    lo, hi = compiled.players
+    count = players if players is not None else min(max(4, lo), hi)
+    if not lo <= count <= hi:
+        fail(f"{compiled.name} is for {lo} to {hi} players, not {count}")
+    names = [name.strip() for name in bots.split(",") if name.strip()]
+    for name in names or [""]:
+        try:
+            make_player(parse_spec(name), 0, 0)
+        except BotSpecError as exc:
+            fail(str(exc))
+    load = functools.partial(load_edition, edition, variant, tuple(expansions or ()))
+    try:
+        report = run_arena(load, count, names, games=games, seed=seed, jobs=jobs)
+    except RuleRuntimeError as exc:
+        fail(f"the rules broke down in play: {exc}", EXIT_ERRORS)
+    if json_out:
+        typer.echo(json.dumps({"edition": compiled.name, **report.to_dict()}))
+    else:
+        typer.echo(format_table(report, compiled.name))
+    if report.interrupted:
+        typer.echo(f"kittens arena: interrupted after {report.games} finished game(s)", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED)
+# -- end of arena --------------------------------------------------------------------------
 
 
 @app.command("list")
@@ -796,7 +865,7 @@ def lsp(
 # with the `kittens[lab]` extra and are imported only when these commands run.
 
 LabGamesOpt = Annotated[int, typer.Option("--games", "-g", min=1, help="Games per ruleset; game i uses seed+i.")]
-LabBotsOpt = Annotated[str, typer.Option("--bots", "-b", help="Bots by seat, comma-separated, repeated to fill the table (random, heuristic, ...); mixing them measures skill.")]
+LabBotsOpt = Annotated[str, typer.Option("--bots", "-b", help=BOTS_HELP + " Mixing them measures skill.", autocompletion=complete.bots)]
 LabWorkersOpt = Annotated[Optional[int], typer.Option("--workers", "-j", min=1, help="Processes to play on (default: every core; small runs use fewer).")]
 LabSchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Play on a Dask cluster: its scheduler's address, tcp://HOST:PORT (needs kittens[cluster]).")]
 LabOutOpt = Annotated[Optional[str], typer.Option("--out", "-o", help="Stream every game's record to this file (JSON lines) as games end.")]
@@ -847,14 +916,16 @@ def _lab(command: str, output: Format, as_json: bool, report: Optional[str], run
 def _lab_options(command, players, games, bots, seed, fixed_seats, workers, scheduler, out, resume, progress):
     from .interpreter.tools.lab.session import Options
 
-    from .interpreter.engine.bots import BOTS
+    from .interpreter.engine.players import BotSpecError, parse_spec
 
     if resume and out is None:
         raise _usage(command, "--resume continues an --out file: give one")
     names = [name.strip() for name in bots.split(",") if name.strip()]
     for name in names or [""]:
-        if name not in BOTS:
-            raise _usage(command, f"unknown bot '{name}'; the bots are: {', '.join(BOTS)}")
+        try:
+            parse_spec(name)
+        except BotSpecError as exc:
+            raise _usage(command, str(exc))
     return Options(players=players, games=games, bots=tuple(names), seed=seed,
                    rotate=not fixed_seats, workers=workers, scheduler=scheduler, out=out, resume=resume,
                    progress=progress)

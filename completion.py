@@ -68,11 +68,11 @@ def expansions(incomplete: str = "") -> list[str]:
 
 def bots(incomplete: str = "") -> list[str]:
     """Bot names; in a comma-separated list, the last name is completed."""
-    from .interpreter.engine.bots import BOTS
+    from .interpreter.engine.players import builtin_bots
 
     head, _comma, last = incomplete.rpartition(",")
     prefix = head + "," if head else ""
-    return [prefix + name for name in BOTS if name.startswith(last)]
+    return [prefix + name for name in builtin_bots() if name.startswith(last)]
 
 
 def _named_edition(ctx) -> str | None:

@@ -2,7 +2,8 @@
 
 import pytest
 
-from kittens.interpreter.engine.bots import HeuristicBot, RandomBot, make_bots
+from kittens.interpreter.engine.bots import HeuristicBot, RandomBot
+from kittens.interpreter.engine.players import make_bots
 from kittens.interpreter.engine.game import Game
 from kittens.interpreter.engine.simulate import run_games
 from kittens.interpreter.rules.load import load_edition

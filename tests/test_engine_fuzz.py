@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from kittens.interpreter.engine import game as game_module
-from kittens.interpreter.engine.bots import make_bots
+from kittens.interpreter.engine.players import make_bots
 from kittens.interpreter.engine.game import Game, GameError, RuleRuntimeError
 from kittens.interpreter.rules.load import RuleError, load_edition
 

@@ -38,7 +38,8 @@ def module_name(path: Path) -> str:
 def modules() -> dict[str, Path]:
     found = {module_name(p): p for p in INTERPRETER.rglob("*.py")}
     for name in ("cli.py", "terminal.py", "about.py", "__init__.py", "__main__.py",
-                 "clikit.py", "completion.py", "pytest_plugin.py"):
+                 "clikit.py", "completion.py", "pytest_plugin.py",
+                 "env.py", "openspiel.py"):  # the last two: kittens[rl]'s adapters, issue 15
         found[module_name(ROOT / name)] = ROOT / name
     return found
 
@@ -72,7 +73,7 @@ def layer_of(name: str) -> str | None:
     if len(parts) >= 3 and parts[1] == "interpreter" and parts[2] in LAYERS:
         return parts[2]
     if name in ("kittens.cli", "kittens.terminal", "kittens.__main__", "kittens.clikit",
-                "kittens.completion", "kittens.pytest_plugin"):
+                "kittens.completion", "kittens.pytest_plugin", "kittens.env", "kittens.openspiel"):
         return "cli"
     return None
 

@@ -93,7 +93,7 @@ def test_original_edition_contents():
 
 def test_effects_are_compiled_once_and_the_game_loop_never_parses_or_compiles(monkeypatch):
     from kittens.interpreter.engine import compiled, game as game_module
-    from kittens.interpreter.engine.bots import make_bots
+    from kittens.interpreter.engine.players import make_bots
     from kittens.interpreter.engine.simulate import play_game
     from kittens.interpreter.lang import compiler, counts, parser
 

@@ -4,6 +4,10 @@ A player is anything with ``choose(view, decision) -> option``; ``view`` is
 what its seat may know (views.py) and ``decision`` lists the legal options.
 A player may also have ``start(game, seat)``, called once before the game,
 and ``needs_view = False`` if it never looks at the view (it then gets None).
+A player that searches sets ``needs_state = True``: it is then handed a
+``views.SearchView`` instead, the same view that can also deal worlds the
+seat cannot tell from the real game (``resample(rng)``), and nothing more
+(search.py is such a player). Players without these attributes work as before.
 
 Bots are deterministic: each draws from its own generator, seeded from the
 game's seed and its seat. The heuristic bot knows no card by name: it reads
@@ -246,12 +250,6 @@ class HeuristicBot:
         return next((o for o in decision.options if o is not True), True)
 
 
+#: the hand-written bots; players.py adds the search player (search.py) and makes
+#: players from specs (players.make_bots)
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
-
-
-def make_bots(names: list[str], players: int, seed: int) -> list:
-    """Bots for every seat; ``names`` repeats to fill the table."""
-    unknown = [n for n in names if n not in BOTS]
-    if unknown:
-        raise ValueError(f"unknown bot '{unknown[0]}'; the bots are: {', '.join(BOTS)}")
-    return [BOTS[names[seat % len(names)]](seed, seat) for seat in range(players)]

@@ -20,8 +20,9 @@ import time
 from dataclasses import dataclass, field
 
 from ...about import __version__
-from .bots import make_bots
+from .players import make_bots
 from .game import Game, State
+from .views import SearchView
 
 
 @dataclass
@@ -79,7 +80,9 @@ def play_game(game: Game, seed: int, players: list, *, record: bool = True) -> S
         if start is not None:
             start(game, seat)
     state = game.new_state(seed, record=record)
+    # what each seat's player is handed (bots.py: needs_view, needs_state), worked out once
     looks = [getattr(player, "needs_view", True) for player in players]
+    searches = [getattr(player, "needs_state", False) for player in players]
     apply = state.apply_action
     while True:
         decision = state.decision()
@@ -90,7 +93,10 @@ def play_game(game: Game, seed: int, players: list, *, record: bool = True) -> S
             apply(options[0])
             continue
         seat = decision.seat
-        apply(players[seat].choose(state.view(seat) if looks[seat] else None, decision))
+        if searches[seat]:
+            apply(players[seat].choose(SearchView(state, seat), decision))
+        else:
+            apply(players[seat].choose(state.view(seat) if looks[seat] else None, decision))
 
 
 def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,

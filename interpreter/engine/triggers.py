@@ -16,7 +16,19 @@ from .compiled import legal
 from .plays import PlayFrame
 
 PLAY_BLIND = "play blind"
-BLIND = ("blind",)  # the value of the blind-play option
+
+
+class _Blind:
+    """The value of the blind-play option: one object that a copied game shares (a tuple
+    would be rebuilt by machine.remap, and the flow tests this value by identity)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "BLIND"
+
+
+BLIND = _Blind()
 
 #: how deep drawn cards may make their drawer draw again (each draw's effect runs
 #: inside the one before)

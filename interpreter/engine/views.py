@@ -39,6 +39,11 @@ class View:
         return self._state.table.turn
 
     @property
+    def direction(self) -> int:
+        """1 while play goes up the seat numbers, -1 once reversed."""
+        return self._state.table.direction
+
+    @property
     def owed(self) -> list[int]:
         return list(self._state.table.owed)
 
@@ -122,3 +127,38 @@ class View:
             "finished": table.finished,
             "winner": table.winner,
         }
+
+
+class SearchView(View):
+    """A view for a player that searches (``needs_state = True``, see bots.py).
+
+    It is a :class:`View` of the seat (everything a view offers, nothing more)
+    that can also deal *worlds*: :meth:`resample` gives a whole game in which
+    every card the seat cannot see is dealt afresh, so a search may play it
+    forward with the engine. Two games that look the same to the seat give the
+    same worlds from the same generator, so nothing the seat cannot know
+    reaches the player through it.
+    """
+
+    __slots__ = ()
+
+    @property
+    def game(self):
+        """The compiled game (static rules and player count; no cards in play)."""
+        return self._state.game
+
+    def resample(self, rng):
+        """A world the seat cannot tell from this game (``State.resample_from_view``),
+        its own chance reseeded from ``rng``: a copy the player may play forward."""
+        return self._state.resample_from_view(self.seat, rng)
+
+
+def view_for(player, state, seat: int):
+    """What a player is handed with a decision, by the player protocol: a
+    :class:`SearchView` for a player with ``needs_state = True``, None for one with
+    ``needs_view = False``, else the seat's :class:`View`."""
+    if getattr(player, "needs_state", False):
+        return SearchView(state, seat)
+    if not getattr(player, "needs_view", True):
+        return None
+    return View(state, seat)

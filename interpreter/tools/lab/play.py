@@ -21,7 +21,7 @@ that :mod:`.tally` sums up.
 
 from __future__ import annotations
 
-from ...engine.bots import make_bots
+from ...engine.players import make_bots
 from ...engine.events import EventLog
 from ...engine.game import State
 from ...engine.triggers import draw as draw_card

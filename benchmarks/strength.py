@@ -1,0 +1,180 @@
+"""How strong is the search player? Win rates with intervals, and decision times.
+
+    python benchmarks/strength.py                       # every match-up, 400 games each
+    python benchmarks/strength.py -g 40 --only original-heuristic --jobs 2
+    python benchmarks/strength.py --times-only          # decision time at each budget
+
+Each match-up puts one search player (``--bot``, default ``ismcts``) against
+bots of one kind, with the seats rotated: game i seats the search player at
+seat i % players and deals seed + i // players, so every deal is played once
+from every seat. A win rate is the share of games the search player won, with
+its 95% Wilson interval; "beats" means its rate is above the 1/players share
+every seat would get if it played like the others. No match-up sets anything
+per edition: the same player, the same settings.
+
+It then times the search player's decisions (those with more than one option)
+at several budgets on the same positions of the 4-player Original.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from kittens.interpreter.engine.game import Game
+from kittens.interpreter.engine.players import make_players
+from kittens.interpreter.engine import search  # noqa: F401  (imported before workers fork)
+from kittens.interpreter.engine.simulate import play_game
+from kittens.interpreter.engine.views import SearchView
+from kittens.interpreter.rules.load import load_edition
+from kittens.interpreter.tools.arena import wilson
+
+#: name -> (edition, players, opponents, the win rate to reach or None for "beats 1/players")
+MATCHUPS = {
+    "original-heuristic": ("original", 4, "heuristic", 0.40),
+    "original-random": ("original", 4, "random", 0.60),
+    "imploding-heuristic": ("imploding", 4, "heuristic", None),
+    "good_vs_evil-heuristic": ("good_vs_evil", 4, "heuristic", None),
+    "party6-heuristic": ("party", 6, "heuristic", None),
+}
+
+_GAMES: dict = {}
+
+
+def _game(edition: str, players: int) -> Game:
+    key = (edition, players)
+    if key not in _GAMES:
+        _GAMES[key] = Game(load_edition(edition), players)
+    return _GAMES[key]
+
+
+def play_one(task) -> dict:
+    """One game of a match-up: whether the search player won, and its decision times."""
+    edition, players, opponents, bot, index, seed = task
+    game = _game(edition, players)
+    seat, game_seed = index % players, seed + index // players
+    specs = [opponents] * players
+    specs[seat] = bot
+    seats = make_players(specs, players, game_seed)
+    searcher, times = seats[seat], []
+    choose = searcher.choose
+
+    def timed(view, decision):
+        started = time.perf_counter()
+        option = choose(view, decision)
+        if len(decision.options) > 1:
+            times.append(time.perf_counter() - started)
+        return option
+
+    searcher.choose = timed
+    state = play_game(game, game_seed, seats, record=False)
+    return {"won": seat in state.winners, "times": times}
+
+
+def run_matchup(name: str, games: int, bot: str, seed: int, jobs: int) -> dict:
+    edition, players, opponents, target = MATCHUPS[name]
+    tasks = [(edition, players, opponents, bot, index, seed) for index in range(games)]
+    started = time.perf_counter()
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(play_one, tasks, chunksize=1))
+    else:
+        results = [play_one(task) for task in tasks]
+    wins = sum(result["won"] for result in results)
+    times = [t for result in results for t in result["times"]]
+    low, high = wilson(wins, games)
+    goal = target if target is not None else 1 / players
+    return {"matchup": name, "edition": edition, "players": players, "opponents": opponents, "bot": bot,
+            "games": games, "wins": wins, "win_rate": round(wins / games, 4),
+            "interval_95": [round(low, 4), round(high, 4)], "target": round(goal, 4),
+            "target_kind": "at least" if target is not None else "above (beats the others' share)",
+            "met": wins / games >= goal if target is not None else wins / games > goal,
+            "interval_above_target": low > goal,
+            "decisions": len(times), "decision_ms_mean": round(1000 * statistics.fmean(times), 1) if times else None,
+            "decision_ms_median": round(1000 * statistics.median(times), 1) if times else None,
+            "seconds": round(time.perf_counter() - started, 1)}
+
+
+def decision_times(budgets: list[str], positions: int = 20, seed: int = 0) -> list[dict]:
+    """Time each budget on the same positions (decisions with several options of the
+    4-player Original, taken from heuristic games)."""
+    game = _game("original", 4)
+    rng = random.Random(seed)
+    found = []
+    index = 0
+    while len(found) < positions:
+        state = game.new_state(seed + index, record=False)
+        index += 1
+        bots = make_players(["heuristic"], 4, seed + index)
+        while not state.is_terminal():
+            decision = state.decision()
+            if len(decision.options) > 1 and rng.random() < 0.15 and len(found) < positions:
+                found.append(state.clone())
+            seat = decision.seat
+            option = decision.options[0] if len(decision.options) == 1 else \
+                bots[seat].choose(state.view(seat), decision)
+            state.apply_action(option)
+    rows = []
+    for spec in budgets:
+        times = []
+        for state in found:
+            seat = state.decision().seat
+            bot = make_players([spec], 4, 1)[0]
+            bot.start(game, seat)
+            started = time.perf_counter()
+            bot.choose(SearchView(state, seat), state.decision())
+            times.append(time.perf_counter() - started)
+        rows.append({"bot": spec, "positions": len(times), "ms_mean": round(1000 * statistics.fmean(times), 1),
+                     "ms_median": round(1000 * statistics.median(times), 1),
+                     "ms_max": round(1000 * max(times), 1)})
+    return rows
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-g", "--games", type=int, default=400, help="games per match-up (400)")
+    parser.add_argument("--bot", default="ismcts", help="the search player's spec (ismcts)")
+    parser.add_argument("--only", action="append", choices=sorted(MATCHUPS), help="run only these match-ups")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--budgets", default="ismcts:iterations=8,ismcts:iterations=16,ismcts,"
+                        "ismcts:iterations=64,ismcts:iterations=128,ismcts:iterations=16:rollout=random,"
+                        "ismcts:rollout=random", help="specs to time, comma-separated")
+    parser.add_argument("--times-only", action="store_true", help="only time the budgets")
+    parser.add_argument("--no-times", action="store_true", help="skip the timing")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    report = {"games_per_matchup": args.games, "bot": args.bot, "seed": args.seed, "jobs": args.jobs,
+              "matchups": [], "decision_times": []}
+    if not args.times_only:
+        for name in args.only or list(MATCHUPS):
+            row = run_matchup(name, args.games, args.bot, args.seed, args.jobs)
+            report["matchups"].append(row)
+            if not args.json:
+                low, high = row["interval_95"]
+                print(f"{name:<24} {row['wins']:>4}/{row['games']:<4} won {100 * row['win_rate']:5.1f}% "
+                      f"(95% {100 * low:.1f}-{100 * high:.1f}%), {row['target_kind']} "
+                      f"{100 * row['target']:.0f}%: {'met' if row['met'] else 'NOT met'}"
+                      f"{' (interval above it)' if row['interval_above_target'] else ''}; "
+                      f"{row['decisions']} decisions, mean {row['decision_ms_mean']} ms, "
+                      f"median {row['decision_ms_median']} ms; {row['seconds']} s", flush=True)
+    if not args.no_times:
+        report["decision_times"] = decision_times([spec.strip() for spec in args.budgets.split(",")])
+        if not args.json:
+            print("decision time, 4-player Original, same 20 positions, one process:")
+            for row in report["decision_times"]:
+                print(f"  {row['bot']:<40} mean {row['ms_mean']:>8.1f} ms, median {row['ms_median']:>8.1f} ms, "
+                      f"max {row['ms_max']:>8.1f} ms")
+    if args.json:
+        print(json.dumps(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,361 @@
+"""A player that searches: single-observer information-set Monte Carlo tree search.
+
+After Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search"
+(IEEE TCIAIG 2012). At each of its decisions the player runs iterations; each
+one deals a *world* its seat cannot tell from the real game
+(:meth:`views.SearchView.resample`: the cards it cannot see dealt afresh),
+walks one tree with it, adds a node, plays the world to its end with a rollout
+policy and credits every decision on the way with the result for the seat that
+took it. The tree is shared by all the worlds: a node stands for what the
+searching seat could tell apart (whose decision, of which kind, and at its own
+decisions its hand and what it knows of the draw pile), and an option is
+scored only among the worlds in which it was legal (its *availability*), so the
+statistics gather over an information set rather than over one dealt world.
+
+Every decision is searched the same way: the player's own, the other seats'
+(each picks what is best for itself in the tree) and the answers in reaction
+windows, so Nope wars are played out too. No card is known by name: the
+engine plays the worlds, and the rollouts are random or the heuristic bot, which
+reads its roles from the edition.
+
+The player never sees the real game: it is handed a :class:`views.SearchView`,
+whose only powers are the seat's view and dealing worlds from it. Its one
+piece of knowledge beyond the view is learnt from the rules by playing: titles
+that in practice never rest in a hand (in the Original, a kitten that was
+drawn is defused back into the pile or eliminates its drawer) are dealt into
+the draw pile rather than into other hands. That prior comes from games the
+player simulates itself at the start, never from the game being played.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+import weakref
+
+from .bots import HeuristicBot, bot_rng
+from .decisions import Chance
+from .views import View
+
+#: the rollout policies, by name
+ROLLOUTS = ("random", "heuristic")
+#: a rollout stops (nobody wins) after this many more turns
+ROLLOUT_TURNS = 400
+#: what outlasting every other seat but the winner is worth, against 1 for a win
+LOSER_SHARE = 0.8
+
+
+class Edge:
+    """An option taken at a node: how often it was tried, its total reward for the seat
+    that took it, in how many walks it was legal, and the nodes after it (by situation)."""
+
+    __slots__ = ("visits", "total", "avail", "children")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 1
+        self.children: dict = {}
+
+
+class ISMCTSBot:
+    """Single-observer ISMCTS for any edition; see the module's docstring.
+
+    ``iterations`` worlds are searched per decision, or as many as fit in
+    ``seconds`` when that is given. ``rollout`` is ``"heuristic"`` (every seat
+    played to the end by the heuristic bot) or ``"random"`` (uniform options:
+    several times faster, weaker). ``exploration`` is the UCB constant for
+    rewards between 0 and 1. ``prior=False`` deals worlds from the view alone.
+    """
+
+    name = "ismcts"
+    needs_state = True  # play_game hands it a SearchView (bots.py: the player protocol)
+
+    def __init__(self, seed: int = 0, seat: int = 0, *, iterations: int = 100,
+                 seconds: float | None = None, rollout: str = "heuristic",
+                 exploration: float = 0.7, bias: float = 1.0, confidence: float = 1.0,
+                 widening: float = 0.5,
+                 prior: bool = True) -> None:
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"unknown rollout '{rollout}'; the rollouts are: {', '.join(ROLLOUTS)}")
+        if iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        if seconds is not None and seconds <= 0:
+            raise ValueError("seconds must be more than 0")
+        self.seed, self.seat = seed, seat
+        self.iterations, self.seconds = iterations, seconds
+        self.rollout, self.exploration, self.use_prior = rollout, exploration, prior
+        self.bias, self.confidence, self.widening = bias, confidence, widening
+        self.rng = bot_rng(seed, seat)
+        self.game = None
+        self.out_of_hands: frozenset = frozenset()
+        self._heuristics: list = []
+        self.searched = 0  # iterations run in the last decision searched (for reports)
+
+    def start(self, game, seat: int) -> None:
+        self.game, self.seat = game, seat
+        self.out_of_hands = titles_out_of_hands(game) if self.use_prior else frozenset()
+        if self.rollout == "heuristic":
+            self._heuristics = []
+            for other in range(game.players):
+                bot = HeuristicBot(self.seed, other)
+                bot.start(game, other)
+                self._heuristics.append(bot)
+
+    # -- a decision -----------------------------------------------------------------
+    def choose(self, view, decision):
+        options = decision.options
+        if len(options) == 1:
+            return options[0]
+        resample = getattr(view, "resample", None)
+        if resample is None:
+            raise TypeError("ISMCTSBot needs a SearchView (set needs_state = True and let "
+                            "play_game hand it one)")
+        if self.game is None:
+            self.start(view.game, view.seat)
+        root: dict = {}
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        paired = [[] for _ in options]  # the seat's reward for each root option, world by world
+        done = 0
+        while True:
+            world = resample(self.rng)
+            if self.out_of_hands:
+                keep_out_of_hands(world, self.seat, self.out_of_hands, self.rng)
+            # every root option is tried in the same world, with the same chance and the same
+            # rollout choices (common random numbers), so options are compared world for world
+            rollout_seed = self.rng.getrandbits(32)
+            for index, option in enumerate(options):
+                here = world.clone() if index < len(options) - 1 else world
+                for number, bot in enumerate(self._heuristics):
+                    bot.rng.seed(rollout_seed + number)
+                paired[index].append(self._iterate(root, here, option))
+            done += 1
+            if deadline is None:
+                if done >= self.iterations:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+        self.searched = done
+        hint = self._heuristics[self.seat].choose(view, decision) if self._heuristics else None
+        return pick(options, paired, hint, self.confidence)
+
+    def _iterate(self, root: dict, world, first) -> float:
+        """One walk: ``first`` at the root, then select by UCB down the shared tree, add
+        one option, roll out and credit each decision on the way; the searching seat's
+        reward comes back."""
+        node, path, exploration, bias = root, [], self.exploration, self.bias
+        pending_edge = None  # the edge whose next node is found at the next real decision
+        state, table = world, world.table
+        places = Places(table)
+        while node is not None:
+            decision = state.decision()
+            if decision is None:
+                break
+            if type(decision) is Chance:  # a game that resolves chance by hand (OpenSpiel's)
+                state.apply_action(state.sample_chance())
+                continue
+            options = decision.options
+            if len(options) == 1:
+                state.apply_action(options[0])
+                places.update()
+                continue
+            if pending_edge is not None:
+                node = pending_edge.children.setdefault(self._situation(state, decision), {})
+            elif first is not None:  # the root: the option this walk is about
+                edge = node.get(_key(first))
+                if edge is None:
+                    edge = node[_key(first)] = Edge()
+                path.append((edge, decision.seat))
+                state.apply_action(first)
+                places.update()
+                pending_edge = edge
+                continue
+            hint = self._hint(state, decision)
+            fresh, best, best_score, tried = [], None, -1.0, 0
+            for option in options:
+                edge = node.get(_key(option))
+                if edge is None:
+                    fresh.append(option)
+                    continue
+                edge.avail += 1
+                visits = edge.visits
+                tried += visits
+                score = edge.total / visits + exploration * math.sqrt(math.log(edge.avail) / visits)
+                if option == hint and type(option) is type(hint):  # progressive bias
+                    score += bias / (visits + 1)
+                if score > best_score:
+                    best, best_score = option, score
+            # progressive widening: a node tries one more option as its visits grow (the
+            # hint first), so rarely visited decisions follow the rollout policy
+            if fresh and (best is None or len(options) - len(fresh) < 1 + int(self.widening * math.sqrt(tried))):
+                best = hint if hint in fresh else fresh[self.rng._randbelow(len(fresh))]
+                edge = node[_key(best)] = Edge()
+                node = None
+            else:
+                edge = node[_key(best)]
+            path.append((edge, decision.seat))
+            state.apply_action(best)
+            places.update()
+            pending_edge = edge
+        if not state.is_terminal():
+            self._roll_out(state, places)
+        rewards = places.rewards(state)
+        for edge, seat in path:
+            edge.visits += 1
+            edge.total += rewards[seat]
+        return rewards[self.seat]
+
+    def _hint(self, state, decision):
+        """The rollout policy's own pick, which the tree tries first and favours while
+        it has few visits (None with random rollouts)."""
+        bots = self._heuristics
+        if not bots:
+            return None
+        seat = decision.seat
+        return bots[seat].choose(View(state, seat), decision)
+
+    def _situation(self, state, decision) -> tuple:
+        """What the searching seat can tell apart about a decision: whose and which kind,
+        and at its own decisions its hand and the draw-pile places it knows."""
+        seat = decision.seat
+        if seat != self.seat:
+            return seat, decision.kind
+        table, bit = state.table, 1 << seat
+        hand = tuple(sorted(inst.id for inst in table.hands[seat].cards))
+        known = tuple((place, inst.id) for place, inst in enumerate(table.draw_pile.cards)
+                      if inst.known & bit)
+        return seat, decision.kind, hand, known
+
+    def _roll_out(self, state, places: "Places") -> None:
+        """Play the world on to its end (or ROLLOUT_TURNS more turns: a dealt world the
+        real game could not reach, a kitten left in a hand, may never end)."""
+        table = state.table
+        last = table.turn + ROLLOUT_TURNS
+        update = places.update
+        bots = self._heuristics
+        below = self.rng._randbelow
+        while True:
+            decision = state.decision()
+            if decision is None or table.turn > last:
+                return
+            if type(decision) is Chance:
+                state.apply_action(state.sample_chance())
+                continue
+            options = decision.options
+            if len(options) == 1:
+                state.apply_action(options[0])
+            elif bots:
+                seat = decision.seat
+                state.apply_action(bots[seat].choose(View(state, seat), decision))
+            else:
+                state.apply_action(options[below(len(options))])
+            update()
+
+
+class Places:
+    """Who went out in which order during a walk, for rewards by place: a seat that
+    outlasts more players scores more, which tells options apart far sooner than
+    wins alone (most walks are lost by most seats)."""
+
+    __slots__ = ("table", "alive", "outlasted", "_gone")
+
+    def __init__(self, table) -> None:
+        self.table = table
+        self.alive = list(table.alive)
+        gone = self.alive.count(False)
+        # seats already out before the walk: they outlasted nobody we count
+        self.outlasted = [None if alive else 0 for alive in self.alive]
+        self._gone = gone
+
+    def update(self) -> None:
+        alive = self.table.alive
+        if alive != self.alive:
+            gone = self._gone
+            for seat, (was, now) in enumerate(zip(self.alive, alive)):
+                if was and not now:
+                    self.outlasted[seat] = gone
+            self._gone = alive.count(False)
+            self.alive = list(alive)
+
+    def rewards(self, state) -> list:
+        """1 for a winner; else the share of the other seats that went out before it."""
+        winners = set(state.winners) if state.is_terminal() else set()
+        others = max(len(self.alive) - 1, 1)
+        gone = self._gone
+        return [1.0 if seat in winners else (gone if out is None else out) / others * LOSER_SHARE
+                for seat, out in enumerate(self.outlasted)]
+
+
+def _key(option):
+    """An option as a dict key (a rearrangement is a list)."""
+    return tuple(option) if type(option) is list else option
+
+
+def pick(options: list, paired: list, hint, confidence: float):
+    """The option with the best mean reward; but when the rollout policy has a pick of
+    its own (``hint``), it is kept unless the best beats it by ``confidence`` standard
+    errors of their world-by-world difference (noise alone never overrules it)."""
+    means = [sum(rewards) / len(rewards) for rewards in paired]
+    best = max(range(len(options)), key=lambda index: (means[index], -index))
+    if hint is None or options[best] == hint or hint not in options:
+        return options[best]
+    base = paired[options.index(hint)]
+    diffs = [a - b for a, b in zip(paired[best], base)]
+    count = len(diffs)
+    mean = sum(diffs) / count
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (count - 1)) if count > 1 else 0.0
+    return options[best] if mean > confidence * spread / math.sqrt(count) else hint
+
+
+# -- what the player learns from the rules by playing ----------------------------------------
+_LEARNT: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def titles_out_of_hands(game, games: int = 24, seed: int = 0, threshold: float = 0.05) -> frozenset:
+    """Titles that practically never rest in a hand, found by playing ``games`` random
+    games of ``game`` and looking at every card at every decision: a title whose cards
+    were in a hand less than ``threshold`` of the times they were in a hand or the draw
+    pile. Learnt once per compiled game."""
+    found = _LEARNT.get(game)
+    if found is not None:
+        return found
+    in_hand: dict = {}
+    placed: dict = {}
+    rng = random.Random(f"kittens-ismcts-prior/{seed}")
+    for index in range(games):
+        state = game.new_state(seed + index, record=False)
+        while not state.is_terminal():
+            table = state.table
+            for hand in table.hands:
+                for inst in hand.cards:
+                    in_hand[inst.id] = in_hand.get(inst.id, 0) + 1
+                    placed[inst.id] = placed.get(inst.id, 0) + 1
+            for inst in table.draw_pile.cards:
+                placed[inst.id] = placed.get(inst.id, 0) + 1
+            options = state.legal_actions()
+            state.apply_action(options[rng.randrange(len(options))])
+    found = frozenset(title for title, count in placed.items()
+                      if in_hand.get(title, 0) < threshold * count)
+    _LEARNT[game] = found
+    return found
+
+
+def keep_out_of_hands(world, seat: int, titles: frozenset, rng) -> None:
+    """In a dealt world, swap cards of ``titles`` that landed in other hands, at places
+    ``seat`` does not know, with cards of other titles at unknown places of the draw pile.
+    Only the world changes: sizes and everything the seat knows stay as they were."""
+    table, bit = world.table, 1 << seat
+    misplaced = [inst for other, hand in enumerate(table.hands) if other != seat
+                 for inst in hand.cards if inst.id in titles and not inst.known & bit and not inst.face_up]
+    if not misplaced:
+        return
+    pool = [inst for inst in table.draw_pile.cards
+            if inst.id not in titles and not inst.known & bit and not inst.face_up]
+    for inst in misplaced:
+        if not pool:
+            break
+        other = pool.pop(rng._randbelow(len(pool)))
+        inst.card, other.card = other.card, inst.card
+        inst.id, other.id = inst.card.id, other.card.id
+    table.count_reactive()

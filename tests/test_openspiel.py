@@ -1,0 +1,98 @@
+"""kittens as an OpenSpiel game: OpenSpiel's own random simulation test on every shipped
+edition, expansion and variant, and OpenSpiel's own ISMCTS bot playing whole games
+against ours, searching worlds dealt through resample_from_infostate."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")  # kittens[rl]; the test extra installs it
+
+import kittens.openspiel as kos  # noqa: E402  (registers python_kittens)
+from kittens.interpreter.rules.catalog import catalog, shipped_editions  # noqa: E402
+from kittens.interpreter.rules.load import load_edition  # noqa: E402
+
+PLAYABLES = [(entry["id"] + (f"-{entry['variant']}" if entry.get("variant") else ""), entry)
+             for entry in catalog([shipped_editions()])]
+
+
+def _load(entry, players=None, **extra):
+    lo, hi = load_edition(entry["path"], entry.get("variant")).players
+    params = {"rules": entry["path"], "players": players or min(max(4, lo), hi),
+              "variant": entry.get("variant") or "", **extra}
+    return pyspiel.load_game(kos.SHORT_NAME, params)
+
+
+@pytest.mark.parametrize("label, entry", PLAYABLES, ids=[p[0] for p in PLAYABLES])
+def test_openspiels_random_simulation_test_passes(label, entry):
+    pyspiel.random_sim_test(_load(entry), num_sims=2, serialize=False, verbose=False)
+
+
+def test_random_simulation_with_serialization_and_at_the_largest_tables():
+    original = next(entry for label, entry in PLAYABLES if label == "original")
+    pyspiel.random_sim_test(_load(original), num_sims=2, serialize=True, verbose=False)
+    party = next(entry for label, entry in PLAYABLES if label == "party")
+    pyspiel.random_sim_test(_load(party, players=10), num_sims=1, serialize=False, verbose=False)
+
+
+def test_loading_by_name_with_parameters():
+    game = pyspiel.load_game("python_kittens", {"rules": "original", "players": 3, "with": "imploding"})
+    assert game.num_players() == 3
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 1000
+    state.apply_action(17)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert state.current_player() == 0
+    assert "imploding_kitten" in game.rules.edition.cards
+
+
+def test_a_resampled_world_looks_the_same_to_the_player():
+    game = pyspiel.load_game("python_kittens", {"rules": "original", "players": 4})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(3)
+    for _ in range(60):
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    player = state.current_player()
+    world = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert world.information_state_string(player) == state.information_state_string(player)
+    assert world.observation_tensor(player) == state.observation_tensor(player)
+    assert world.legal_actions() == state.legal_actions()
+    assert str(world) != str(state)  # other hidden cards
+    for other in range(4):  # and the observer shows no other seat's hand
+        if other != player:
+            assert world.observation_string(other) != state.observation_string(other) or \
+                not state.engine.state.table.hands[player].cards
+
+
+def test_openspiels_ismcts_bot_plays_whole_games_against_ours():
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("python_kittens", {"rules": "original", "players": 3})
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    theirs = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=6, random_state=rng,
+                              use_observation_string=True)
+    for number in range(2):
+        seats = [theirs, kos.KittensBot(game, 1, "heuristic", number),
+                 kos.KittensBot(game, 2, "ismcts:iterations=3", number)]
+        order = [seats[(seat + number) % 3] for seat in range(3)]  # their bot sits elsewhere each game
+        state = game.new_initial_state()
+        moves = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(actions, p=probs)))
+                continue
+            bot = order[state.current_player()]
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            moves += 1
+        assert moves > 5 and sorted(state.returns()) == [0.0, 0.0, 1.0]
