@@ -258,6 +258,11 @@ class KittensBot(pyspiel.Bot):
     def step(self, state: KittensState) -> int:
         engine = state.engine.state
         decision = engine.decision()
+        if decision.seat != self.seat:
+            # the player would search with this seat's view for another seat's decision:
+            # wrong, and a leak of what that seat may not know
+            raise ValueError(f"this bot plays seat {self.seat}, but the state waits for seat "
+                             f"{decision.seat}; make one bot per seat")
         option = decision.options[0] if len(decision.options) == 1 else \
             self.player.choose(view_for(self.player, engine, self.seat), decision)
         return self.rules.catalogue.index(option)

@@ -80,9 +80,10 @@ def test_openspiels_ismcts_bot_plays_whole_games_against_ours():
     theirs = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=6, random_state=rng,
                               use_observation_string=True)
     for number in range(2):
-        seats = [theirs, kos.KittensBot(game, 1, "heuristic", number),
-                 kos.KittensBot(game, 2, "ismcts:iterations=3", number)]
-        order = [seats[(seat + number) % 3] for seat in range(3)]  # their bot sits elsewhere each game
+        theirs_at = (2 * number) % 3  # their bot sits elsewhere each game
+        ours = iter(["heuristic", "ismcts:iterations=3"])
+        order = [theirs if seat == theirs_at else kos.KittensBot(game, seat, next(ours), number)
+                 for seat in range(3)]
         state = game.new_initial_state()
         moves = 0
         while not state.is_terminal():
@@ -96,3 +97,13 @@ def test_openspiels_ismcts_bot_plays_whole_games_against_ours():
             state.apply_action(action)
             moves += 1
         assert moves > 5 and sorted(state.returns()) == [0.0, 0.0, 1.0]
+
+
+def test_a_kittens_bot_refuses_another_seats_decision():
+    game = pyspiel.load_game("python_kittens", {"rules": "original", "players": 3})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    other = (state.current_player() + 1) % 3
+    with pytest.raises(ValueError, match="one bot per seat"):
+        kos.KittensBot(game, other, "heuristic").step(state)
