@@ -40,13 +40,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ....about import EDITIONS_DIR
-from ...engine.bots import BOTS, make_bots
+from ...engine.bots import BOTS
 from ...engine.events import dumps, dumps_lines
 from ...engine.game import Game, GameError
 from ...engine.simulate import game_header
 from ...rules.load import RuleError, UsageError
 from .render import SPECTATOR
-from .room import ActError, Clock, Listener, Room
+from .room import ActError, Clock, Listener, Room, seat_bots
 from .rulesets import Rulesets, UploadError
 from .storage import Storage
 
@@ -126,14 +126,7 @@ class Tables:
         """A room from its stored config (compiling its rules)."""
         edition = self.rulesets.load(config["rules"], config.get("variant"), tuple(config.get("with", ())))
         game = Game(edition, config["players"])
-        seats = config["seats"]
-        bot_names = [name for name in seats if name != "person"] or ["random"]
-        made = make_bots([name if name != "person" else bot_names[0] for name in seats], game.players, seed)
-        bots = {seat: made[seat] for seat, name in enumerate(seats) if name != "person"}
-        for seat, bot in bots.items():
-            start = getattr(bot, "start", None)
-            if start is not None:
-                start(game, seat)
+        bots = seat_bots(game, config["seats"], seed)
         return Room(room_id, config, game, seed, tokens, storage=self.storage, clock=self.clock,
                     bots=bots, answer_seconds=self.settings.answer_seconds, bot_delay=self.settings.bot_delay)
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from ...engine.bots import make_bots
 from ...engine.game import GameError, RuleRuntimeError
 from ...engine.reactions import PASS
 from .render import SPECTATOR, card_list, decision_prompt, frozen_at, log_entries, round_prompt, table_view
@@ -402,6 +403,19 @@ class Room:
                 self.released < len(self.state.events):
             return None
         return decision_prompt(self.words, pending, self._decision_id(), self.state)
+
+
+def seat_bots(game, seats: list, seed: int) -> dict:
+    """The bots of a table's seats (``seats``: "person" or a bot's name per seat), each
+    started on the game: seat -> bot."""
+    names = [name for name in seats if name != "person"] or ["random"]
+    made = make_bots([name if name != "person" else names[0] for name in seats], game.players, seed)
+    bots = {seat: made[seat] for seat, name in enumerate(seats) if name != "person"}
+    for seat, bot in bots.items():
+        start = getattr(bot, "start", None)
+        if start is not None:
+            start(game, seat)
+    return bots
 
 
 def _pick(options: list, choice):

@@ -195,10 +195,8 @@ class Rulesets:
         paths = [os.path.join(folder, name) for name in names]
         for path in paths:
             check_file(ws, path)
-        top = os.path.realpath(folder) + os.sep
         diagnostics = [{"file": _relative(d.path, folder), "line": d.line, "column": d.column,
-                        "severity": d.severity, "code": d.code,
-                        "message": d.message.replace(top, "").replace(folder + os.sep, "")}
+                        "severity": d.severity, "code": d.code, "message": _unplaced(d.message, folder)}
                        for d in ws.diagnostics]
         playable = []
         if not any(d["severity"] == "error" for d in diagnostics):
@@ -227,6 +225,13 @@ def catalog_confined(paths: list[str]) -> list[dict]:
                             "players": list(variant.players), "variant": name,
                             "description": variant.variant_description})
     return entries
+
+
+def _unplaced(message: str, folder: str) -> str:
+    """A finding's message without the server's folders in it: the page needs none."""
+    for top in {os.path.realpath(folder), os.path.abspath(folder)}:
+        message = message.replace(top + os.sep, "").replace(top, "the upload's folder")
+    return message
 
 
 def _relative(path: str, folder: str) -> str:
