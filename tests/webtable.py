@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import queue
 import threading
+import time
 
 
 def play_out(client, room_id: str, tokens: dict, rng, *, spectators: int = 0, skip_windows: float = 0.3,
@@ -31,13 +32,17 @@ def play_out(client, room_id: str, tokens: dict, rng, *, spectators: int = 0, sk
             ws.send_json({"type": "hello", "token": tok})
             sockets[key] = ws
             threading.Thread(target=read, args=(key, ws), daemon=True).start()
-        finished = set()
+        finished, sent = set(), {}
         while len(finished) < len(sockets):
             key, message = inbox.get(timeout=timeout)
             if isinstance(key, tuple):
                 watchers[key[1]].append(message)
             else:
                 got[key].append(message)
+            if message["type"] == "error" and message["code"] == "flood":  # faster than people: wait
+                time.sleep(0.2)
+                sockets[key].send_json(sent[key])
+                continue
             if message["type"] == "update" and message["view"]["finished"]:
                 finished.add(key)
             if isinstance(key, tuple) or message["type"] != "update" or not message["prompt"]:
@@ -45,8 +50,8 @@ def play_out(client, room_id: str, tokens: dict, rng, *, spectators: int = 0, sk
             prompt = message["prompt"]
             if prompt["kind"] == "window" and rng.random() < skip_windows:
                 continue  # let this one run out of time
-            sockets[key].send_json({"type": "act", "prompt": prompt["id"],
-                                    "choice": rng.randrange(len(prompt["options"]))})
+            sent[key] = {"type": "act", "prompt": prompt["id"], "choice": rng.randrange(len(prompt["options"]))}
+            sockets[key].send_json(sent[key])
         assert room.finished
     if spectators:
         got[None] = watchers
