@@ -93,10 +93,27 @@ def log_entries(words: Words, events: list, start: int, stop: int, viewer) -> li
             continue
         if event["type"] == "move" and event["to"] == "discard_pile" and played_moves(seen, offset):
             continue
+        discarding = _discard_from_hand(event)
+        if discarding is not None and entries and entries[-1].get("discards", (None,))[0] == discarding[0]:
+            entries[-1]["discards"][1].append(discarding[1])  # a hand thrown away: one line
+            entries[-1]["text"] = words.discards(*entries[-1]["discards"], viewer)
+            continue
         text = words.event(event, viewer)
         if text:
             entries.append({"n": start + offset, "text": text})
+            if discarding is not None:
+                entries[-1]["discards"] = (discarding[0], [discarding[1]])
+    for entry in entries:
+        entry.pop("discards", None)
     return entries
+
+
+def _discard_from_hand(event: dict):
+    """(seat, card) of a card discarded from a hand where the viewer sees it, else None."""
+    if event["type"] != "move" or event["to"] != "discard_pile" or not event["from"].startswith("hand ") \
+            or "card" not in event:
+        return None
+    return int(event["from"].split()[1]), event["card"]
 
 
 def decision_prompt(words: Words, decision, prompt_id: str, state) -> dict:

@@ -120,6 +120,10 @@ class Words:
         label = self.title(parts[1]) + (f" with {self.title(parts[2])}" if len(parts) > 2 else "")
         return {"label": label, "combo": parts[1]}
 
+    def discards(self, seat: int, cards: list, viewer) -> str:
+        """Several cards one hand discarded, one after another, in one sentence."""
+        return f"{self.Who(seat, viewer)} discarded {', '.join(self.title(card) for card in cards)}."
+
     def round_question(self, event: dict, viewer) -> str:
         """The prompt every person in a reaction window gets: built from the public event
         that opened the round, so it reads the same whoever holds an answer."""

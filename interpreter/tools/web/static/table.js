@@ -150,10 +150,14 @@ function renderPiles(view) {
   const boxes = [];
   boxes.push(pile("Draw pile", plural(view.draw_pile.count, "card"),
     view.draw_pile.known.length ? placesChips(view.draw_pile.known) : null));
-  const discard = view.discard_pile;
+  const discard = view.discard_pile;  // the top card first
   const chips = el("div", "chips");
-  discard.slice(-8).reverse().forEach((id) => chips.append(chip(title(id), text(id))));
-  boxes.push(pile("Discard pile", discard.length ? `${title(discard[discard.length - 1])}` : "empty", discard.length ? chips : null));
+  discard.slice(1, 9).forEach((id) => chips.append(chip(title(id), text(id))));
+  if (discard.length > 9) chips.append(el("span", "muted", `and ${discard.length - 9} more`));
+  const top = el("span", null, discard.length ? title(discard[0]) : "empty");
+  if (discard.length) top.title = text(discard[0]);
+  boxes.push(pile("Discard pile" + (discard.length ? ` (${discard.length}), top:` : ""), "", discard.length > 1 ? chips : null));
+  boxes[boxes.length - 1].querySelector(".big").append(top);
   if (view.removed.length) boxes.push(pile("Out of the game", plural(view.removed.length, "card")));
   for (const zone of view.zones.concat(view.areas)) {
     const label = zone.seat !== undefined ? `${zone.name}: ${seatName(zone.seat)}` : zone.name;
