@@ -685,7 +685,8 @@ def serve(
     except OSError as exc:
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}", EXIT_USAGE)
     port = sock.getsockname()[1]
-    settings = Settings(data=data, rules=tuple(rules or ()), answer_seconds=answer_seconds, bot_delay=bot_delay)
+    settings = Settings(data=data, rules=tuple(rules or ()), answer_seconds=answer_seconds, bot_delay=bot_delay,
+                        freeze_gc=True)
     try:
         application = create_app(settings)
     except RuleError as exc:

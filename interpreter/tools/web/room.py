@@ -132,6 +132,7 @@ class Room:
         """Run the game until it waits for a person or the clock, store what changed, and
         tell the listeners."""
         self._pump()
+        self.last = None  # windows opened by the last action have their frozen tables by now
         self._save()
         self._publish()
 
