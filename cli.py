@@ -682,6 +682,7 @@ def serve(
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
+        sock.listen(128)  # connections wait from now on, while the rooms load
     except OSError as exc:
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}", EXIT_USAGE)
     port = sock.getsockname()[1]

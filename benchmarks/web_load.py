@@ -32,6 +32,8 @@ import tempfile
 import time
 import urllib.request
 
+DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never a proxy
+
 from websockets.asyncio.client import connect
 
 HOST = "127.0.0.1"
@@ -52,7 +54,7 @@ def start_server(data: str, answer_seconds: float, bot_delay: float):
     base = f"http://{HOST}:{port}"
     for _ in range(200):  # the lobby answers once the rooms are loaded
         try:
-            with urllib.request.urlopen(base + "/api/lobby", timeout=2) as response:
+            with DIRECT.open(base + "/api/lobby", timeout=2) as response:
                 return process, base, json.load(response)
         except OSError:
             time.sleep(0.05)
@@ -63,7 +65,7 @@ def start_server(data: str, answer_seconds: float, bot_delay: float):
 def make_table(base: str, key: str, seats: list[str], seed: int) -> dict:
     body = json.dumps({"ruleset": key, "players": len(seats), "seats": seats, "seed": seed}).encode()
     request = urllib.request.Request(base + "/api/rooms", data=body, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as response:
+    with DIRECT.open(request, timeout=30) as response:
         return json.load(response)
 
 
@@ -82,7 +84,7 @@ class Person:
         return self.rng.randrange(len(labels))
 
     async def run(self) -> None:
-        async with connect(self.url, max_size=1 << 22) as ws:
+        async with connect(self.url, max_size=1 << 22, proxy=None) as ws:
             await ws.send(json.dumps({"type": "hello", "token": self.token}))
             sent_at = None
             while time.monotonic() < self.stop:
