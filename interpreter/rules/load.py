@@ -55,16 +55,19 @@ def locate_expansions(names) -> tuple:
     return tuple(found)
 
 
-def load_edition(path: str, variant: str | None = None, expansions: tuple = ()) -> Edition:
+def load_edition(path: str, variant: str | None = None, expansions: tuple = (), *,
+                 workspace: Workspace | None = None) -> Edition:
     """Compile an edition (or an expansion on its base) for play, with ``expansions``
     applied in order; raise :class:`RuleError` with the diagnostics if it cannot be.
 
     ``path`` may be a file or a shipped edition's name, ``expansions`` files,
-    folders or names (:class:`UsageError` when one names nothing).
+    folders or names (:class:`UsageError` when one names nothing). ``workspace``:
+    a fresh workspace of the caller's, for files it loads under its own rules
+    (the web table confines uploaded files to their folder).
     """
     path = locate_rules(path)
     expansions = locate_expansions(expansions)
-    ws = Workspace()
+    ws = workspace if workspace is not None else Workspace()
     for extra in expansions:
         doc, kind = ws.load(extra)
         if doc is not None and kind not in (None, "expansion"):

@@ -1,0 +1,193 @@
+"""Load on the web table: many tables of bots and people-like clients over loopback
+websockets, and the latency from a person's decision to the update it brings.
+
+    python benchmarks/web_load.py [--tables 50] [--seconds 60] [--people 2] [--bots 2]
+
+Starts `kittens serve` as its own process on 127.0.0.1 (a free port, a fresh data
+folder), makes the tables through the JSON API, and connects each person-seat as
+a websocket client that thinks a little (0.1 to 0.6 s) and then presses a button:
+mostly Draw on its turn, mostly Pass in a reaction window, at random otherwise.
+Bots play on the server, each after a short delay, and windows stay open for
+their full time unless everyone has answered. A client measures, for each of its
+decisions, the time from sending it to receiving the update it causes.
+
+Prints the tables, clients, decisions measured, games finished, refusals, and the
+50th, 95th and 99th percentile and the worst latency (target: p95 < 50 ms). The
+run is bounded: it stops after --seconds, whatever is left unfinished, and only
+ever talks to 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never a proxy
+
+from websockets.asyncio.client import connect
+
+HOST = "127.0.0.1"
+
+
+def start_server(data: str, answer_seconds: float, bot_delay: float):
+    kittens = shutil.which("kittens")
+    command = [kittens] if kittens else [sys.executable, "-m", "kittens"]
+    process = subprocess.Popen(command + ["serve", "--host", HOST, "--port", "0", "--data", data, "--format", "json",
+                                          "--answer-seconds", str(answer_seconds), "--bot-delay", str(bot_delay)],
+                               stdout=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    try:
+        port = json.loads(line)["port"]
+    except (ValueError, KeyError):
+        process.kill()
+        sys.exit(f"the server did not start: {line!r}")
+    base = f"http://{HOST}:{port}"
+    for _ in range(200):  # the lobby answers once the rooms are loaded
+        try:
+            with DIRECT.open(base + "/api/lobby", timeout=2) as response:
+                return process, base, json.load(response)
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    sys.exit("the server did not answer")
+
+
+def make_table(base: str, key: str, seats: list[str], seed: int) -> dict:
+    body = json.dumps({"ruleset": key, "players": len(seats), "seats": seats, "seed": seed}).encode()
+    request = urllib.request.Request(base + "/api/rooms", data=body, headers={"Content-Type": "application/json"})
+    with DIRECT.open(request, timeout=30) as response:
+        return json.load(response)
+
+
+class Person:
+    """One person-seat: waits for a prompt, thinks, presses a button, times the answer."""
+
+    def __init__(self, url: str, token: str, rng: random.Random, stats: dict, stop: float) -> None:
+        self.url, self.token, self.rng, self.stats, self.stop = url, token, rng, stats, stop
+
+    def choose(self, prompt: dict) -> int:
+        labels = [option["label"] for option in prompt["options"]]
+        if prompt["kind"] == "window":
+            return 0 if self.rng.random() < 0.85 else self.rng.randrange(len(labels))
+        if prompt["kind"] == "action" and "Draw a card" in labels and self.rng.random() < 0.7:
+            return labels.index("Draw a card")
+        return self.rng.randrange(len(labels))
+
+    async def run(self) -> None:
+        async with connect(self.url, max_size=1 << 22, proxy=None) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            sent_at = None
+            while time.monotonic() < self.stop:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, self.stop - time.monotonic()))
+                except asyncio.TimeoutError:
+                    return
+                message = json.loads(raw)
+                if sent_at is not None and message["type"] in ("update", "error"):
+                    took = (time.perf_counter() - sent_at) * 1000
+                    self.stats["latency"].append(took)
+                    self.stats["by_kind"].setdefault(kind, []).append(took)
+                    sent_at = None
+                if message["type"] == "error":
+                    self.stats["errors"][message["code"]] = self.stats["errors"].get(message["code"], 0) + 1
+                    continue
+                if message["type"] != "update":
+                    continue
+                if message["view"]["finished"]:
+                    self.stats["finished"] += 1
+                    return
+                prompt = message["prompt"]
+                if prompt is None:
+                    continue
+                await asyncio.sleep(self.rng.uniform(0.1, 0.6))  # a person thinks
+                if time.monotonic() >= self.stop:
+                    return
+                sent_at, kind = time.perf_counter(), prompt["kind"]
+                await ws.send(json.dumps({"type": "act", "prompt": prompt["id"], "choice": self.choose(prompt)}))
+
+
+async def load(base: str, tables: list[dict], seconds: float, seed: int) -> dict:
+    stats = {"latency": [], "errors": {}, "finished": 0, "by_kind": {}}
+    stop = time.monotonic() + seconds
+    ws_base = base.replace("http://", "ws://")
+    people = []
+    for number, table in enumerate(tables):
+        for seat in table["seats"]:
+            if seat["link"]:
+                token = seat["link"].split("#seat=")[1]
+                rng = random.Random(f"{seed}/{number}/{seat['seat']}")
+                people.append(Person(f"{ws_base}/ws/{table['room']}", token, rng, stats, stop))
+    results = await asyncio.gather(*(person.run() for person in people), return_exceptions=True)
+    stats["failed_clients"] = sum(isinstance(r, BaseException) for r in results)
+    stats["clients"] = len(people)
+    return stats
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--people", type=int, default=2, help="person-seats per table")
+    parser.add_argument("--bots", type=int, default=2, help="bot seats per table")
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long the load runs")
+    parser.add_argument("--answer-seconds", type=float, default=1.5)
+    parser.add_argument("--bot-delay", type=float, default=0.3)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    data = tempfile.mkdtemp(prefix="kittens-load-")
+    process, base, lobby = start_server(data, args.answer_seconds, args.bot_delay)
+    try:
+        key = next(e["key"] for e in lobby["rulesets"] if e["name"].startswith("Exploding Kittens (Original"))
+        seats = ["person"] * args.people + [("heuristic", "random")[i % 2] for i in range(args.bots)]
+        started = time.perf_counter()
+        tables = [make_table(base, key, seats, args.seed + i) for i in range(args.tables)]
+        made = time.perf_counter() - started
+        cpu_before = _cpu(process.pid)
+        stats = asyncio.run(load(base, tables, args.seconds, args.seed))
+        cpu = _cpu(process.pid) - cpu_before
+    finally:
+        process.terminate()
+        process.wait(10)
+        shutil.rmtree(data, ignore_errors=True)
+    latency = stats["latency"]
+    print(f"{args.tables} tables ({args.people} people-like clients and {args.bots} bots each), "
+          f"{stats['clients']} websocket clients on {HOST}, {args.seconds:.0f} s, made in {made:.1f} s")
+    print(f"  decisions measured: {len(latency)}; games finished: {stats['finished'] // max(1, args.people)} "
+          f"(of {args.tables}); refused: {stats['errors'] or 'none'}; clients failed: {stats['failed_clients']}")
+    if latency:
+        print(f"  latency from a decision to its update: p50 {percentile(latency, 0.5):.1f} ms, "
+              f"p95 {percentile(latency, 0.95):.1f} ms, p99 {percentile(latency, 0.99):.1f} ms, "
+              f"max {max(latency):.1f} ms, mean {statistics.mean(latency):.1f} ms (target: p95 < 50 ms)")
+        print("  by kind of decision: " + ", ".join(
+            f"{kind} p95 {percentile(values, 0.95):.1f} ms ({len(values)})"
+            for kind, values in sorted(stats["by_kind"].items(), key=lambda item: -len(item[1]))))
+    if cpu is not None:
+        print(f"  server CPU: {cpu:.1f} s over the run ({100 * cpu / args.seconds:.0f}% of one core)")
+
+
+def _cpu(pid: int) -> float | None:
+    """The process's CPU seconds so far (Linux), or None."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,16 @@
+"""`kittens serve`: a playtest table in the browser.
+
+The server keeps every game and shows each connection only what its seat may
+know. The modules, from the inside out:
+
+* ``words``: events, decisions and options put into words for one viewer;
+* ``render``: what one seat (or a spectator) is sent: its view, its log, its prompt;
+* ``room``: one table: the engine driven by people and bots, reaction windows on a
+  clock, every decision stored as it is made;
+* ``storage``: rooms and decisions in SQLite;
+* ``rulesets``: the rules a table may use: shipped editions, the server's own
+  files, and house rules uploaded in the page, loaded bounded and confined;
+* ``app``: the ASGI application (Starlette): pages, the JSON API and websockets.
+
+Only ``app`` needs the web extra (``pip install 'kittens[web]'``).
+"""

@@ -1,0 +1,448 @@
+"""The web table as an ASGI application (Starlette), served by uvicorn.
+
+Pages: ``/`` (the lobby: make a table), ``/room/ID`` (a table; a seat's link
+carries its token after ``#``, so it never reaches a server log),
+``/room/ID/rules`` (the rulesheet), ``/room/ID/log`` (the finished game's log,
+as ``kittens replay`` reads it). JSON: ``/api/lobby``, ``POST /api/uploads``,
+``POST /api/rooms``. Websocket: ``/ws/ID``.
+
+The websocket protocol, client to server, one JSON object per text frame:
+``{"type": "hello", "token": ...}`` (no token: a spectator), then
+``{"type": "act", "prompt": ID, "choice": N}`` (the N-th button of the prompt
+with that id), or ``{"type": "ping"}``. Server to client: ``welcome`` (the
+seat, the names, every card's title and text), ``update`` (the view, new log
+lines, the prompt, the reaction window), ``error`` (``code``, ``message``),
+``pong``. Every frame is checked: its size, JSON, type and fields, the rate
+(a token bucket per connection), that the prompt is the seat's current one
+and the choice one of its buttons. A refused frame gets an ``error`` and
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import hashlib
+import hmac
+import logging
+import os
+import secrets
+import time
+from dataclasses import dataclass
+
+import orjson
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ....about import EDITIONS_DIR
+# a browser names only the plain built-in bots: a bot spec could name a class to import
+# (code on this server) or a search budget that stalls every table
+from ...engine.bots import BOTS
+from ...engine.events import dumps, dumps_lines
+from ...engine.game import Game, GameError
+from ...engine.simulate import game_header
+from ...rules.load import RuleError, UsageError
+from .render import SPECTATOR
+from .room import ActError, Clock, Listener, Room, seat_bots
+from .rulesets import Rulesets, UploadError
+from .storage import Storage
+
+STATIC = os.path.join(os.path.dirname(__file__), "static")
+log = logging.getLogger("kittens.web")
+
+
+@dataclass
+class Settings:
+    """How a server runs; the defaults suit people at a table, tests shorten the clock."""
+
+    data: str = ".kittens-serve"  # the SQLite database and the uploads
+    rules: tuple = ()  # rule files the lobby offers besides the shipped editions
+    answer_seconds: float = 6.0  # how long every reaction window round stays open
+    bot_delay: float = 0.8  # how long a bot waits before it plays, so people can follow
+    max_frame: int = 4096  # bytes in one client frame
+    rate: float = 10.0  # frames a second a connection may send, on average
+    burst: int = 30  # frames it may send at once
+    flood_limit: int = 200  # frames refused for flooding before the connection is closed
+    max_rooms: int = 2000  # rooms a server holds
+    max_body: int = 5 * 1024 * 1024  # bytes in one upload request
+    max_queue: int = 2000  # messages waiting for one slow connection before it is dropped
+    freeze_gc: bool = False  # a server process of its own: keep what loaded at start out of GC passes
+
+
+class LoopClock(Clock):
+    """The running event loop's time; a timer's failure is logged, never raised."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def later(self, delay: float, fn):
+        def guarded():
+            try:
+                fn()
+            except Exception:  # a room keeps going; the bug is logged
+                log.exception("a room's timer failed")
+        return asyncio.get_running_loop().call_later(delay, guarded)
+
+
+class TokenBucket:
+    """``rate`` frames a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.stamp = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+class Tables:
+    """Every room of a server, its storage and its rulesets."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        os.makedirs(settings.data, exist_ok=True)
+        self.storage = Storage(os.path.join(settings.data, "kittens.sqlite3"))
+        self.rulesets = Rulesets(os.path.join(settings.data, "uploads"), list(settings.rules))
+        self.rooms: dict[str, Room] = {}
+        self.clock = LoopClock()
+
+    def close(self) -> None:
+        self.storage.close()
+
+    # -- rooms ------------------------------------------------------------------
+    def build(self, room_id: str, config: dict, seed: int, tokens: dict) -> Room:
+        """A room from its stored config (compiling its rules)."""
+        edition = self.rulesets.load(config["rules"], config.get("variant"), tuple(config.get("with", ())))
+        game = Game(edition, config["players"])
+        bots = seat_bots(game, config["seats"], seed)
+        return Room(room_id, config, game, seed, tokens, storage=self.storage, clock=self.clock,
+                    bots=bots, answer_seconds=self.settings.answer_seconds, bot_delay=self.settings.bot_delay)
+
+    def restore(self) -> int:
+        """Every stored room back where it was; those whose rules no longer load are skipped
+        (and logged). How many came back."""
+        count = 0
+        for stored in self.storage.rooms():
+            try:
+                room = self.build(stored["id"], stored["config"], stored["seed"], stored["tokens"])
+                room.restore(self.storage.actions(stored["id"]), stored["released"], stored["round_at"])
+            except (RuleError, UsageError, GameError, OSError, ValueError) as exc:
+                log.warning("room %s could not be restored: %s", stored["id"], exc)
+                continue
+            self.rooms[room.id] = room
+            count += 1
+        return count
+
+    def create(self, request: dict) -> dict:
+        """A new room from the lobby's form: its seat links. UsageError for a bad form,
+        RuleError when the rules do not compile."""
+        if len(self.rooms) >= self.settings.max_rooms:
+            raise UsageError("this server holds as many tables as it may; try again later")
+        rulesets = self.rulesets
+        path = rulesets.path(request.get("ruleset"))
+        variant = request.get("variant") or None
+        if variant is not None and (not isinstance(variant, str) or len(variant) > 100):
+            raise UsageError("choose a variant from the list")
+        extras = request.get("expansions") or []
+        if not isinstance(extras, list) or len(extras) > 6:
+            raise UsageError("choose at most six expansions")
+        extra_paths = tuple(rulesets.path(key) for key in extras)
+        edition = rulesets.load(path, variant, extra_paths)
+        lo, hi = edition.players
+        players = request.get("players")
+        if type(players) is not int or not lo <= players <= hi:
+            raise UsageError(f"{edition.name} is for {lo} to {hi} players")
+        seats = request.get("seats")
+        if not isinstance(seats, list) or len(seats) != players or \
+                any(name != "person" and name not in BOTS for name in seats):
+            raise UsageError(f"say for each of the {players} seats: a person, or a bot "
+                             f"({', '.join(BOTS)})")
+        seed = request.get("seed")
+        if seed is None:
+            seed = secrets.randbelow(1 << 31)
+        elif type(seed) is not int or not 0 <= seed < 1 << 63:
+            raise UsageError("a seed is a whole number from 0")
+        config = {"rules": path, "variant": variant, "with": list(extra_paths), "players": players,
+                  "seats": seats, "given": _given(path, rulesets), "given_with": [_given(p, rulesets) for p in extra_paths]}
+        room_id = secrets.token_urlsafe(9)
+        tokens = {seat: secrets.token_urlsafe(18) for seat, name in enumerate(seats) if name == "person"}
+        digests = {seat: digest(token) for seat, token in tokens.items()}
+        room = self.build(room_id, config, seed, digests)
+        self.storage.create_room(room_id, config, seed, digests)
+        self.rooms[room_id] = room
+        return {"room": room_id, "name": edition.name, "seed": seed, "spectate": f"/room/{room_id}",
+                "seats": [{"seat": seat, "kind": name,
+                           "link": f"/room/{room_id}#seat={tokens[seat]}" if seat in tokens else None}
+                          for seat, name in enumerate(seats)]}
+
+    def seat_of(self, room: Room, token) -> int | None:
+        """The seat a token opens (SPECTATOR for no token); ActError for a wrong one."""
+        if token is None or token == "":
+            return SPECTATOR
+        if not isinstance(token, str) or len(token) > 200:
+            raise ActError("this seat link is not valid", "bad-token")
+        wanted = digest(token)
+        for seat, stored in room.tokens.items():
+            if hmac.compare_digest(stored, wanted):
+                return int(seat)
+        raise ActError("this seat link is not valid", "bad-token")
+
+    def game_log(self, room: Room) -> str:
+        """The finished game as a log ``kittens replay`` reads: a header line, then every event."""
+        config = room.config
+        fields = {"edition": config["given"], "edition_path": config["rules"]}
+        if config.get("with"):
+            fields["with"] = config["given_with"]
+            fields["with_paths"] = config["with"]
+        header = game_header(room.game, room.seed, room.labels, **fields)
+        return dumps(header) + "\n" + dumps_lines(room.state.events) + "\n"
+
+
+def _given(path: str, rulesets: Rulesets) -> str:
+    """How a log names a rule file: a shipped edition by its name, an uploaded file by its
+    file name (a log kept beside it replays), any other file by its path."""
+    if os.path.dirname(os.path.realpath(path)) == os.path.realpath(EDITIONS_DIR):
+        return os.path.splitext(os.path.basename(path))[0]
+    if rulesets.is_upload(path):
+        return os.path.basename(path)
+    return path
+
+
+# -- the application --------------------------------------------------------------
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The web table's ASGI application; rooms stored in ``settings.data`` come back
+    when it starts."""
+    settings = settings or Settings()
+    holder: dict = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        tables = await run_in_threadpool(Tables, settings)
+        restored = tables.restore()
+        app.state.tables = holder["tables"] = tables
+        if settings.freeze_gc:
+            # what start-up loaded (the compiled rules, the libraries) lives as long as the
+            # server: leaving it out of the collector's full passes keeps them short, and
+            # a full pass is a pause every table waits through
+            gc.collect()
+            gc.freeze()
+        if restored:
+            log.info("%d room(s) restored", restored)
+        try:
+            yield
+        finally:
+            tables.close()
+
+    def tables() -> Tables:
+        return holder["tables"]
+
+    async def page(request: Request):
+        return FileResponse(os.path.join(STATIC, "index.html"))
+
+    async def room_page(request: Request):
+        if request.path_params["room"] not in tables().rooms:
+            return HTMLResponse(_missing_page(), status_code=404)
+        return FileResponse(os.path.join(STATIC, "table.html"))
+
+    async def lobby(request: Request):
+        return JSONResponse({**tables().rulesets.lobby(), "bots": list(BOTS),
+                             "answer_seconds": settings.answer_seconds})
+
+    async def uploads(request: Request):
+        body = await _body(request, settings.max_body)
+        if body is None:
+            return _error(f"an upload may be at most {settings.max_body:,} bytes", 413)
+        data = _json(body)
+        if not isinstance(data, dict):
+            return _error("send a JSON object with a list of files", 400)
+        try:
+            result = await run_in_threadpool(tables().rulesets.upload, data.get("files"))
+        except UploadError as exc:
+            return _error(str(exc), 400)
+        return JSONResponse(result)
+
+    async def create_room(request: Request):
+        body = await _body(request, 64 * 1024)
+        data = _json(body) if body is not None else None
+        if not isinstance(data, dict):
+            return _error("send the table's rules and seats as a JSON object", 400)
+        try:
+            result = await run_in_threadpool(tables().create, data)
+        except UsageError as exc:
+            return _error(str(exc), 400)
+        except RuleError as exc:
+            return JSONResponse({"error": "the rules do not compile", "code": 422,
+                                 "diagnostics": [d.render() for d in exc.diagnostics] or [str(exc)]},
+                                status_code=422)
+        room = tables().rooms[result["room"]]
+        room.step()  # the first bot moves (and their timers) start in the event loop
+        return JSONResponse(result)
+
+    async def rules(request: Request):
+        room = tables().rooms.get(request.path_params["room"])
+        if room is None:
+            return HTMLResponse(_missing_page(), status_code=404)
+        config = room.config
+        sheet = await run_in_threadpool(tables().rulesets.rulesheet, config["rules"], config.get("variant"),
+                                        tuple(config.get("with", ())), config["players"])
+        return HTMLResponse(sheet)
+
+    async def game_log(request: Request):
+        room = tables().rooms.get(request.path_params["room"])
+        if room is None:
+            return _error("no such table", 404)
+        if not room.finished:
+            return _error("the log can be downloaded once the game is over", 409)
+        return Response(tables().game_log(room), media_type="application/x-ndjson", headers={
+            "Content-Disposition": f'attachment; filename="kittens-{room.id}.jsonl"'})
+
+    routes = [
+        Route("/", page),
+        Route("/room/{room}", room_page),
+        Route("/room/{room}/rules", rules),
+        Route("/room/{room}/log", game_log),
+        Route("/api/lobby", lobby),
+        Route("/api/uploads", uploads, methods=["POST"]),
+        Route("/api/rooms", create_room, methods=["POST"]),
+        WebSocketRoute("/ws/{room}", lambda ws: _connection(ws, tables(), settings)),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+async def _connection(websocket: WebSocket, tables: Tables, settings: Settings) -> None:
+    """One websocket: hello, then actions; every frame checked, every refusal an error."""
+    await websocket.accept()
+    room = tables.rooms.get(websocket.path_params["room"])
+    if room is None:
+        await _send(websocket, {"type": "error", "code": "no-room", "message": "no such table"})
+        await websocket.close(4404)
+        return
+    queue: asyncio.Queue = asyncio.Queue()
+    sender = asyncio.create_task(_sender(websocket, queue))
+    bucket = TokenBucket(settings.rate, settings.burst)
+    listener = None
+    flooded = 0
+
+    def refuse(code: str, message: str) -> None:
+        queue.put_nowait({"type": "error", "code": code, "message": message})
+
+    def deliver(message: dict) -> None:
+        if queue.qsize() >= settings.max_queue:  # a client that does not read: let it go
+            sender.cancel()
+            return
+        queue.put_nowait(message)
+
+    try:
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            if not bucket.take():
+                flooded += 1
+                if flooded > settings.flood_limit:
+                    await websocket.close(1008)
+                    break
+                refuse("flood", "too many messages: slow down")
+                continue
+            text = frame.get("text")
+            if text is None:
+                refuse("binary", "send JSON text frames")
+                continue
+            if len(text) > settings.max_frame:
+                refuse("too-large", f"a message may be at most {settings.max_frame} characters")
+                continue
+            data = _json(text)
+            if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+                refuse("malformed", "send a JSON object with a type")
+                continue
+            kind = data["type"]
+            try:
+                if kind == "hello":
+                    if listener is not None:
+                        raise ActError("this connection has joined already", "joined")
+                    seat = tables.seat_of(room, data.get("token"))
+                    listener = Listener(seat, deliver)
+                    room.attach(listener)
+                elif kind == "act":
+                    if listener is None:
+                        raise ActError("say hello first", "no-hello")
+                    if "seat" in data and data["seat"] != listener.seat:
+                        raise ActError("you can only act for your own seat", "wrong-seat")
+                    room.act(listener.seat, data.get("prompt"), data.get("choice"))
+                elif kind == "ping":
+                    queue.put_nowait({"type": "pong"})
+                else:
+                    raise ActError(f"unknown message type '{kind[:40]}'", "unknown-type")
+            except ActError as exc:
+                refuse(exc.code, str(exc))
+            except Exception:  # a bug: the client is told, the room goes on
+                log.exception("room %s failed on a message", room.id)
+                refuse("internal", "the server could not do that (a bug in kittens)")
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if listener is not None:
+            room.detach(listener)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+async def _sender(websocket: WebSocket, queue: asyncio.Queue) -> None:
+    try:
+        while True:
+            await _send(websocket, await queue.get())
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await websocket.close(1008)
+        raise
+    except Exception:  # the connection went away: the reader will see it
+        return
+
+
+async def _send(websocket: WebSocket, message: dict) -> None:
+    await websocket.send_text(orjson.dumps(message).decode())
+
+
+async def _body(request: Request, limit: int) -> bytes | None:
+    """The request's body, or None when it is longer than ``limit`` (not read further)."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _json(data):
+    try:
+        return orjson.loads(data)
+    except (orjson.JSONDecodeError, TypeError, ValueError):
+        return None
+
+
+def _error(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message, "code": status}, status_code=status)
+
+
+def _missing_page() -> str:
+    return ("<!doctype html><meta charset=utf-8><title>No such table</title>"
+            "<p>There is no table here. <a href='/'>Make a table</a>.</p>")

@@ -1,0 +1,241 @@
+"""The rules a table may be played with, and house rules uploaded in the page.
+
+A table plays a shipped edition, an installed expansion, one of the rule files
+the server was started with, or a house rule uploaded in the page. Uploaded
+files are written, under safe names, to a folder of their own that is marked
+as a project (``kittens.toml``), and loaded exactly as ``kittens validate``
+loads any untrusted file (bounded size, depth, values and effects; plain
+data only). Their references (``extends``, ``include``, ...) may reach that
+folder, the kittens package and installed expansions, and nothing else: not
+the folder the server runs in, whatever the environment allows elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import threading
+from collections import OrderedDict
+
+from ....about import PACKAGE_DIR
+from ...lang.loader import MAX_FILE_BYTES
+from ...rules import plugins
+from ...rules.catalog import catalog, installed_catalog, shipped_editions
+from ...rules.load import RuleError, UsageError, load_edition
+from ...rules.workspace import Workspace
+from ..validate import check_file
+
+#: how many files one upload may hold
+MAX_UPLOAD_FILES = 8
+#: a file name as it is kept: letters, digits, dot, dash and underscore, a rule file's suffix
+SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}\.(yaml|yml)$")
+#: an upload's folder name, as the server makes them
+UPLOAD_ID = re.compile(r"^[A-Za-z0-9_-]{12}$")
+#: how a lobby key of an uploaded file starts
+UPLOAD_KEY = "upload:"
+#: compiled editions kept in memory
+EDITIONS_KEPT = 32
+
+
+class UploadError(Exception):
+    """An upload refused as a whole (too many files, a bad name); the message says why."""
+
+
+class ConfinedWorkspace(Workspace):
+    """A workspace for uploaded files: references may reach the folders of the files
+    named (each upload's own folder) and the kittens package and installed expansions,
+    never the server's working project, and the environment cannot widen that."""
+
+    def __init__(self) -> None:
+        super().__init__(allow_outside=False)
+        self.allow_outside = False
+
+    def outside(self, target: str) -> bool:
+        if plugins.confined(target, self.roots):
+            return False
+        return not plugins.confined(target, _shared_folders())
+
+
+def _shared_folders() -> list[str]:
+    folders = [os.path.realpath(PACKAGE_DIR)]
+    for item in plugins.installed():
+        if item.path is not None:
+            folders.append(os.path.dirname(os.path.realpath(item.path)))
+    return folders
+
+
+class Rulesets:
+    """What the lobby offers, compiled editions (kept), and uploads."""
+
+    def __init__(self, uploads: str, extra: list[str] = ()) -> None:
+        self.uploads = uploads
+        self.entries: list[dict] = []
+        self.expansions: list[dict] = []
+        self._paths: dict[str, str] = {}  # key -> absolute path
+        self._kept: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()  # editions compile in worker threads
+        found = catalog([shipped_editions()]) + installed_catalog() + (catalog(list(extra)) if extra else [])
+        self._index(found, source="server")
+
+    def _index(self, found: list[dict], source: str, folder: str | None = None) -> list[dict]:
+        """Lobby entries (editions and expansions, their variants inside) of catalog entries."""
+        added = []
+        by_path: dict[str, dict] = {}
+        for entry in found:
+            if entry.get("errors") or entry.get("path") is None:
+                continue
+            path = os.path.abspath(entry["path"])
+            if entry["kind"] == "variant":
+                owner = by_path.get(path)
+                if owner is not None:
+                    owner["variants"].append({"name": entry["variant"], "players": entry["players"],
+                                              "description": entry.get("description") or ""})
+                continue
+            if folder is None:
+                key = f"k{len(self._paths)}"
+                self._paths[key] = path
+            else:  # an upload's files are found again from their key, after a restart too
+                key = f"{UPLOAD_KEY}{os.path.basename(folder)}/{os.path.basename(path)}"
+            item = {"key": key, "name": entry["name"], "kind": entry["kind"], "players": entry["players"],
+                    "description": entry.get("description") or "", "variants": [],
+                    "advice": entry.get("advice", {}), "source": source}
+            by_path[path] = item
+            if source == "server":
+                self.entries.append(item)
+                if entry["kind"] == "expansion":
+                    self.expansions.append({"key": key, "name": entry["name"], "players": entry["players"]})
+            added.append(item)
+        return added
+
+    def lobby(self) -> dict:
+        return {"rulesets": self.entries, "expansions": self.expansions}
+
+    def path(self, key: str) -> str:
+        """The rule file a lobby key stands for: UsageError when it names none."""
+        if isinstance(key, str) and key.startswith(UPLOAD_KEY):
+            upload_id, _, name = key[len(UPLOAD_KEY):].partition("/")
+            path = os.path.join(self.uploads, upload_id, name)
+            if UPLOAD_ID.match(upload_id) and SAFE_NAME.match(name) and os.path.isfile(path):
+                return os.path.abspath(path)
+        elif isinstance(key, str) and key in self._paths:
+            return self._paths[key]
+        raise UsageError("no such ruleset: choose one from the list, or upload it again")
+
+    def is_upload(self, path: str) -> bool:
+        return plugins.confined(path, [os.path.realpath(self.uploads)])
+
+    # -- compiling ------------------------------------------------------------------
+    def load(self, path: str, variant: str | None, expansions: tuple = ()):
+        """The compiled edition (kept for the next table): RuleError or UsageError."""
+        key = (path, variant, tuple(expansions))
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+                return found
+        workspace = ConfinedWorkspace() if self.is_upload(path) else None
+        edition = load_edition(path, variant, tuple(expansions), workspace=workspace)
+        with self._lock:
+            self._kept[key] = edition
+            while len(self._kept) > EDITIONS_KEPT:
+                self._kept.popitem(last=False)
+        return edition
+
+    def rulesheet(self, path: str, variant: str | None, expansions: tuple, players: int) -> str:
+        """The table's rulesheet as an HTML page, with what it changes against its base."""
+        from ..resolved import against_base
+        from ..rulesheet import render_rulesheet
+
+        edition = self.load(path, variant, expansions)
+        whole = self.load(path, None, expansions)
+        try:
+            base, changes = against_base(edition, whole, lambda other: self.load(other, None))
+        except (RuleError, UsageError):
+            base, changes = None, []
+        lines = None
+        if base is not None:
+            label = f"Against {base.name}" + (f" ({base.variant})" if base.variant else "")
+            lines = [f"{label}:"] + [change.render() for change in changes] if changes else \
+                [f"{label}: no differences in the rules"]
+        return render_rulesheet(edition, players, "html", changes=lines)
+
+    # -- uploads --------------------------------------------------------------------
+    def upload(self, files: list) -> dict:
+        """Write uploaded rule files to a folder of their own and check them as
+        ``kittens validate`` does; the findings, and what can be played from them."""
+        if not isinstance(files, list) or not 1 <= len(files) <= MAX_UPLOAD_FILES:
+            raise UploadError(f"upload one to {MAX_UPLOAD_FILES} rule files")
+        names = []
+        for item in files:
+            if not isinstance(item, dict) or not isinstance(item.get("name"), str) \
+                    or not isinstance(item.get("text"), str):
+                raise UploadError("each file needs a name and a text")
+            name = os.path.basename(item["name"].replace("\\", "/"))
+            if not SAFE_NAME.match(name):
+                raise UploadError(f"'{name[:80]}' is not a name kittens keeps: use letters, digits, "
+                                  "'.', '-' and '_', ending in .yaml or .yml")
+            if name in names:
+                raise UploadError(f"two files are called '{name}'")
+            if len(item["text"].encode("utf-8")) > MAX_FILE_BYTES:
+                raise UploadError(f"{name} is larger than {MAX_FILE_BYTES:,} bytes")
+            names.append(name)
+        upload_id = secrets.token_urlsafe(9)
+        folder = os.path.join(self.uploads, upload_id)
+        os.makedirs(folder, exist_ok=False)
+        with open(os.path.join(folder, "kittens.toml"), "w", encoding="utf-8") as handle:
+            handle.write("# the folder of one upload: its files' references stay inside it\n")
+        for name, item in zip(names, files):
+            with open(os.path.join(folder, name), "w", encoding="utf-8", newline="") as handle:
+                handle.write(item["text"])
+        return self._check(upload_id, folder, names)
+
+    def _check(self, upload_id: str, folder: str, names: list[str]) -> dict:
+        ws = ConfinedWorkspace()
+        paths = [os.path.join(folder, name) for name in names]
+        for path in paths:
+            check_file(ws, path)
+        diagnostics = [{"file": _relative(d.path, folder), "line": d.line, "column": d.column,
+                        "severity": d.severity, "code": d.code, "message": _unplaced(d.message, folder)}
+                       for d in ws.diagnostics]
+        playable = []
+        if not any(d["severity"] == "error" for d in diagnostics):
+            for entry in self._index(catalog_confined(paths), source="upload", folder=folder):
+                entry["file"] = entry["key"].rpartition("/")[2]
+                playable.append(entry)
+        return {"upload": upload_id, "files": names, "diagnostics": diagnostics, "playable": playable}
+
+
+def catalog_confined(paths: list[str]) -> list[dict]:
+    """The catalog entries of uploaded files, each compiled in a confined workspace."""
+    entries = []
+    for path in paths:
+        ws = ConfinedWorkspace()
+        doc, kind = ws.load(path)
+        if kind not in ("edition", "expansion"):
+            continue
+        try:
+            edition = load_edition(path, workspace=ConfinedWorkspace())
+        except (RuleError, UsageError):
+            continue
+        entries.append({"name": edition.name, "kind": kind, "path": path, "players": list(edition.players),
+                        "description": " ".join(str(doc.data.get("description", "")).split())})
+        for name, variant in edition.variants.items():
+            entries.append({"name": f"{edition.name}: {name}", "kind": "variant", "path": path,
+                            "players": list(variant.players), "variant": name,
+                            "description": variant.variant_description})
+    return entries
+
+
+def _unplaced(message: str, folder: str) -> str:
+    """A finding's message without the server's folders in it: the page needs none."""
+    for top in {os.path.realpath(folder), os.path.abspath(folder)}:
+        message = message.replace(top + os.sep, "").replace(top, "the upload's folder")
+    return message
+
+
+def _relative(path: str, folder: str) -> str:
+    real, top = os.path.realpath(path), os.path.realpath(folder)
+    if real.startswith(top + os.sep):
+        return os.path.relpath(real, top)
+    return os.path.basename(path)  # a file outside the upload (a shipped file): its name only

@@ -1,0 +1,225 @@
+// kittens serve: the lobby. Choose rules and seats, or upload a house rule, and get a
+// link per seat.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let lobby = { rulesets: [], expansions: [], bots: [] };
+const entries = new Map();  // key -> ruleset entry (shipped, the server's, uploaded)
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined && text !== null) node.textContent = text;
+  return node;
+}
+
+async function start() {
+  lobby = await (await fetch("/api/lobby")).json();
+  const select = $("ruleset");
+  const groups = { edition: el("optgroup"), expansion: el("optgroup") };
+  groups.edition.label = "Editions";
+  groups.expansion.label = "Expansions (played on their base edition)";
+  for (const entry of lobby.rulesets) {
+    entries.set(entry.key, entry);
+    const option = el("option", null, entry.name);
+    option.value = entry.key;
+    (groups[entry.kind] || groups.edition).append(option);
+  }
+  select.append(groups.edition, groups.expansion);
+  const original = lobby.rulesets.find((e) => e.name.includes("Original"));
+  if (original) select.value = original.key;
+  select.onchange = chosen;
+  $("variant").onchange = players;
+  $("players").onchange = seats;
+  $("create").onclick = create;
+  $("files").onchange = upload;
+  chosen();
+}
+
+function current() { return entries.get($("ruleset").value); }
+
+function chosen() {
+  const entry = current();
+  $("description").textContent = entry.description || "";
+  const variant = $("variant");
+  const none = el("option", null, "(as written)");
+  none.value = "";
+  variant.replaceChildren(none, ...entry.variants.map((v) => {
+    const option = el("option", null, v.name);
+    option.value = v.name;
+    option.title = v.description;
+    return option;
+  }));
+  const boxes = lobby.expansions.filter((x) => x.key !== entry.key).map((x) => {
+    const label = el("label", "muted");
+    label.style.fontWeight = "normal";
+    const box = el("input");
+    box.type = "checkbox";
+    box.value = x.key;
+    label.append(box, document.createTextNode(` ${x.name}`));
+    return label;
+  });
+  $("expansions").replaceChildren(...boxes);
+  players();
+}
+
+function players() {
+  const entry = current();
+  const variant = entry.variants.find((v) => v.name === $("variant").value);
+  const [lo, hi] = (variant || entry).players;
+  const input = $("players");
+  input.min = lo;
+  input.max = hi;
+  const value = Number(input.value) || lo;
+  input.value = Math.min(hi, Math.max(lo, value));
+  const advice = entry.advice && entry.advice[input.value];
+  $("range").textContent = `${lo} to ${hi} players` + (advice && !variant ? `; with ${input.value}, play the variant ${advice}` : "");
+  seats();
+}
+
+function seats() {
+  const count = Number($("players").value);
+  const box = $("seats");
+  const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  const rows = [];
+  for (let seat = 0; seat < count; seat++) {
+    const row = el("div");
+    const label = el("label", null, `Seat ${seat}`);
+    label.htmlFor = `seat-${seat}`;
+    const select = el("select");
+    select.id = `seat-${seat}`;
+    const person = el("option", null, "a person");
+    person.value = "person";
+    select.append(person, ...lobby.bots.map((bot) => {
+      const option = el("option", null, `${bot} bot`);
+      option.value = bot;
+      return option;
+    }));
+    select.value = old[seat] || (seat < 2 ? "person" : (lobby.bots.includes("heuristic") ? "heuristic" : lobby.bots[0]));
+    row.append(label, select);
+    rows.push(row);
+  }
+  box.replaceChildren(...rows);
+}
+
+async function create() {
+  $("create-error").textContent = "";
+  const entry = current();
+  const body = {
+    ruleset: entry.key,
+    variant: $("variant").value || null,
+    expansions: [...$("expansions").querySelectorAll("input:checked")].map((b) => b.value),
+    players: Number($("players").value),
+    seats: [...$("seats").querySelectorAll("select")].map((s) => s.value),
+  };
+  if ($("seed").value !== "") body.seed = Number($("seed").value);
+  const response = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const result = await response.json();
+  if (!response.ok) {
+    $("create-error").textContent = result.error + (result.diagnostics ? `\n${result.diagnostics.join("\n")}` : "");
+    return;
+  }
+  showLinks(result);
+}
+
+function showLinks(result) {
+  const list = $("links");
+  const items = [];
+  const link = (label, path) => {
+    const item = el("li");
+    const url = location.origin + path;
+    const anchor = el("a", null, url);
+    anchor.href = url;
+    anchor.target = "_blank";
+    anchor.rel = "noopener";
+    item.append(el("strong", null, `${label}: `), anchor);
+    return item;
+  };
+  for (const seat of result.seats) {
+    if (seat.link) items.push(link(`Seat ${seat.seat}`, seat.link));
+    else items.push(el("li", "muted", `Seat ${seat.seat}: ${seat.kind} bot`));
+  }
+  items.push(link("Watch (everyone may)", result.spectate));
+  items.push(link("Rulesheet", `/room/${result.room}/rules`));
+  list.replaceChildren(...items);
+  $("made").hidden = false;
+  const local = ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
+  $("lan").hidden = !local;
+  $("lan").textContent = "These links name this computer as localhost, so only this computer can open them. "
+    + "To play with phones and laptops on your network, start the server with `kittens serve --host 0.0.0.0`, "
+    + "open this page at this computer's network address (the server prints it), and make the table there.";
+  $("made").scrollIntoView({ behavior: "smooth" });
+}
+
+async function upload() {
+  const files = [...$("files").files];
+  if (!files.length) return;
+  $("upload-status").textContent = "Checking...";
+  const texts = await Promise.all(files.map((f) => f.text()));
+  const sources = new Map(files.map((f, i) => [f.name, texts[i]]));
+  const response = await fetch("/api/uploads", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ files: files.map((f, i) => ({ name: f.name, text: texts[i] })) }),
+  });
+  const result = await response.json();
+  if (!response.ok) { $("upload-status").textContent = result.error; return; }
+  const errors = result.diagnostics.filter((d) => d.severity === "error").length;
+  const warnings = result.diagnostics.length - errors;
+  $("upload-status").textContent = `Checked ${result.files.length} file(s): ${errors} error(s), ${warnings} warning(s).`
+    + (result.playable.length ? " Ready to play: it is chosen above." : errors ? " Fix the errors and pick the files again." : "");
+  showDiagnostics(result, sources);
+  if (result.playable.length) {
+    const group = el("optgroup");
+    group.label = "Uploaded";
+    for (const entry of result.playable) {
+      entries.set(entry.key, entry);
+      const option = el("option", null, `${entry.name} (${entry.file})`);
+      option.value = entry.key;
+      group.append(option);
+    }
+    $("ruleset").append(group);
+    $("ruleset").value = result.playable[0].key;
+    chosen();
+    $("make").scrollIntoView({ behavior: "smooth" });
+  }
+}
+
+function showDiagnostics(result, sources) {
+  const box = $("diagnostics");
+  const blocks = [];
+  const byFile = new Map();
+  for (const d of result.diagnostics) {
+    if (!byFile.has(d.file)) byFile.set(d.file, []);
+    byFile.get(d.file).push(d);
+  }
+  for (const [file, found] of byFile) {
+    blocks.push(el("h2", null, file));
+    const source = sources.get(file);
+    if (source === undefined) {
+      found.forEach((d) => blocks.push(el("p", d.severity === "error" ? "error" : "muted", `${file}:${d.line}:${d.column}: ${d.severity}: ${d.message} [${d.code}]`)));
+      continue;
+    }
+    const lines = source.split(/\r?\n/);
+    const view = el("div", "source");
+    const wanted = new Set();
+    found.forEach((d) => { for (let n = d.line - 2; n <= d.line + 2; n++) wanted.add(n); });
+    let previous = 0;
+    for (let n = 1; n <= lines.length; n++) {
+      if (!wanted.has(n)) continue;
+      if (previous && n > previous + 1) view.append(el("div", "line muted", "   ..."));
+      previous = n;
+      const here = found.filter((d) => d.line === n);
+      const row = el("div", "line" + (here.some((d) => d.severity === "error") ? " bad" : here.length ? " warn" : ""));
+      row.append(el("span", "lineno", String(n)), document.createTextNode(lines[n - 1]));
+      view.append(row);
+      here.forEach((d) => {
+        const caret = " ".repeat(Math.max(0, d.column - 1)) + "^ ";
+        view.append(el("div", `diag ${d.severity}`, `${caret}${d.severity}: ${d.message} [${d.code}]`));
+      });
+    }
+    blocks.push(view);
+  }
+  box.replaceChildren(...blocks);
+}
+
+start();

@@ -1,0 +1,300 @@
+// kittens serve: the table page. It shows what the server sends for this seat and
+// sends back which button was pressed; it knows no rules of its own.
+"use strict";
+
+const roomId = location.pathname.split("/")[2];
+const token = new URLSearchParams(location.hash.slice(1)).get("seat") || "";
+const $ = (id) => document.getElementById(id);
+let cards = {}, names = [], mySeat = null, socket = null, retry = 0, deadline = 0, totalMs = 1;
+let lastPrompt = null;
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined && text !== null) node.textContent = text;
+  return node;
+}
+function title(id) { return (cards[id] && cards[id].title) || "a card"; }
+function text(id) { return (cards[id] && cards[id].text) || ""; }
+function seatName(seat) { return seat === mySeat ? "You" : names[seat]; }
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+
+function cardTile(id) {
+  const tile = el("button", "card");
+  tile.type = "button";
+  tile.title = text(id);
+  tile.dataset.card = id;
+  tile.append(el("div", "title", title(id)), el("div", "text", text(id)));
+  tile.addEventListener("click", () => tile.classList.toggle("open"));  // tap shows the text
+  return tile;
+}
+function chip(label, hint) {
+  const node = el("span", "chip", label);
+  if (hint) node.title = hint;
+  return node;
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  socket = new WebSocket(`${scheme}//${location.host}/ws/${roomId}`);
+  socket.onopen = () => {
+    retry = 0;
+    $("connection").hidden = true;
+    socket.send(JSON.stringify({ type: "hello", token }));
+  };
+  socket.onmessage = (event) => receive(JSON.parse(event.data));
+  socket.onclose = () => {
+    const wait = Math.min(10000, 500 * 2 ** retry++);
+    note(`Connection lost; trying again in ${Math.round(wait / 1000) || 1} s...`);
+    setTimeout(connect, wait);
+  };
+}
+function note(message) {
+  const box = $("connection");
+  box.textContent = message;
+  box.hidden = false;
+}
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function receive(message) {
+  if (message.type === "welcome") welcome(message);
+  else if (message.type === "update") update(message);
+  else if (message.type === "error") {
+    note(message.message);
+    if (message.code === "bad-token" || message.code === "no-room") socket.onclose = null;
+    setTimeout(() => { if ($("connection").textContent === message.message) $("connection").hidden = true; }, 5000);
+    document.querySelectorAll("#prompt button, #window button").forEach((b) => { b.disabled = false; });
+  }
+}
+
+function welcome(message) {
+  cards = message.cards;
+  names = message.names;
+  mySeat = message.seat;
+  $("edition").textContent = message.edition + (message.variant ? ` (${message.variant})` : "");
+  $("who").textContent = mySeat === null ? "Watching" : `You are ${names[mySeat]}`;
+  $("rules").href = `/room/${roomId}/rules`;
+  $("log").replaceChildren();
+  document.title = `${message.edition}: kittens table`;
+}
+
+function update(message) {
+  const view = message.view;
+  renderTurn(view);
+  renderHand(view);
+  renderSeats(view);
+  renderPiles(view);
+  renderLog(message.log);
+  renderWindow(message);
+  renderPrompt(message);
+  renderOver(view);
+  const stopped = $("stopped");
+  stopped.hidden = !message.error;
+  stopped.textContent = message.error ? `This game has stopped: ${message.error}` : "";
+}
+
+function renderTurn(view) {
+  const turn = view.turn;
+  const whose = turn.seat === mySeat ? "your turn" : `${names[turn.seat]}'s turn`;
+  $("turn").textContent = view.finished ? "" :
+    `Turn ${turn.number}: ${whose}` + (turn.direction < 0 ? " (play goes in reverse)" : "");
+}
+
+function renderHand(view) {
+  const hand = $("hand");
+  hand.closest("section").hidden = view.hand === null;
+  if (view.hand === null) return;
+  const open = new Set([...hand.querySelectorAll(".card.open")].map((c) => c.dataset.card));
+  hand.replaceChildren(...view.hand.map((id) => {
+    const tile = cardTile(id);
+    if (open.has(id)) tile.classList.add("open");
+    return tile;
+  }));
+  if (!view.hand.length) hand.append(el("span", "muted", "No cards."));
+}
+
+function renderSeats(view) {
+  $("seats").replaceChildren(...view.seats.map((seat) => {
+    const box = el("div", "seat");
+    box.dataset.seat = seat.seat;
+    if (seat.seat === view.turn.seat && !view.finished) box.classList.add("current");
+    if (!seat.alive) box.classList.add("out");
+    if (seat.seat === mySeat) box.classList.add("me");
+    box.append(el("div", "name", seat.seat === mySeat ? `${names[seat.seat]} (you)` : names[seat.seat]));
+    box.append(el("div", "count", seat.alive ? plural(seat.count, "card") : "out"));
+    if (seat.alive && seat.owed > 1) box.append(el("div", "muted", `owes ${seat.owed} turns`));
+    if (seat.known && seat.known.length) {
+      const chips = el("div", "chips");
+      chips.append(el("span", "muted", "you know: "), ...seat.known.map((id) => chip(title(id), text(id))));
+      box.append(chips);
+    }
+    return box;
+  }));
+}
+
+function pile(label, big, extra) {
+  const box = el("div", "pile");
+  box.append(el("div", "muted", label), el("div", "big", big));
+  if (extra) box.append(extra);
+  return box;
+}
+function placesChips(known) {
+  const chips = el("div", "chips");
+  known.forEach((k) => chips.append(chip(`${k.place === 0 ? "top" : `place ${k.place + 1}`}: ${title(k.card)}`, text(k.card))));
+  return chips;
+}
+
+function renderPiles(view) {
+  const boxes = [];
+  boxes.push(pile("Draw pile", plural(view.draw_pile.count, "card"),
+    view.draw_pile.known.length ? placesChips(view.draw_pile.known) : null));
+  const discard = view.discard_pile;  // the top card first
+  const chips = el("div", "chips");
+  discard.slice(1, 9).forEach((id) => chips.append(chip(title(id), text(id))));
+  if (discard.length > 9) chips.append(el("span", "muted", `and ${discard.length - 9} more`));
+  const top = el("span", null, discard.length ? title(discard[0]) : "empty");
+  if (discard.length) top.title = text(discard[0]);
+  boxes.push(pile("Discard pile" + (discard.length ? ` (${discard.length}), top:` : ""), "", discard.length > 1 ? chips : null));
+  boxes[boxes.length - 1].querySelector(".big").append(top);
+  if (view.removed.length) boxes.push(pile("Out of the game", plural(view.removed.length, "card")));
+  for (const zone of view.zones.concat(view.areas)) {
+    const label = zone.seat !== undefined ? `${zone.name}: ${seatName(zone.seat)}` : zone.name;
+    if (zone.cards) {
+      const list = el("div", "chips");
+      zone.cards.forEach((id) => list.append(chip(title(id), text(id))));
+      boxes.push(pile(label, plural(zone.cards.length, "card"), list));
+    } else {
+      boxes.push(pile(label, plural(zone.count, "card"), zone.known.length ? placesChips(zone.known) : null));
+    }
+  }
+  $("piles").replaceChildren(...boxes);
+}
+
+function renderLog(entries) {
+  const box = $("log");
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 30;
+  entries.forEach((entry) => box.append(el("p", null, entry.text)));
+  if (atBottom) box.scrollTop = box.scrollHeight;
+}
+
+function optionButton(option, index, promptId, primary) {
+  const button = el("button", primary ? "primary" : null);
+  button.type = "button";
+  button.append(document.createTextNode(option.label));
+  if (option.hint) button.append(el("span", "hint", option.hint));
+  if (option.card) button.title = text(option.card);
+  if (option.combo) button.title = text(option.combo);
+  button.dataset.choice = index;
+  button.addEventListener("click", () => choose(promptId, index));
+  return button;
+}
+function choose(promptId, index) {
+  document.querySelectorAll("#prompt button, #window button").forEach((b) => { b.disabled = true; });
+  send({ type: "act", prompt: promptId, choice: index });
+}
+
+function renderWindow(message) {
+  const box = $("window");
+  const win = message.window;
+  box.hidden = !win;
+  if (!win) return;
+  $("window-question").textContent = win.question;
+  totalMs = Math.max(totalMs, message.remaining_ms || 1);
+  if (!box.dataset.id || box.dataset.id !== win.id) totalMs = message.remaining_ms || 1;
+  box.dataset.id = win.id;
+  deadline = performance.now() + (message.remaining_ms || 0);
+  const options = $("window-options");
+  const prompt = message.prompt && message.prompt.kind === "window" ? message.prompt : null;
+  options.replaceChildren(...(prompt ? prompt.options.map((o, i) => optionButton(o, i, prompt.id, i > 0)) : []));
+  $("window-note").textContent = prompt ? "" :
+    win.answered ? "You answered. Waiting for the others..." : "Waiting for answers...";
+}
+function tick() {
+  const bar = $("window-timer");
+  if (bar && !$("window").hidden) {
+    const left = Math.max(0, deadline - performance.now());
+    bar.style.width = `${Math.round(100 * left / totalMs)}%`;
+  }
+  requestAnimationFrame(tick);
+}
+
+function renderPrompt(message) {
+  const box = $("prompt");
+  const prompt = message.prompt && message.prompt.kind !== "window" ? message.prompt : null;
+  box.hidden = !prompt;
+  if (!prompt) { lastPrompt = null; return; }
+  if (lastPrompt === prompt.id) return;  // the same question: keep what is half done (an order)
+  lastPrompt = prompt.id;
+  $("prompt-question").textContent = prompt.question;
+  const body = $("prompt-body");
+  if (prompt.kind === "rearrange") body.replaceChildren(reorder(prompt));
+  else if (prompt.kind === "choose_position" && prompt.options.length > 8) body.replaceChildren(places(prompt));
+  else {
+    const options = el("div", "options");
+    prompt.options.forEach((o, i) => options.append(optionButton(o, i, prompt.id, i === 0 && prompt.kind === "action")));
+    body.replaceChildren(options);
+  }
+}
+
+function reorder(prompt) {
+  // cards shown top first; the person moves them, then the order is one of the options
+  let order = prompt.cards.map((_, i) => i);
+  const wrap = el("div");
+  const list = el("ol", "order");
+  const draw = () => {
+    list.replaceChildren(...order.map((cardIndex, at) => {
+      const item = el("li");
+      const up = el("button", null, "Up"), down = el("button", null, "Down");
+      up.type = down.type = "button";
+      up.disabled = at === 0;
+      down.disabled = at === order.length - 1;
+      up.onclick = () => { [order[at - 1], order[at]] = [order[at], order[at - 1]]; draw(); };
+      down.onclick = () => { [order[at + 1], order[at]] = [order[at], order[at + 1]]; draw(); };
+      const name = el("span", null, title(prompt.cards[cardIndex]));
+      name.title = text(prompt.cards[cardIndex]);
+      item.append(name, up, down);
+      return item;
+    }));
+  };
+  draw();
+  const done = el("button", "primary", "Put them back in this order (top first)");
+  done.type = "button";
+  done.onclick = () => {
+    const index = prompt.options.findIndex((o) => JSON.stringify(o.order) === JSON.stringify(order));
+    if (index >= 0) choose(prompt.id, index);
+  };
+  wrap.append(list, done);
+  return wrap;
+}
+
+function places(prompt) {
+  // a long pile: top, bottom, or any place in between
+  const wrap = el("div", "options");
+  const last = prompt.options.length - 1;
+  wrap.append(optionButton(prompt.options[0], 0, prompt.id, false));
+  const select = el("select");
+  prompt.options.forEach((o, i) => { const item = el("option", null, o.label); item.value = i; select.append(item); });
+  select.value = String(Math.min(1, last));
+  const here = el("button", null, "Put it there");
+  here.type = "button";
+  here.onclick = () => choose(prompt.id, Number(select.value));
+  wrap.append(select, here, optionButton(prompt.options[last], last, prompt.id, false));
+  return wrap;
+}
+
+function renderOver(view) {
+  const box = $("over");
+  box.hidden = !view.finished;
+  $("download").hidden = !view.finished;
+  if (!view.finished) return;
+  $("download").href = `/room/${roomId}/log`;
+  const winners = view.winners;
+  box.textContent = !winners.length ? "Game over: nobody wins." :
+    winners.includes(mySeat) ? (winners.length > 1 ? "Game over: your team wins!" : "Game over: you win!") :
+    `Game over: ${winners.map((s) => names[s]).join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
+}
+
+connect();
+requestAnimationFrame(tick);

@@ -1,0 +1,264 @@
+"""Events, decisions and their options in words, for one viewer.
+
+Everything here works from what the viewer may see: an event as
+``events.for_seat`` gives it (fields hidden from the viewer are simply absent),
+a decision asked of the viewer, the names of the seats. The same sentences
+serve players (``viewer`` a seat) and spectators (``viewer`` None).
+"""
+
+from __future__ import annotations
+
+PASS, DRAW, PLAY_BLIND = "pass", "draw", "play blind"
+
+
+class Words:
+    """Card titles and texts of one edition, and the seats' names."""
+
+    def __init__(self, edition, labels: list[str]) -> None:
+        self.edition = edition
+        self.labels = labels  # per seat: "person" or the bot's name
+        self.combos = {combo.id: combo for combo in edition.combos}
+        self.checks = {check.id: check.text for check in edition.checks}
+
+    # -- names ------------------------------------------------------------------
+    def title(self, rule_id) -> str:
+        card = self.edition.cards.get(rule_id)
+        if card is not None:
+            return card.title
+        combo = self.combos.get(rule_id)
+        return combo.title if combo is not None else str(rule_id).replace("_", " ")
+
+    def text(self, rule_id) -> str:
+        card = self.edition.cards.get(rule_id)
+        if card is not None:
+            return card.text
+        combo = self.combos.get(rule_id)
+        return combo.text if combo is not None else ""
+
+    def seat_name(self, seat: int) -> str:
+        label = self.labels[seat] if 0 <= seat < len(self.labels) else "person"
+        return f"Seat {seat}" + ("" if label == "person" else f" ({label} bot)")
+
+    def who(self, seat, viewer) -> str:
+        return "you" if seat == viewer else self.seat_name(seat)
+
+    def Who(self, seat, viewer) -> str:  # noqa: N802 (the capitalised form, to start a sentence)
+        text = self.who(seat, viewer)
+        return text[:1].upper() + text[1:]
+
+    def zone(self, name: str, viewer) -> str:
+        if name.startswith("hand "):
+            seat = int(name.split()[1])
+            return "your hand" if seat == viewer else f"{self.seat_name(seat)}'s hand"
+        base, _, owner = name.rpartition(" ")
+        if base and owner.isdigit():  # a per-player zone, e.g. "playmat 2"
+            seat = int(owner)
+            return f"{base.replace('_', ' ')} of " + ("yours" if seat == viewer else self.seat_name(seat))
+        return name.replace("_", " ")
+
+    # -- decisions --------------------------------------------------------------
+    def question(self, decision, viewer) -> str:
+        """What a decision asks of the viewer, in a sentence."""
+        info, kind = decision.info, decision.kind
+        source = self.title(info["source"]) if info.get("source") else ""
+        if kind == "action":
+            owed = info.get("owed", 1)
+            blind = " You play blind: a card you play is picked at random." if info.get("blind") else ""
+            return (f"Your turn{f' (you owe {owed} turns)' if owed > 1 else ''}: play a card, "
+                    f"or draw to end the turn.{blind}")
+        if kind == "answer":
+            play = info.get("answering") or info.get("play") or {}
+            return f"{self.Who(play.get('seat'), viewer)} played {self.title(play.get('id'))}. Answer it?"
+        if kind == "combo_card":
+            picked = ", ".join(self.title(c) for c in info.get("picked", []))
+            return f"{self.title(info.get('combo'))}: pick the next card" + (f" (so far: {picked})" if picked else "")
+        if kind == "ask":
+            return f"{source}: {info.get('question', '')}"
+        if kind == "rearrange":
+            return f"{source}: put these cards back in the order you want, top first."
+        what = {"choose_player": "pick a player", "choose_card": "pick a card",
+                "choose_title": "name a card", "choose_position": "where in the draw pile?",
+                "blind_pick": "take the card you can tell apart, or one at random?"}
+        return f"{source}: {what.get(kind, kind.replace('_', ' '))}"
+
+    def option(self, decision, option, hand_counts: dict) -> dict:
+        """One option as a button: its label, and the card it names (for its text)."""
+        kind = decision.kind
+        if kind in ("action", "answer"):
+            return self._play_option(option)
+        if kind == "choose_player":
+            count = hand_counts.get(option)
+            return {"label": self.seat_name(option) + (f" ({count} cards)" if count is not None else "")}
+        if kind == "choose_position":
+            size = len(decision.options) - 1
+            where = "top" if option == 0 else "bottom" if option == size else f"place {option + 1}"
+            return {"label": where if size else "top", "place": option}
+        if kind == "rearrange":
+            cards = decision.info.get("cards", [])
+            return {"label": ", ".join(self.title(cards[i]) for i in option), "order": list(option)}
+        if kind == "blind_pick":
+            return {"label": "one at random"} if option is True else \
+                {"label": self.title(option), "card": option}
+        if kind in ("choose_card", "choose_title", "combo_card"):
+            if isinstance(option, str):
+                return {"label": self.title(option), "card": option}
+            return {"label": f"card {option + 1}"}
+        return {"label": "yes" if option is True else "no" if option is False else str(option)}
+
+    def _play_option(self, option) -> dict:
+        if option == DRAW:
+            return {"label": "Draw a card", "hint": "ends your turn"}
+        if option == PASS:
+            return {"label": "Pass"}
+        if option == PLAY_BLIND:
+            return {"label": "Play a card at random", "hint": "you play blind"}
+        parts = str(option).split()
+        if parts[0] == "play" and len(parts) == 4:  # a wildcard played as another title
+            return {"label": f"Play {self.title(parts[1])} as {self.title(parts[3])}", "card": parts[3]}
+        if parts[0] == "play":
+            return {"label": f"Play {self.title(parts[1])}", "card": parts[1]}
+        label = self.title(parts[1]) + (f" with {self.title(parts[2])}" if len(parts) > 2 else "")
+        return {"label": label, "combo": parts[1]}
+
+    def discards(self, seat: int, cards: list, viewer) -> str:
+        """Several cards one hand discarded, one after another, in one sentence."""
+        return f"{self.Who(seat, viewer)} discarded {', '.join(self.title(card) for card in cards)}."
+
+    def round_question(self, event: dict, viewer) -> str:
+        """The prompt every person in a reaction window gets: built from the public event
+        that opened the round, so it reads the same whoever holds an answer."""
+        if event["type"] == "answer":
+            return f"{self.Who(event['seat'], viewer)} answered with {self.title(event['card'])}. Anyone answering?"
+        return f"{self.Who(event['seat'], viewer)} played {self.title(event['id'])}. Anyone answering?"
+
+    # -- events -----------------------------------------------------------------
+    def event(self, event: dict, viewer) -> str | None:
+        """An event as the viewer sees it, in a sentence (None: not worth a line)."""
+        kind = event["type"]
+        handler = getattr(self, "_" + kind, None)
+        return handler(event, viewer) if handler is not None else None
+
+    def _turn(self, event, viewer):
+        owed = event["owed"]
+        return (f"Turn {event['number']}: {self.who(event['seat'], viewer)}"
+                + (f" (owes {owed} turns)" if owed > 1 else "") + ".")
+
+    def _play(self, event, viewer):
+        if "card" in event:
+            return f"{self.Who(event['seat'], viewer)} played {self.title(event['card'])}."
+        cards = ", ".join(self.title(c) for c in event.get("cards", []))
+        return f"{self.Who(event['seat'], viewer)} played {self.title(event['combo'])} ({cards})."
+
+    def _answer(self, event, viewer):
+        return f"{self.Who(event['seat'], viewer)} answered with {self.title(event['card'])}!"
+
+    def _window_closed(self, event, viewer):
+        answers = event.get("answers", 0)
+        return "Nobody answered." if not answers else None
+
+    def _cancelled(self, event, viewer):
+        return f"{self.title(event.get('card') or event.get('combo'))} was cancelled."
+
+    def _fizzled(self, event, viewer):
+        return f"{self.Who(event['seat'], viewer)}'s play had nothing to act on."
+
+    def _chose(self, event, viewer):
+        value, who = event.get("value"), self.Who(event["seat"], viewer)
+        if isinstance(value, bool) or value is None:
+            return None
+        if isinstance(value, int):
+            return f"{who} picked {self.who(value, viewer)}."
+        if isinstance(value, str):
+            return f"{who} named {self.title(value)}."
+        if isinstance(value, dict) and value.get("secret"):
+            return f"{who} chose in secret."
+        return None
+
+    def _attacked(self, event, viewer):
+        victim = event["victim"]
+        verb = "owe" if victim == viewer else "owes"
+        return f"{self.Who(victim, viewer)} now {verb} {event['owed']} turns."
+
+    def _end_turn(self, event, viewer):
+        return None
+
+    def _reversed(self, event, viewer):
+        return "The direction of play is reversed."
+
+    def _shuffled(self, event, viewer):
+        return f"The {self.zone(event['zone'], viewer)} was shuffled."
+
+    def _empty_pile(self, event, viewer):
+        return "The draw pile is empty: nothing to draw."
+
+    def _out(self, event, viewer):
+        verb = "are" if event["seat"] == viewer else "is"
+        return f"{self.Who(event['seat'], viewer)} {verb} out of the game!"
+
+    def _blind_miss(self, event, viewer):
+        return (f"{self.Who(event['seat'], viewer)} picked {self.title(event['card'])} blind: "
+                "it cannot be played now.")
+
+    def _check(self, event, viewer):
+        return f"{self.Who(event['seat'], viewer)}: {self.checks.get(event['id'], event['id'])}"
+
+    def _show(self, event, viewer):
+        if "cards" in event:
+            cards = ", ".join(f"{self.title(c)} (place {p + 1})" for c, p in zip(event["cards"], event["at"]))
+            return f"You see in the {self.zone(event['zone'], viewer)}: {cards}."
+        seats = event.get("seats", [])
+        who = " and ".join(self.who(s, viewer) for s in seats) or "someone"
+        return f"{who[:1].upper() + who[1:]} looked at {event['count']} cards of the {self.zone(event['zone'], viewer)}."
+
+    def _reveal(self, event, viewer):
+        shown = ", ".join(f"{self.title(c)} ({self.zone(z, viewer)})"
+                          for c, z in zip(event["cards"], event["zones"]))
+        return f"Shown to everyone: {shown}."
+
+    def _rearranged(self, event, viewer):
+        return f"The top cards of the {self.zone(event['zone'], viewer)} were put in a new order."
+
+    def _game_over(self, event, viewer):
+        winners = event.get("winners") or ([event["winner"]] if event.get("winner") is not None else [])
+        if not winners:
+            return "Game over: nobody wins."
+        names = " and ".join(self.who(s, viewer) for s in winners)
+        verb = "win" if len(winners) > 1 or winners[0] == viewer else "wins"
+        return f"Game over: {names} {verb}!"
+
+    def _move(self, event, viewer):
+        source, target = event["from"], event["to"]
+        card = event.get("card")
+        name = self.title(card) if card else "a card"
+        src, dst = _hand_seat(source), _hand_seat(target)
+        if source == "draw_pile" and dst is not None:
+            where = " from the bottom" if event.get("from_at", 0) else ""
+            return f"{self.Who(dst, viewer)} drew {name}{where}."
+        if src is not None and dst is not None:
+            return f"{self.Who(dst, viewer)} took {name} from {self.who(src, viewer)}."
+        if dst is not None:
+            return f"{self.Who(dst, viewer)} took {name} from the {self.zone(source, viewer)}."
+        if target == "draw_pile":
+            place = event.get("at")
+            where = f" at place {place + 1}" if isinstance(place, int) else " at a secret place"
+            return f"{name[:1].upper() + name[1:]} went into the draw pile{where}."
+        if src is not None and target == "discard_pile":
+            return f"{self.Who(src, viewer)} discarded {name}."
+        if src is not None:
+            return f"{name[:1].upper() + name[1:]} went from {self.zone(source, viewer)} to the {self.zone(target, viewer)}."
+        return None
+
+
+def _hand_seat(zone: str):
+    return int(zone.split()[1]) if zone.startswith("hand ") else None
+
+
+def played_moves(events: list, index: int) -> bool:
+    """Whether the moves to the discard pile starting at ``index`` are the cards of a play
+    (the `play` or `answer` event that follows tells it, so they need no line)."""
+    for event in events[index:]:
+        if event is None:
+            continue
+        if event["type"] != "move":
+            return event["type"] in ("play", "answer")
+    return False

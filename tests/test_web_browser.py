@@ -1,0 +1,267 @@
+"""The web table in a real browser: Debian's Chromium, driven by Playwright.
+
+Two browser contexts (two people, sharing nothing) make a two-player table in the
+lobby, open their seat links and play the game to its end by pressing buttons.
+Whenever a page is asked to act, the test checks what it shows against the
+server's game: its own hand, the other hand's size, the draw pile, and never a
+card of the other hand it has not seen, never a card id, never the other seat's
+link. Screenshots are kept in tests/artifacts/web/ (ignored by git).
+
+The server is uvicorn on 127.0.0.1, in a thread of this process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+uvicorn = pytest.importorskip("uvicorn")
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+from kittens.interpreter.tools.replay import replay_log  # noqa: E402
+from kittens.interpreter.tools.web.app import Settings, create_app  # noqa: E402
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "web"
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def chromium_path() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is missing: .ci/run installs Debian's chromium package")
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    return found
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A real server (uvicorn) on a free port of 127.0.0.1."""
+    settings = Settings(data=str(tmp_path_factory.mktemp("serve")), answer_seconds=1.5, bot_delay=0.1)
+    app = create_app(settings)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    instance = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if instance.started:
+            break
+        time.sleep(0.05)
+    assert instance.started, "the server did not start"
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}", app
+    instance.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    path = chromium_path()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def make_table_in_the_lobby(page, base: str, seed: int) -> list[str]:
+    page.goto(base + "/")
+    page.wait_for_selector("#ruleset option", state="attached")
+    page.select_option("#ruleset", label="Exploding Kittens (Original Edition)")
+    page.fill("#players", "2")
+    page.dispatch_event("#players", "change")
+    assert page.locator("#seats select").count() == 2
+    page.select_option("#seat-0", "person")
+    page.select_option("#seat-1", "person")
+    page.fill("#seed", str(seed))
+    page.click("#create")
+    page.wait_for_selector("#links a")
+    shot(page, "lobby-made")
+    links = [a.get_attribute("href") for a in page.locator("#links a").all()]
+    seats = [link for link in links if "#seat=" in link]
+    assert len(seats) == 2 and "/rules" in links[-1]
+    return seats
+
+
+def visible(page, selector: str) -> bool:
+    return page.locator(selector).is_visible()
+
+
+def check_screen(page, room, seat: int, tokens: list[str]) -> None:
+    """What the page shows, against the server's game (which waits for this page)."""
+    edition = room.game.edition
+    table = room.state.table
+    other = 1 - seat
+    hand = sorted(page.locator("#hand .card .title").all_inner_texts())
+    assert hand == sorted(edition.cards[inst.id].title for inst in table.hands[seat].cards)
+    box = page.locator(f"#seats .seat[data-seat='{other}']")
+    assert box.locator(".count").inner_text() == f"{len(table.hands[other].cards)} card" + (
+        "" if len(table.hands[other].cards) == 1 else "s")
+    pile = page.locator("#piles .pile").first.locator(".big").inner_text()
+    assert pile.startswith(f"{len(table.draw_pile.cards)} card")
+    # the other hand: only the cards this seat knows are named, and only there
+    known = {edition.cards[c].title for c in room.state.view(seat).known_in_hand(other)}
+    unknown = {edition.cards[inst.id].title for inst in table.hands[other].cards} - known
+    named = set(box.locator(".chip").all_inner_texts())
+    assert named <= known and not named & unknown
+    body = page.locator("body").inner_text()
+    ids = [card_id for card_id in edition.cards if "_" in card_id]
+    assert not [card_id for card_id in ids if re.search(rf"\b{card_id}\b", body)], "a card id on the screen"
+    rules = "|".join(list(edition.cards) + [combo.id for combo in edition.combos])
+    assert not re.search(rf"\b(play|combo) ({rules})\b", body), "an option as the engine writes it, on the screen"
+    assert tokens[other] not in page.content(), "the other seat's link is in the page"
+
+
+def press(page, container: str, text: str | None = None) -> bool:
+    buttons = page.locator(f"{container} button:enabled")
+    if text is not None:
+        buttons = buttons.filter(has_text=text)
+    if not buttons.count():
+        return False
+    buttons.first.click()
+    return True
+
+
+def test_two_people_play_a_table_to_the_end_in_chromium(server, browser, tmp_path):
+    base, app = server
+    lobby = browser.new_context().new_page()
+    links = make_table_in_the_lobby(lobby, base, seed=7)
+    tokens = [link.split("#seat=")[1] for link in links]
+    room_id = links[0].split("/room/")[1].split("#")[0]
+    room = app.state.tables.rooms[room_id]
+    pages, frames = [], [[], []]
+    for seat, link in enumerate(links):
+        page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
+        page.on("websocket", lambda ws, seat=seat: ws.on("framereceived", lambda data: frames[seat].append(data)))
+        page.goto(link)
+        pages.append(page)
+    for seat, page in enumerate(pages):
+        page.wait_for_selector("#hand .card")
+        assert page.locator("#who").inner_text() == f"You are Seat {seat}"
+    shot(pages[0], "seat0-start")
+    played = [0, 0]
+    window_shot = False
+    checked = 0
+    deadline = time.monotonic() + 150
+    while not all(visible(page, "#over") for page in pages):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        acted = False
+        for seat, page in enumerate(pages):
+            if visible(page, "#window") and page.locator("#window-options button:enabled").count():
+                if not window_shot:
+                    shot(page, f"seat{seat}-window")
+                    window_shot = True
+                acted |= press(page, "#window-options", "Pass")
+            elif visible(page, "#prompt") and page.locator("#prompt button:enabled").count():
+                pending = room.state.decision()
+                if pending is None or pending.seat != seat or room.round is not None:
+                    continue  # the page is a step ahead of the server: look again
+                if pending.kind == "action":
+                    check_screen(page, room, seat, tokens)
+                    checked += 1
+                    # each person plays a card on their first two turns, then only draws
+                    if played[seat] < 2 and press(page, "#prompt", "Play "):
+                        played[seat] += 1
+                    else:
+                        press(page, "#prompt", "Draw a card")
+                elif pending.kind == "rearrange":
+                    press(page, "#prompt", "Put them back")
+                else:
+                    press(page, "#prompt-body")
+                acted = True
+        if not acted:
+            pages[0].wait_for_timeout(60)
+    assert checked >= 4 and sum(played) >= 1
+    for seat, page in enumerate(pages):
+        shot(page, f"seat{seat}-end")
+        assert "Game over" in page.locator("#over").inner_text()
+        assert "Game over" in page.locator("#log").inner_text()
+    winner = room.state.winner
+    assert pages[winner].locator("#over").inner_text() == "Game over: you win!"
+    assert pages[1 - winner].locator("#over").inner_text() == f"Game over: Seat {winner} wins."
+    # what reached each browser: its own seat only, no secret marks, not the other's link
+    for seat in (0, 1):
+        messages = [json.loads(frame) for frame in frames[seat]]
+        welcome = next(m for m in messages if m["type"] == "welcome")
+        assert welcome["seat"] == seat
+        assert not any(tokens[1 - seat] in frame for frame in frames[seat])
+        assert not any(key in frame for frame in frames[seat] for key in ('"secret":', '"only":'))
+    # the finished game downloads as a log that replays
+    href = pages[0].locator("#download").get_attribute("href")
+    log = pages[0].request.get(base + href)
+    assert log.ok
+    path = tmp_path / "game.jsonl"
+    path.write_text(log.text(), encoding="utf-8")
+    [result] = list(replay_log(str(path)))
+    assert result.verified and result.winner == winner
+    # the rulesheet is one click away
+    with pages[1].context.expect_page() as opened:
+        pages[1].click("#rules")
+    sheet = opened.value
+    sheet.wait_for_load_state()
+    assert "Exploding Kittens (Original Edition)" in sheet.locator("body").inner_text()
+
+
+BROKEN_HOUSE_RULE = """\
+format: 1
+kind: edition
+id: nope_party
+name: Nope Party
+extends: original
+set_counts: {noep: 8}
+"""
+
+
+def test_the_lobby_shows_an_uploaded_house_rules_findings_at_their_lines(server, browser, tmp_path):
+    base, _app = server
+    page = browser.new_context().new_page()
+    page.goto(base + "/")
+    page.wait_for_selector("#ruleset option", state="attached")
+    bad = tmp_path / "nope_party.yaml"
+    bad.write_text(BROKEN_HOUSE_RULE, encoding="utf-8")
+    page.set_input_files("#files", str(bad))
+    page.wait_for_selector("#diagnostics .source")
+    line = page.locator("#diagnostics .line.bad")
+    assert line.count() == 1 and line.locator(".lineno").inner_text() == "6" and "noep" in line.inner_text()
+    assert "noep" in page.locator("#diagnostics .diag").inner_text()
+    assert "1 error" in page.locator("#upload-status").inner_text()
+    shot(page, "lobby-upload-errors")
+    good = tmp_path / "nope_party_fixed.yaml"
+    good.write_text(BROKEN_HOUSE_RULE.replace("noep", "nope"), encoding="utf-8")
+    page.set_input_files("#files", str(good))
+    page.wait_for_function("document.querySelector('#upload-status').innerText.includes('Ready to play')")
+    assert page.locator("#ruleset option:checked").inner_text().startswith("Nope Party")
+    page.click("#create")
+    page.wait_for_selector("#links a")
+
+
+def test_a_table_fits_a_phone_screen(server, browser):
+    base, app = server
+    tables = app.state.tables
+    lobby = browser.new_context().new_page()
+    links = make_table_in_the_lobby(lobby, base, seed=3)
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    phone.goto(links[0])
+    phone.wait_for_selector("#prompt button")
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the page scrolls sideways"
+    card = phone.locator("#hand .card").first
+    card.tap()  # a tap shows the card's text
+    assert card.locator(".text").is_visible()
+    room = tables.rooms[links[0].split("/room/")[1].split("#")[0]]
+    card_id = card.get_attribute("data-card")
+    assert card.locator(".text").inner_text() == room.game.edition.cards[card_id].text
+    shot(phone, "phone")
