@@ -112,6 +112,8 @@ def decision_times(budgets: list[str], positions: int = 20, seed: int = 0) -> li
         state = game.new_state(seed + index, record=False)
         index += 1
         bots = make_players(["heuristic"], 4, seed + index)
+        for seat, bot in enumerate(bots):
+            bot.start(game, seat)
         while not state.is_terminal():
             decision = state.decision()
             if len(decision.options) > 1 and rng.random() < 0.15 and len(found) < positions:

@@ -98,3 +98,18 @@ def test_unknown_bot_is_refused():
     with pytest.raises(ValueError, match="unknown bot"):
         make_bots(["genius"], 2, 0)
     assert isinstance(make_bots(["random"], 2, 0)[1], RandomBot)
+
+
+@pytest.mark.parametrize("edition", ["original", "party", "imploding"])
+def test_a_heuristic_bot_nobody_started_still_plays_whole_games(edition):
+    # start() is optional in the player protocol: a bot used without it must not fail
+    game = Game(load_edition(edition), 4)
+    for seed in range(4):
+        state = game.new_state(seed, record=False)
+        bots = [HeuristicBot(seed, seat) for seat in range(4)]
+        steps = 0
+        while not state.is_terminal() and steps < 20000:
+            decision = state.decision()
+            state.apply_action(bots[decision.seat].choose(state.view(decision.seat), decision))
+            steps += 1
+        assert state.is_terminal()

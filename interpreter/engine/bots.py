@@ -121,6 +121,11 @@ class HeuristicBot:
         return option
 
     # -- helpers --------------------------------------------------------------
+    def _value(self, card_id: str) -> int:
+        # a bot nobody started (start is optional in the player protocol) values every
+        # card alike rather than failing
+        return self.roles.value(card_id) if self.roles else 10
+
     def _role(self, card_id: str) -> str:
         return self.roles.roles.get(card_id, "other") if self.roles else "other"
 
@@ -218,10 +223,10 @@ class HeuristicBot:
         if options and isinstance(options[0], int):
             return options[self.rng.randrange(len(options))]
         giving = decision.info.get("actor") != self.seat
-        roles = self.roles
+        value = self._value
         if giving:  # handing a card over: the least useful one
-            return min(options, key=lambda cid: (roles.value(cid), cid))
-        return max(options, key=lambda cid: (roles.value(cid), cid))
+            return min(options, key=lambda cid: (value(cid), cid))
+        return max(options, key=lambda cid: (value(cid), cid))
 
     def _choose_title(self, view, decision):
         savers = [t for t in decision.options if self._role(t) == "saver"]
@@ -234,7 +239,7 @@ class HeuristicBot:
         return places[0]
 
     def _combo_card(self, view, decision):
-        return min(decision.options, key=lambda cid: (self.roles.value(cid), cid))
+        return min(decision.options, key=lambda cid: (self._value(cid), cid))
 
     def _ask(self, view, decision):
         return True
