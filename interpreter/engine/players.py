@@ -17,6 +17,7 @@ Whatever the class, it follows the player protocol of bots.py.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import os
@@ -34,8 +35,12 @@ def builtin_bots() -> dict:
     return {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": ISMCTSBot}
 
 
+@functools.lru_cache(maxsize=256)
 def parse_spec(spec: str) -> tuple:
-    """``spec`` -> (class, settings, label); BotSpecError when it names no bot."""
+    """``spec`` -> (class, settings, label); BotSpecError when it names no bot.
+
+    Remembered by spec: a series of games makes the same players for every game, and
+    looking a class and its signature up each time cost a third of a short game."""
     text = spec.strip()
     if not text:
         raise BotSpecError(f"an empty bot name; the bots are: {', '.join(builtin_bots())}")
@@ -87,6 +92,7 @@ def _load_class(module_name: str, class_name: str, spec: str):
     return cls
 
 
+@functools.lru_cache(maxsize=256)
 def _parameters(cls) -> tuple:
     """(names the constructor takes, whether it takes any keyword)."""
     try:
