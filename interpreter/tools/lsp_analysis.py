@@ -10,11 +10,12 @@ answer. Positions here are 0-based lines and columns, as the protocol counts.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from dataclasses import dataclass, field
 
-from ...about import RULEBOOK_DIR
+from ...about import RULEBOOK_DIR, display_path
 from ..lang import primitives as P
 from ..lang.diagnostics import Diagnostic
 from ..rules.workspace import Workspace
@@ -62,7 +63,51 @@ def analyse(path: str, text: str, overlays: dict | None = None) -> Analysis:
     check_file(ws, path)
     real = os.path.realpath(path)
     own = [d for d in ws.diagnostics if os.path.realpath(d.path) == real]
+    own += _caused_elsewhere(ws, real, text, overlays or {})
     return Analysis(path, text, own, _vocabulary(ws, text))
+
+
+#: keys that lead from a file to another: a finding this file causes in another is shown here
+_REFERENCE_KEY = re.compile(r"^(extends|include|apply|uses|base|edition)\s*:", re.MULTILINE)
+
+
+def _caused_elsewhere(ws: Workspace, real: str, text: str, overlays: dict) -> list[Diagnostic]:
+    """Findings that checking this file makes in another file, which that file does not
+    have on its own: the setup dry run of a house rule fails at a step of the edition it
+    extends (hand_size set too high), a combo breaks in a shipped file. An editor shows
+    only the open file's findings, so these are moved onto the line that leads there
+    (``extends:``, ``include:``, ...), the real place named in the message."""
+    from .validate import check_file
+
+    elsewhere = [d for d in ws.diagnostics if os.path.realpath(d.path) != real]
+    if not elsewhere:
+        return []
+    own_of: dict[str, set] = {}
+    for other in dict.fromkeys(os.path.realpath(d.path) for d in elsewhere):
+        alone = Workspace()
+        alone.overlay.update(overlays)
+        alone.overlay[real] = text
+        try:
+            check_file(alone, other)
+        except Exception:  # noqa: BLE001 - an unreadable file: its findings count as its own
+            own_of[other] = None
+            continue
+        own_of[other] = {_key(d) for d in alone.diagnostics if os.path.realpath(d.path) == other}
+    found = _REFERENCE_KEY.search(text)
+    line = text.count("\n", 0, found.start()) + 1 if found else 1
+    moved = []
+    for d in elsewhere:
+        mine = own_of.get(os.path.realpath(d.path))
+        if mine is None or _key(d) in mine:
+            continue
+        where = f"{display_path(d.path)}:{d.line}:{d.column}"
+        moved.append(dataclasses.replace(d, path=real, line=line, column=1,
+                                         message=f"{d.message} (at {where})", source_line=""))
+    return moved
+
+
+def _key(d: Diagnostic) -> tuple:
+    return (os.path.realpath(d.path), d.line, d.column, d.code, d.message)
 
 
 def _vocabulary(ws: Workspace, text: str) -> Vocabulary:
