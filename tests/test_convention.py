@@ -153,9 +153,18 @@ def test_shipped_files_are_shown_by_name_not_by_their_install_path(capsys, tmp_p
         assert str(PACKAGE_DIR) not in out + err, argv
     _code, out, _err = invoke(capsys, "list")
     assert "Exploding Kittens (Original Edition)  [edition, 2-5 players]  original" in out
-    _code, out, _err = invoke(capsys, "validate", ORIGINAL)
     _code, out, _err = invoke(capsys, "show", "original")
     assert "<kittens>/editions/original.yaml" in out
+    # a message that names where something else was defined names a shipped file by name too
+    (tmp_path / "cards.yaml").write_text("format: 1\nkind: cards\ncards:\n  - id: skip\n"
+                                         "    title: Skip\n    text: End your turn.\n"
+                                         "    when: own_turn\n    effect: end_turn()\n")
+    (tmp_path / "mine.yaml").write_text("format: 1\nkind: edition\nid: mine\nname: Mine\n"
+                                        "extends: original\ninclude: [cards.yaml]\n")
+    for argv in (["validate", "mine.yaml"], ["run", "mine.yaml"], ["validate", "mine.yaml", "--json"]):
+        code, out, err = invoke(capsys, *argv)
+        assert code == 1 and "duplicate-id" in out + err, argv
+        assert str(PACKAGE_DIR) not in out + err and "<kittens>/rulebook/original.yaml:" in out + err, argv
 
 
 def test_validate_a_folder_skips_build_output_environments_hidden_folders_and_gitignore(tmp_path, capsys):
