@@ -31,6 +31,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
+    # help is Markdown: `code` shows as code, and brackets stay text (rich markup ate the
+    # "[lsp]" of "pip install 'kittens[lsp]'")
+    rich_markup_mode="markdown",
 )
 
 #: kept for code that imported it from here
@@ -672,7 +675,7 @@ def rules(
 
 
 new_app = typer.Typer(help="Write starter files: a house rule or an expansion, with a scenario.",
-                      no_args_is_help=True)
+                      no_args_is_help=True, rich_markup_mode="markdown")
 app.add_typer(new_app, name="new")
 
 
@@ -702,7 +705,7 @@ def new_house_rule(
     as_json: JsonOpt = False,
 ) -> None:
     """A house rule that extends an edition (NAME.yaml), a scenario beside it, and the
-    schemas its modelines point to (in .kittens/schema/, refreshed by `kittens schema`)."""
+    schemas its modelines point to (in schema/ beside them, refreshed by `kittens schema --write schema`)."""
     from .interpreter.tools.scaffold import house_rule
 
     start("new", output, as_json)
@@ -814,7 +817,7 @@ def docs(
 
 @app.command()
 def schema(
-    write: Annotated[Optional[str], typer.Option("--write", help="Copy every schema into this folder (made if needed), replacing older copies: the modelines of `kittens new` point to DIR/schema.", show_default=False)] = None,
+    write: Annotated[Optional[str], typer.Option("--write", help="Copy every schema into the folder DIR (made if needed), replacing older copies; `kittens new` puts them in schema/ beside its files, so `--write schema` there refreshes them.", show_default=False, metavar="DIR")] = None,
     kind: Annotated[Optional[str], typer.Argument(help="Print one kind's schema: cards, combos, edition, expansion or scenario.", show_default=False)] = None,
     output: FormatOpt = Format.text,
     as_json: JsonOpt = False,

@@ -252,3 +252,32 @@ def test_refreshed_schemas_keep_their_ids(tmp_path, capsys):
         shipped = json.loads((ROOT / "schema" / f"{kind}.schema.json").read_text())
         assert copy == shipped
         assert copy["$id"] == f"https://kittens.example/schema/{kind}.schema.json"
+
+
+def test_the_refresh_command_kittens_new_prints_refreshes_what_the_modelines_name(tmp_path, capsys,
+                                                                                    monkeypatch):
+    """`kittens new` says how to refresh the schemas; that very command rewrites the files
+    the starter's modelines point to (not some other folder)."""
+    import re
+    import shlex
+
+    monkeypatch.chdir(tmp_path)
+    code, out, _err = invoke(capsys, "new", "house-rule", "Party", "--dir", "rules")
+    assert code == 0
+    command = re.search(r"refresh with `kittens (schema --write [^`]+)`", out).group(1)
+    modeline = (tmp_path / "rules" / "party.yaml").read_text().splitlines()[0]
+    target = tmp_path / "rules" / modeline.split("$schema=", 1)[1]
+    target.write_text("{}")  # stale
+    assert invoke(capsys, *shlex.split(command))[0] == 0
+    assert json.loads(target.read_text())["$id"].endswith("/edition.schema.json")
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["lsp", "--help"], "kittens[lsp]"), (["simulate", "--help"], "kittens[cluster]"),
+    (["validate", "--help"], "*.yaml"),
+])
+def test_help_keeps_brackets_and_stars(capsys, argv, words):
+    """Help text is read as Markdown, not as rich markup, which took "[lsp]" for a style."""
+    code, out, _err = invoke(capsys, *argv)
+    flat = "".join(out.replace("\u2502", " ").split())  # however rich wrapped it into its box
+    assert code == 0 and words in flat, out

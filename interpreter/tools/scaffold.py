@@ -66,7 +66,7 @@ def _copy_schemas(folder: str) -> list[Written]:
     if os.path.isfile(os.path.join(folder, "edition.schema.json")):
         return []
     write_schemas(folder)
-    return [Written(folder, "JSON Schemas for editors; refresh with `kittens schema --write`")]
+    return [Written(folder, f"JSON Schemas for editors; refresh with `kittens schema --write {folder}`")]
 
 
 def _relative(path: str, folder: str) -> str:
