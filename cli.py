@@ -852,10 +852,12 @@ def schema(
 @app.command()
 def lsp(
     stdio: Annotated[bool, typer.Option("--stdio", help="Speak over standard input and output (the default; editors often pass it).")] = True,
+    output: Annotated[Format, typer.Option("--format", "-f", help="How an error starting the server is said (the server itself speaks LSP).")] = Format.text,
+    as_json: JsonOpt = False,
 ) -> None:
     """Run the kittens language server over stdio: the validator's diagnostics as you
     type, completion, hover and go-to-definition (needs `pip install 'kittens[lsp]'`)."""
-    start("lsp")
+    start("lsp", output, as_json)
     try:
         from .interpreter.tools.lsp import serve
     except ImportError as exc:

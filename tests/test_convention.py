@@ -35,7 +35,72 @@ BAD_PATHS = {
     "new": ["new", "house-rule", "X", "--from", "no_such_edition"],
     "docs": ["docs", "no_such_topic"],
     "schema": ["schema", "--write", "/dev/null/cannot"],
+    # the commands the balance lab, the players and the web table added
+    "arena": ["arena", "no/such.yaml", "-g", "1"],
+    "simulate": ["simulate", "no/such.yaml", "-g", "1", "-j", "1"],
+    "compare": ["compare", "original", "no/such.yaml", "-g", "1", "-j", "1"],
+    "sweep": ["sweep", "no/such.yaml", "--set", "hand_size=5..6", "-g", "1", "-j", "1"],
+    "serve": ["serve", "no/such.yaml", "--port", "0"],
 }
+
+#: every command, with arguments it accepts: the body runs (see the exit-code tests below)
+GOOD_ARGS = {
+    "validate": ["validate", ORIGINAL], "run": ["run", "original"], "replay": ["replay", "x.jsonl"],
+    "play": ["play", "original"], "bench": ["bench"], "arena": ["arena"], "list": ["list"],
+    "show": ["show", "original"], "diff": ["diff", "original", "nsfw"], "rules": ["rules", "original"],
+    "test": ["test", "x.yaml"], "docs": ["docs"], "schema": ["schema"], "lsp": ["lsp"],
+    "simulate": ["simulate", "original"], "compare": ["compare", "original", "nsfw"],
+    "sweep": ["sweep", "original"], "serve": ["serve"],
+    "new house-rule": ["new", "house-rule", "X"], "new expansion": ["new", "expansion", "X"],
+}
+#: commands that take no path or name to get wrong
+NO_PATH = {"lsp", "new expansion"}
+
+
+def _commands() -> set[str]:
+    """Every command the app has, subcommands as "new house-rule"."""
+    import typer.main
+
+    found = set()
+    for name, command in typer.main.get_command(app).commands.items():
+        subcommands = getattr(command, "commands", None)
+        found |= {f"{name} {sub}" for sub in subcommands} if subcommands else {name}
+    return found
+
+
+def test_the_convention_tests_cover_every_command():
+    """A command added later must be added here, so the tests below check it too."""
+    assert _commands() == set(GOOD_ARGS)
+    assert {c.split()[0] for c in _commands() - NO_PATH} == set(BAD_PATHS)
+
+
+@pytest.mark.parametrize("command", sorted(GOOD_ARGS))
+@pytest.mark.parametrize("trouble, code", [(ZeroDivisionError, 3), (KeyboardInterrupt, 130)],
+                         ids=["internal", "ctrl-c"])
+@pytest.mark.parametrize("switch", [[], ["--json"], ["--format", "json"]], ids=["text", "json", "format"])
+def test_every_command_exits_3_on_a_bug_and_130_on_ctrl_c(capsys, monkeypatch, command, trouble,
+                                                          code, switch):
+    """Whatever goes wrong inside any command: 3 for a bug, without a traceback (JSON under
+    --json), and 130 for Ctrl-C. Every command starts by noting its format (clikit.start),
+    so the trouble is raised there, after that."""
+    import kittens.cli as cli
+
+    real_start = cli.start
+
+    def start(*args, **kwargs):
+        real_start(*args, **kwargs)
+        raise trouble("planted")
+
+    monkeypatch.setattr(cli, "start", start)
+    monkeypatch.delenv("KITTENS_DEBUG", raising=False)
+    got, out, err = invoke(capsys, *GOOD_ARGS[command], *switch)
+    assert got == code, (out, err)
+    assert "Traceback" not in out + err
+    if code == 3 and switch:
+        doc = json.loads(out)
+        assert doc["code"] == 3 and "ZeroDivisionError: planted" in doc["error"], doc
+    elif code == 3:
+        assert "internal error: ZeroDivisionError: planted" in err
 
 
 def invoke(capsys, *argv) -> tuple[int, str, str]:
@@ -66,7 +131,14 @@ def test_every_command_reports_a_bad_path_in_words_on_stderr(capsys, command):
     ["run", "original", "--with", "no_such_expansion"],
     ["play", "no_such_edition"],
     ["rules", "original", "-p", "11"],
-], ids=["variant", "bot", "expansion", "edition", "players"])
+    ["simulate", "original", "--variant", "no_such_variant", "-g", "1", "-j", "1"],
+    ["compare", "original", "nsfw", "--bots", "genius", "-g", "1", "-j", "1"],
+    ["sweep", "original", "--set", "hand_size=5..6", "--with", "no_such_expansion", "-g", "1", "-j", "1"],
+    ["arena", "original", "--bots", "random,genius", "-g", "1"],
+    ["arena", "no_such_edition", "-g", "1"],
+    ["bench", "original", "--variant", "no_such_variant", "-g", "1"],
+], ids=["variant", "bot", "expansion", "edition", "players", "simulate-variant", "compare-bot",
+        "sweep-expansion", "arena-bot", "arena-edition", "bench-variant"])
 def test_unknown_names_are_usage_errors_in_json_too(capsys, argv):
     code, out, _err = invoke(capsys, *argv, "--format", "json")
     assert code == 2
