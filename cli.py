@@ -777,7 +777,7 @@ def test_scenarios(
 # -- the designer's toolchain (issue 13): docs, schemas, the language server ----------
 @app.command()
 def docs(
-    topic: Annotated[Optional[str], typer.Argument(help="A topic (effects, format, scenarios, ...); without one, the list of topics.", show_default=False)] = None,
+    topic: Annotated[Optional[str], typer.Argument(help="A topic (effects, format, scenarios, ...); without one, the list of topics.", show_default=False, autocompletion=complete.topics)] = None,
     output: FormatOpt = Format.text,
     as_json: JsonOpt = False,
 ) -> None:
@@ -818,7 +818,7 @@ def docs(
 @app.command()
 def schema(
     write: Annotated[Optional[str], typer.Option("--write", help="Copy every schema into the folder DIR (made if needed), replacing older copies; `kittens new` puts them in schema/ beside its files, so `--write schema` there refreshes them.", show_default=False, metavar="DIR")] = None,
-    kind: Annotated[Optional[str], typer.Argument(help="Print one kind's schema: cards, combos, edition, expansion or scenario.", show_default=False)] = None,
+    kind: Annotated[Optional[str], typer.Argument(help="Print one kind's schema: cards, combos, edition, expansion or scenario.", show_default=False, autocompletion=complete.schema_kinds)] = None,
     output: FormatOpt = Format.text,
     as_json: JsonOpt = False,
 ) -> None:
@@ -974,12 +974,12 @@ def simulate(
 
 @app.command()
 def compare(
-    rulesets: Annotated[List[str], typer.Argument(help="Two rulesets or more, the first the baseline: a file, a shipped name, RULES@VARIANT, RULES+EXPANSION (e.g. original original@older_printing).", show_default=False)],
+    rulesets: Annotated[List[str], typer.Argument(help="Two rulesets or more, the first the baseline: a file, a shipped name, RULES@VARIANT, RULES+EXPANSION (e.g. original original@older_printing).", show_default=False, autocompletion=complete.editions)],
     players: PlayersOpt = None,
     games: LabGamesOpt = 1000,
     bots: LabBotsOpt = "random",
     seed: SeedOpt = 0,
-    variant: Annotated[Optional[str], typer.Option("--variant", help="A variant for every ruleset that names none.")] = None,
+    variant: Annotated[Optional[str], typer.Option("--variant", help="A variant for every ruleset that names none.", autocompletion=complete.variants)] = None,
     expansions: WithOpt = None,
     fixed_seats: LabFixedOpt = False,
     workers: LabWorkersOpt = None,
@@ -1072,7 +1072,7 @@ def _atomic_text(path: str, command: str):
 # -- kittens serve (issue 16: the web table) -----------------------------------------------
 @app.command()
 def serve(
-    rules: Annotated[Optional[List[str]], typer.Argument(help="Rule files (or folders) the lobby offers besides the shipped editions, e.g. your house rules.", show_default=False)] = None,
+    rules: Annotated[Optional[List[str]], typer.Argument(help="Rule files (or folders) the lobby offers besides the shipped editions, e.g. your house rules.", show_default=False, autocompletion=complete.rule_files)] = None,
     host: Annotated[str, typer.Option("--host", help="The address to listen on: 127.0.0.1 for this computer only, 0.0.0.0 for every device on your network.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port to listen on (0: any free port).")] = 8000,
     data: Annotated[str, typer.Option("--data", help="Where rooms, their decisions (SQLite) and uploaded house rules are kept.")] = ".kittens-serve",

@@ -289,6 +289,20 @@ def test_shell_completion_names_editions_variants_bots_and_expansions(tmp_path):
     assert {"imploding", "barking", "streaking"} <= set(_complete("kittens run original --with ", 4, tmp_path))
 
 
+def test_completion_reaches_the_other_commands_too(tmp_path):
+    """compare (its baseline's variants, RULES@VARIANT too), the lab's and arena's bots,
+    docs topics, schema kinds, and serve's rule files."""
+    assert _complete("kittens compare original nsfw --variant ", 5, tmp_path) == ["older_printing", "beginner"]
+    assert "two_player" in _complete("kittens compare imploding@faster original --variant ", 5, tmp_path)
+    assert "original" in _complete("kittens compare orig", 2, tmp_path)
+    assert _complete("kittens simulate original --variant b", 4, tmp_path) == ["beginner"]
+    assert _complete("kittens arena --bots random,i", 3, tmp_path) == ["random,ismcts"]
+    assert _complete("kittens docs eff", 2, tmp_path) == ["effects"]
+    assert _complete("kittens schema sc", 2, tmp_path) == ["scenario"]
+    (tmp_path / "party.yaml").write_text("format: 1\n")
+    assert _complete("kittens serve pa", 2, tmp_path) == ["party.yaml"]
+
+
 def test_kittens_test_k_and_x(capsys):
     folder = str(ROOT / "tests" / "scenarios" / "original")
     code, out, _err = invoke(capsys, "test", folder, "-k", "attack", "--json")
