@@ -217,6 +217,20 @@ def test_every_command_prints_json_that_parses(capsys, argv):
     json.loads(out)
 
 
+def test_the_other_commands_print_json_that_parses_too(capsys, tmp_path):
+    """schema, new, replay and lsp's errors; the lab, arena and serve have their own tests
+    of their JSON (test_lab_cli.py, test_arena.py, test_web_cli.py)."""
+    log = str(tmp_path / "games.jsonl")
+    assert invoke(capsys, "run", "original", "-g", "2", "--log", log)[0] == 0
+    for argv in (["schema"], ["schema", "cards"], ["replay", log],
+                 ["new", "house-rule", "Mine", "--dir", str(tmp_path)],
+                 ["new", "expansion", "Theirs", "--dir", str(tmp_path)],
+                 ["diff", "original", "nsfw"], ["list", str(ROOT / "editions")]):
+        code, out, _err = invoke(capsys, *argv, "--json")
+        assert code == 0, (argv, out)
+        json.loads(out)
+
+
 def test_shipped_files_are_shown_by_name_not_by_their_install_path(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # as a designer's folder: not inside kittens
     for argv in (["list"], ["list", "--json"], ["show", "original"], ["validate", ORIGINAL],
