@@ -381,3 +381,14 @@ def test_help_keeps_brackets_and_stars(capsys, argv, words):
     code, out, _err = invoke(capsys, *argv)
     flat = "".join(out.replace("\u2502", " ").split())  # however rich wrapped it into its box
     assert code == 0 and words in flat, out
+
+
+def test_lsp_without_pygls_says_how_to_install_it_in_json_too(capsys, monkeypatch):
+    """`kittens lsp` without the lsp extra: a usage error naming the extra, in the format asked."""
+    for name in [n for n in sys.modules if n == "pygls" or n.startswith(("pygls.", "kittens.interpreter.tools.lsp"))]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "pygls", None)  # as if it were not installed
+    code, out, _err = invoke(capsys, "lsp", "--json")
+    assert code == 2 and "kittens[lsp]" in json.loads(out)["error"]
+    code, _out, err = invoke(capsys, "lsp")
+    assert code == 2 and err.startswith("kittens lsp: the language server needs pygls")
