@@ -392,3 +392,10 @@ def test_lsp_without_pygls_says_how_to_install_it_in_json_too(capsys, monkeypatc
     assert code == 2 and "kittens[lsp]" in json.loads(out)["error"]
     code, _out, err = invoke(capsys, "lsp")
     assert code == 2 and err.startswith("kittens lsp: the language server needs pygls")
+
+
+@pytest.mark.parametrize("name, made", [("Two Defuses!", "two_defuses"), ("Été chaud", "ete_chaud"),
+                                        ("Smörgåsbord Kittens", "smorgasbord_kittens")])
+def test_kittens_new_keeps_the_letters_of_an_accented_name(tmp_path, capsys, name, made):
+    code, out, _err = invoke(capsys, "new", "house-rule", name, "--dir", str(tmp_path), "--json")
+    assert code == 0 and os.path.basename(json.loads(out)["written"][0]["path"]) == f"{made}.yaml"
