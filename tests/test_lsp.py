@@ -273,6 +273,30 @@ def test_hover_and_go_to_definition(tmp_path):
     assert shipped[skip_at.range.start.line].strip() == "- id: skip", skip_at
 
 
+def test_cards_the_file_defines_itself_and_ids_in_effects_hover_and_go_to_definition(tmp_path):
+    text = EDITION.replace("add_cards: {peek: 2}", "add_cards: {mine: 1}\ndefine_cards:\n"
+                           "  - id: mine\n    title: Mine\n    text: Discard a Defuse from your hand.\n"
+                           "    when: own_turn\n    effect: move(find(hand(me), \"defuse\"), discard_pile)\n")
+    path = tmp_path / "mine.yaml"
+    path.write_text(text)
+
+    async def script(editor):
+        uri = editor.open(path)
+        assert list(await editor.diagnostics(uri)) == []
+        return (await editor.hover(uri, *position_of(text, "mine: 1", 1)),
+                await editor.definition(uri, *position_of(text, "mine: 1", 1)),
+                await editor.hover(uri, *position_of(text, '"defuse"', 2)),
+                await editor.definition(uri, *position_of(text, '"defuse"', 2)))
+
+    mine_hover, mine_at, defuse_hover, defuse_at = session(tmp_path, script)
+    assert "**Mine**" in mine_hover and "Discard a Defuse" in mine_hover
+    assert to_fs_path(mine_at.uri) == str(path)
+    assert text.splitlines()[mine_at.range.start.line].strip() == "- id: mine"
+    assert "**Defuse**" in defuse_hover
+    shipped = (ROOT / "rulebook" / "original.yaml").read_text(encoding="utf-8").splitlines()
+    assert shipped[defuse_at.range.start.line].strip() == "- id: defuse"
+
+
 def test_a_shipped_file_has_no_findings_and_completes(tmp_path):
     shipped = ROOT / "rulebook" / "original.yaml"
     text = shipped.read_text(encoding="utf-8")

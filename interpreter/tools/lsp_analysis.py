@@ -64,7 +64,28 @@ def analyse(path: str, text: str, overlays: dict | None = None) -> Analysis:
     real = os.path.realpath(path)
     own = [d for d in ws.diagnostics if os.path.realpath(d.path) == real]
     own += _caused_elsewhere(ws, real, text, overlays or {})
-    return Analysis(path, text, own, _vocabulary(ws, text))
+    vocabulary = _vocabulary(ws, text)
+    _add_inline_cards(ws, real, vocabulary)
+    return Analysis(path, text, own, vocabulary)
+
+
+def _add_inline_cards(ws: Workspace, real: str, vocab: Vocabulary) -> None:
+    """The cards the open file defines itself (`define_cards`, `replace_cards`), so a
+    card id in its deck maps and effects hovers and goes to its definition too. They are
+    compiled in a scratch workspace: the check above has reported their findings."""
+    from ..rules.library import inline_library
+
+    for doc, kind in ws.documents():
+        if doc is None or kind not in ("edition", "expansion") or os.path.realpath(doc.path) != real:
+            continue
+        try:
+            lib = inline_library(Workspace(), doc)
+        except Exception:  # noqa: BLE001 - a half-typed file: the libraries' cards still serve
+            return
+        for card_id, (card, _path) in lib.cards.items():
+            vocab.cards[card_id] = card  # its own definition (or replacement) wins
+            for tag in card.tags:
+                vocab.tags.setdefault(tag, []).append(card_id)
 
 
 #: keys that lead from a file to another: a finding this file causes in another is shown here
