@@ -215,6 +215,27 @@ def test_a_finding_a_library_has_on_its_own_stays_in_that_library(tmp_path):
     assert list(session(tmp_path, script)) == []
 
 
+def test_typing_in_a_library_rechecks_the_open_edition_that_includes_it(tmp_path):
+    """Rename a card in the library's buffer: the open edition that deals it is checked
+    again at once, and says so at its own line, before anything is saved."""
+    (tmp_path / "cards.yaml").write_text(LIBRARY)
+    text = EDITION.replace("add_cards: {peek: 2}", "include: [cards.yaml]\nadd_cards: {peek: 2}")
+    edition = tmp_path / "tiny.yaml"
+    edition.write_text(text)
+
+    async def script(editor):
+        edition_uri = editor.open(edition)
+        before = await editor.diagnostics(edition_uri)
+        library_uri = editor.open(tmp_path / "cards.yaml")
+        await editor.diagnostics(library_uri)
+        editor.change(library_uri, LIBRARY.replace("id: peek", "id: peak"), 2)
+        return before, await editor.diagnostics(edition_uri)
+
+    before, after = session(tmp_path, script)
+    assert list(before) == []
+    assert [(d.code, d.range.start.line) for d in after] == [("unknown-card", position_of(text, "peek: 2")[0])]
+
+
 def test_completion_of_primitives_rules_cards_and_tags(tmp_path):
     (tmp_path / "cards.yaml").write_text(LIBRARY)
     text = EDITION.replace("add_cards: {peek: 2}", "include: [cards.yaml]\nadd_cards: {pe: 2}\n"

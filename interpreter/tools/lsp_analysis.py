@@ -50,6 +50,8 @@ class Analysis:
     text: str
     diagnostics: list
     vocabulary: Vocabulary
+    #: the real paths of every file the check read (what a change elsewhere may affect)
+    reached: frozenset = frozenset()
 
 
 def analyse(path: str, text: str, overlays: dict | None = None) -> Analysis:
@@ -66,7 +68,8 @@ def analyse(path: str, text: str, overlays: dict | None = None) -> Analysis:
     own += _caused_elsewhere(ws, real, text, overlays or {})
     vocabulary = _vocabulary(ws, text)
     _add_inline_cards(ws, real, vocabulary)
-    return Analysis(path, text, own, vocabulary)
+    reached = frozenset(os.path.realpath(doc.path) for doc, _kind in ws.documents() if doc is not None)
+    return Analysis(path, text, own, vocabulary, reached)
 
 
 def _add_inline_cards(ws: Workspace, real: str, vocab: Vocabulary) -> None:
