@@ -289,6 +289,21 @@ def test_validate_github_annotations_and_sarif(write, capsys):
     assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": 8, "startColumn": 13}
 
 
+def test_sarif_locations_are_uris(tmp_path, capsys, monkeypatch):
+    """A folder with a space is percent-encoded, and a path outside the working folder is a
+    file:// URI (code scanning reads artifact locations as URIs)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "House Rules").mkdir()
+    (tmp_path / "House Rules" / "x.yaml").write_text("format: 1\nkind: cards\ncards: [oops\n")
+    code, out, _err = invoke(capsys, "validate", ".", "--format", "sarif")
+    location = json.loads(out)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert code == 1 and location["artifactLocation"]["uri"] == "House%20Rules/x.yaml"
+    monkeypatch.chdir(ROOT)
+    code, out, _err = invoke(capsys, "validate", str(tmp_path / "House Rules"), "--format", "sarif")
+    uri = json.loads(out)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert uri == (tmp_path / "House Rules" / "x.yaml").as_uri() and "%20" in uri
+
+
 def _complete(words: str, cword: int, cwd) -> list[str]:
     env = dict(os.environ, _KITTENS_COMPLETE="complete_bash", COMP_WORDS=words, COMP_CWORD=str(cword))
     done = subprocess.run([sys.executable, "-c", "from kittens.cli import main; main()"], env=env,

@@ -8,6 +8,9 @@ prints a SARIF 2.1.0 log, the format code-scanning services read.
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
+from urllib.parse import quote
 
 from ..lang.diagnostics import CODES, Diagnostic
 
@@ -44,14 +47,24 @@ def sarif_log(diagnostics: list[Diagnostic], files: list[str], version: str) -> 
         "level": "error" if d.is_error else "warning",
         "message": {"text": d.message},
         "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": d.path.replace("\\", "/")},
+            "artifactLocation": {"uri": _uri(d.path)},
             "region": {"startLine": d.line, "startColumn": d.column}}}],
     } for d in diagnostics]
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [{
         "tool": {"driver": {"name": "kittens", "version": version, "rules": rules}},
-        "artifacts": [{"location": {"uri": f.replace("\\", "/")}} for f in files],
+        "artifacts": [{"location": {"uri": _uri(f)}} for f in files],
         "results": results,
     }]}
+
+
+def _uri(path: str) -> str:
+    """A path as a SARIF URI: a relative path stays relative (to the repository, as code
+    scanning wants it), an absolute one becomes a file:// URI, and spaces and other
+    characters a URI may not hold are percent-encoded ("House Rules/x.yaml" ->
+    "House%20Rules/x.yaml")."""
+    if os.path.isabs(path):
+        return Path(path).as_uri()
+    return quote(path.replace("\\", "/"), safe="/")
 
 
 def render_sarif(diagnostics: list[Diagnostic], files: list[str], version: str) -> str:
