@@ -83,14 +83,15 @@ def validate(
     if fmt == "json":
         typer.echo(render_json(diagnostics, files))
     elif fmt in ("github", "sarif"):
-        from .interpreter.tools.annotations import render_github, render_sarif
+        from .interpreter.tools.annotations import for_ci, render_github, render_sarif
 
+        found = for_ci(report)  # a finding in a shipped file is told on the file that caused it
         if fmt == "github":
-            typer.echo(render_github(diagnostics), nl=False)
+            typer.echo(render_github([shown(d) for d in found]), nl=False)
         else:  # SARIF wants URIs: paths as given or relative, never `<kittens>/...`
             raw = [os.path.relpath(f) if os.path.isabs(f) and not os.path.relpath(f).startswith("..")
                    else f for f in report.files]
-            typer.echo(render_sarif(report.diagnostics, raw, __version__))
+            typer.echo(render_sarif(found, raw, __version__))
     else:
         color = sys.stdout.isatty()
         for diagnostic in diagnostics:

@@ -289,6 +289,22 @@ def test_validate_github_annotations_and_sarif(write, capsys):
     assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": 8, "startColumn": 13}
 
 
+def test_ci_formats_tell_a_finding_in_a_shipped_file_on_the_file_that_caused_it(tmp_path, capsys,
+                                                                               monkeypatch):
+    """A house rule whose deal the dry run refuses fails at the extended edition's step, in a
+    shipped file CI cannot annotate: github and sarif put it on the house rule's extends line."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "big.yaml").write_text("format: 1\nkind: edition\nid: big\nname: Big\n"
+                                       "extends: original\nset_params: {hand_size: 60}\n")
+    code, out, _err = invoke(capsys, "validate", "big.yaml", "--format", "github")
+    assert code == 1 and out.startswith("::error file=big.yaml,line=5,col=1,title=kittens deal-impossible::")
+    assert "(at <kittens>/editions/original.yaml:" in out
+    code, out, _err = invoke(capsys, "validate", "big.yaml", "--format", "sarif")
+    [result] = json.loads(out)["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": "big.yaml"}, "region": {"startLine": 5, "startColumn": 1}}
+
+
 def test_sarif_locations_are_uris(tmp_path, capsys, monkeypatch):
     """A folder with a space is percent-encoded, and a path outside the working folder is a
     file:// URI (code scanning reads artifact locations as URIs)."""

@@ -10,15 +10,15 @@ answer. Positions here are 0-based lines and columns, as the protocol counts.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 from dataclasses import dataclass, field
 
-from ...about import RULEBOOK_DIR, display_path
+from ...about import RULEBOOK_DIR
 from ..lang import primitives as P
 from ..lang.diagnostics import Diagnostic
 from ..rules.workspace import Workspace
+from .annotations import moved_onto
 
 #: keys whose values are effect text (or an expression)
 EFFECT_KEYS = frozenset({"effect", "on_draw", "instead_of_draw", "requires", "if", "count",
@@ -91,10 +91,6 @@ def _add_inline_cards(ws: Workspace, real: str, vocab: Vocabulary) -> None:
                 vocab.tags.setdefault(tag, []).append(card_id)
 
 
-#: keys that lead from a file to another: a finding this file causes in another is shown here
-_REFERENCE_KEY = re.compile(r"^(extends|include|apply|uses|base|edition)\s*:", re.MULTILINE)
-
-
 def _caused_elsewhere(ws: Workspace, real: str, text: str, overlays: dict) -> list[Diagnostic]:
     """Findings that checking this file makes in another file, which that file does not
     have on its own: the setup dry run of a house rule fails at a step of the edition it
@@ -117,16 +113,12 @@ def _caused_elsewhere(ws: Workspace, real: str, text: str, overlays: dict) -> li
             own_of[other] = None
             continue
         own_of[other] = {_key(d) for d in alone.diagnostics if os.path.realpath(d.path) == other}
-    found = _REFERENCE_KEY.search(text)
-    line = text.count("\n", 0, found.start()) + 1 if found else 1
     moved = []
     for d in elsewhere:
         mine = own_of.get(os.path.realpath(d.path))
         if mine is None or _key(d) in mine:
             continue
-        where = f"{display_path(d.path)}:{d.line}:{d.column}"
-        moved.append(dataclasses.replace(d, path=real, line=line, column=1,
-                                         message=f"{d.message} (at {where})", source_line=""))
+        moved.append(moved_onto(d, real, text))
     return moved
 
 
