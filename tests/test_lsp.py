@@ -229,10 +229,14 @@ def test_typing_in_a_library_rechecks_the_open_edition_that_includes_it(tmp_path
         library_uri = editor.open(tmp_path / "cards.yaml")
         await editor.diagnostics(library_uri)
         editor.change(library_uri, LIBRARY.replace("id: peek", "id: peak"), 2)
-        return before, await editor.diagnostics(edition_uri)
+        after = await editor.diagnostics(edition_uri)
+        # closed without saving: the edition is checked against the saved library again
+        editor.client.text_document_did_close(T.DidCloseTextDocumentParams(
+            T.TextDocumentIdentifier(library_uri)))
+        return before, after, await editor.diagnostics(edition_uri)
 
-    before, after = session(tmp_path, script)
-    assert list(before) == []
+    before, after, closed = session(tmp_path, script)
+    assert list(before) == [] and list(closed) == []
     assert [(d.code, d.range.start.line) for d in after] == [("unknown-card", position_of(text, "peek: 2")[0])]
 
 

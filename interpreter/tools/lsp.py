@@ -55,10 +55,12 @@ class KittensServer(LanguageServer):
             uri=uri, version=document.version,
             diagnostics=[_diagnostic(analysis, d) for d in analysis.diagnostics]))
 
-    def refresh_with_dependents(self, uri: str) -> None:
+    def refresh_with_dependents(self, uri: str, itself: bool = True) -> None:
         """Check a changed document, then every other open document whose last check read
-        it (an edition that includes the library being typed in): their findings change too."""
-        self.refresh(uri)
+        it (an edition that includes the library being typed in): their findings change too.
+        ``itself=False``: only the others (the document was closed; its file is read again)."""
+        if itself:
+            self.refresh(uri)
         if not self.is_rule_file(uri):
             return
         changed = os.path.realpath(to_fs_path(uri))
@@ -102,6 +104,8 @@ def did_close(ls: KittensServer, params: T.DidCloseTextDocumentParams) -> None:
     ls.analyses.pop(params.text_document.uri, None)
     ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=params.text_document.uri,
                                                                     diagnostics=[]))
+    # closed unsaved: the files that include it are checked against the saved file again
+    ls.refresh_with_dependents(params.text_document.uri, itself=False)
 
 
 @server.feature(T.TEXT_DOCUMENT_COMPLETION,
