@@ -12,6 +12,20 @@ SCHEMA_DIR = PACKAGE_DIR / "schema"
 DOCS_DIR = PACKAGE_DIR / "docs"
 
 
+def shipped_path(path: str) -> str:
+    """A shipped file as ``<kittens>/rulebook/original.yaml``; any other path as given.
+    Messages that name where something was defined use it, so they read the same
+    however kittens is installed."""
+    import os
+
+    if not isinstance(path, str) or not os.path.isabs(path):
+        return path
+    real, package = os.path.realpath(path), str(PACKAGE_DIR)
+    if real.startswith(package + os.sep):
+        return "<kittens>/" + os.path.relpath(real, package).replace(os.sep, "/")
+    return path
+
+
 def display_path(path: str) -> str:
     """``path`` as a person should read it: as given when it is relative, relative
     to the working folder when it lies below it, and a shipped file as
@@ -24,7 +38,4 @@ def display_path(path: str) -> str:
     real = os.path.realpath(path)
     if real == here or real.startswith(here + os.sep):
         return os.path.relpath(real, here)
-    package = str(PACKAGE_DIR)
-    if real.startswith(package + os.sep):
-        return "<kittens>/" + os.path.relpath(real, package).replace(os.sep, "/")
-    return path
+    return shipped_path(path)

@@ -31,6 +31,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
+    # help is Markdown: `code` shows as code, and brackets stay text (rich markup ate the
+    # "[lsp]" of "pip install 'kittens[lsp]'")
+    rich_markup_mode="markdown",
 )
 
 #: kept for code that imported it from here
@@ -80,14 +83,15 @@ def validate(
     if fmt == "json":
         typer.echo(render_json(diagnostics, files))
     elif fmt in ("github", "sarif"):
-        from .interpreter.tools.annotations import render_github, render_sarif
+        from .interpreter.tools.annotations import for_ci, render_github, render_sarif
 
+        found = for_ci(report)  # a finding in a shipped file is told on the file that caused it
         if fmt == "github":
-            typer.echo(render_github(diagnostics), nl=False)
+            typer.echo(render_github([shown(d) for d in found]), nl=False)
         else:  # SARIF wants URIs: paths as given or relative, never `<kittens>/...`
             raw = [os.path.relpath(f) if os.path.isabs(f) and not os.path.relpath(f).startswith("..")
                    else f for f in report.files]
-            typer.echo(render_sarif(report.diagnostics, raw, __version__))
+            typer.echo(render_sarif(found, raw, __version__))
     else:
         color = sys.stdout.isatty()
         for diagnostic in diagnostics:
@@ -672,7 +676,7 @@ def rules(
 
 
 new_app = typer.Typer(help="Write starter files: a house rule or an expansion, with a scenario.",
-                      no_args_is_help=True)
+                      no_args_is_help=True, rich_markup_mode="markdown")
 app.add_typer(new_app, name="new")
 
 
@@ -702,7 +706,7 @@ def new_house_rule(
     as_json: JsonOpt = False,
 ) -> None:
     """A house rule that extends an edition (NAME.yaml), a scenario beside it, and the
-    schemas its modelines point to (in .kittens/schema/, refreshed by `kittens schema`)."""
+    schemas its modelines point to (in schema/ beside them, refreshed by `kittens schema --write schema`)."""
     from .interpreter.tools.scaffold import house_rule
 
     start("new", output, as_json)
@@ -774,7 +778,7 @@ def test_scenarios(
 # -- the designer's toolchain (issue 13): docs, schemas, the language server ----------
 @app.command()
 def docs(
-    topic: Annotated[Optional[str], typer.Argument(help="A topic (effects, format, scenarios, ...); without one, the list of topics.", show_default=False)] = None,
+    topic: Annotated[Optional[str], typer.Argument(help="A topic (effects, format, scenarios, ...); without one, the list of topics.", show_default=False, autocompletion=complete.topics)] = None,
     output: FormatOpt = Format.text,
     as_json: JsonOpt = False,
 ) -> None:
@@ -814,8 +818,8 @@ def docs(
 
 @app.command()
 def schema(
-    write: Annotated[Optional[str], typer.Option("--write", help="Copy every schema into this folder (made if needed), replacing older copies: the modelines of `kittens new` point to DIR/schema.", show_default=False)] = None,
-    kind: Annotated[Optional[str], typer.Argument(help="Print one kind's schema: cards, combos, edition, expansion or scenario.", show_default=False)] = None,
+    write: Annotated[Optional[str], typer.Option("--write", help="Copy every schema into the folder DIR (made if needed), replacing older copies; `kittens new` puts them in schema/ beside its files, so `--write schema` there refreshes them.", show_default=False, metavar="DIR")] = None,
+    kind: Annotated[Optional[str], typer.Argument(help="Print one kind's schema: cards, combos, edition, expansion or scenario.", show_default=False, autocompletion=complete.schema_kinds)] = None,
     output: FormatOpt = Format.text,
     as_json: JsonOpt = False,
 ) -> None:
@@ -849,10 +853,12 @@ def schema(
 @app.command()
 def lsp(
     stdio: Annotated[bool, typer.Option("--stdio", help="Speak over standard input and output (the default; editors often pass it).")] = True,
+    output: Annotated[Format, typer.Option("--format", "-f", help="How an error starting the server is said (the server itself speaks LSP).")] = Format.text,
+    as_json: JsonOpt = False,
 ) -> None:
     """Run the kittens language server over stdio: the validator's diagnostics as you
     type, completion, hover and go-to-definition (needs `pip install 'kittens[lsp]'`)."""
-    start("lsp")
+    start("lsp", output, as_json)
     try:
         from .interpreter.tools.lsp import serve
     except ImportError as exc:
@@ -969,12 +975,12 @@ def simulate(
 
 @app.command()
 def compare(
-    rulesets: Annotated[List[str], typer.Argument(help="Two rulesets or more, the first the baseline: a file, a shipped name, RULES@VARIANT, RULES+EXPANSION (e.g. original original@older_printing).", show_default=False)],
+    rulesets: Annotated[List[str], typer.Argument(help="Two rulesets or more, the first the baseline: a file, a shipped name, RULES@VARIANT, RULES+EXPANSION (e.g. original original@older_printing).", show_default=False, autocompletion=complete.editions)],
     players: PlayersOpt = None,
     games: LabGamesOpt = 1000,
     bots: LabBotsOpt = "random",
     seed: SeedOpt = 0,
-    variant: Annotated[Optional[str], typer.Option("--variant", help="A variant for every ruleset that names none.")] = None,
+    variant: Annotated[Optional[str], typer.Option("--variant", help="A variant for every ruleset that names none.", autocompletion=complete.variants)] = None,
     expansions: WithOpt = None,
     fixed_seats: LabFixedOpt = False,
     workers: LabWorkersOpt = None,
@@ -1067,7 +1073,7 @@ def _atomic_text(path: str, command: str):
 # -- kittens serve (issue 16: the web table) -----------------------------------------------
 @app.command()
 def serve(
-    rules: Annotated[Optional[List[str]], typer.Argument(help="Rule files (or folders) the lobby offers besides the shipped editions, e.g. your house rules.", show_default=False)] = None,
+    rules: Annotated[Optional[List[str]], typer.Argument(help="Rule files (or folders) the lobby offers besides the shipped editions, e.g. your house rules.", show_default=False, autocompletion=complete.rule_files)] = None,
     host: Annotated[str, typer.Option("--host", help="The address to listen on: 127.0.0.1 for this computer only, 0.0.0.0 for every device on your network.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port to listen on (0: any free port).")] = 8000,
     data: Annotated[str, typer.Option("--data", help="Where rooms, their decisions (SQLite) and uploaded house rules are kept.")] = ".kittens-serve",

@@ -82,6 +82,8 @@ def _named_edition(ctx) -> str | None:
     params = getattr(ctx, "params", None) or {}
     if params.get("edition") or params.get("second"):
         return params.get("edition") or params.get("second")
+    if params.get("rulesets"):  # compare: the baseline's variants (RULES@VARIANT names its own)
+        return str(params["rulesets"][0]).split("@", 1)[0].split("+", 1)[0]
     import shlex
 
     words = os.environ.get("_TYPER_COMPLETE_ARGS") or os.environ.get("COMP_WORDS") or ""
@@ -91,6 +93,8 @@ def _named_edition(ctx) -> str | None:
         words = words.split()
     shipped = set(_shipped())
     for word in words[2:]:
+        if not os.path.isfile(word):  # compare's RULES@VARIANT and RULES+EXPANSION
+            word = word.split("@", 1)[0].split("+", 1)[0]
         if word in shipped or (word.endswith((".yaml", ".yml")) and os.path.isfile(word)):
             return word
     return None
@@ -107,3 +111,27 @@ def variants(ctx: typer.Context, incomplete: str = "") -> list[str]:
     except Exception:  # noqa: BLE001 - a broken file completes nothing
         return []
     return [name for name in names if name.startswith(incomplete)]
+
+
+def topics(incomplete: str = "") -> list[str]:
+    """The guides `kittens docs` can show."""
+    try:
+        from .interpreter.tools.topics import topics as found
+        return [name for name in found() if name.startswith(incomplete)]
+    except Exception:  # noqa: BLE001 - a completion never fails
+        return []
+
+
+def schema_kinds(incomplete: str = "") -> list[str]:
+    """The kinds `kittens schema` can print."""
+    from .interpreter.tools.schemas_out import KINDS
+
+    return [kind for kind in KINDS if kind.startswith(incomplete)]
+
+
+def rule_files(incomplete: str = "") -> list[str]:
+    """Rule files and folders below the working folder (what `kittens serve` offers)."""
+    try:
+        return _files(incomplete)
+    except OSError:
+        return []

@@ -35,7 +35,72 @@ BAD_PATHS = {
     "new": ["new", "house-rule", "X", "--from", "no_such_edition"],
     "docs": ["docs", "no_such_topic"],
     "schema": ["schema", "--write", "/dev/null/cannot"],
+    # the commands the balance lab, the players and the web table added
+    "arena": ["arena", "no/such.yaml", "-g", "1"],
+    "simulate": ["simulate", "no/such.yaml", "-g", "1", "-j", "1"],
+    "compare": ["compare", "original", "no/such.yaml", "-g", "1", "-j", "1"],
+    "sweep": ["sweep", "no/such.yaml", "--set", "hand_size=5..6", "-g", "1", "-j", "1"],
+    "serve": ["serve", "no/such.yaml", "--port", "0"],
 }
+
+#: every command, with arguments it accepts: the body runs (see the exit-code tests below)
+GOOD_ARGS = {
+    "validate": ["validate", ORIGINAL], "run": ["run", "original"], "replay": ["replay", "x.jsonl"],
+    "play": ["play", "original"], "bench": ["bench"], "arena": ["arena"], "list": ["list"],
+    "show": ["show", "original"], "diff": ["diff", "original", "nsfw"], "rules": ["rules", "original"],
+    "test": ["test", "x.yaml"], "docs": ["docs"], "schema": ["schema"], "lsp": ["lsp"],
+    "simulate": ["simulate", "original"], "compare": ["compare", "original", "nsfw"],
+    "sweep": ["sweep", "original"], "serve": ["serve"],
+    "new house-rule": ["new", "house-rule", "X"], "new expansion": ["new", "expansion", "X"],
+}
+#: commands that take no path or name to get wrong
+NO_PATH = {"lsp", "new expansion"}
+
+
+def _commands() -> set[str]:
+    """Every command the app has, subcommands as "new house-rule"."""
+    import typer.main
+
+    found = set()
+    for name, command in typer.main.get_command(app).commands.items():
+        subcommands = getattr(command, "commands", None)
+        found |= {f"{name} {sub}" for sub in subcommands} if subcommands else {name}
+    return found
+
+
+def test_the_convention_tests_cover_every_command():
+    """A command added later must be added here, so the tests below check it too."""
+    assert _commands() == set(GOOD_ARGS)
+    assert {c.split()[0] for c in _commands() - NO_PATH} == set(BAD_PATHS)
+
+
+@pytest.mark.parametrize("command", sorted(GOOD_ARGS))
+@pytest.mark.parametrize("trouble, code", [(ZeroDivisionError, 3), (KeyboardInterrupt, 130)],
+                         ids=["internal", "ctrl-c"])
+@pytest.mark.parametrize("switch", [[], ["--json"], ["--format", "json"]], ids=["text", "json", "format"])
+def test_every_command_exits_3_on_a_bug_and_130_on_ctrl_c(capsys, monkeypatch, command, trouble,
+                                                          code, switch):
+    """Whatever goes wrong inside any command: 3 for a bug, without a traceback (JSON under
+    --json), and 130 for Ctrl-C. Every command starts by noting its format (clikit.start),
+    so the trouble is raised there, after that."""
+    import kittens.cli as cli
+
+    real_start = cli.start
+
+    def start(*args, **kwargs):
+        real_start(*args, **kwargs)
+        raise trouble("planted")
+
+    monkeypatch.setattr(cli, "start", start)
+    monkeypatch.delenv("KITTENS_DEBUG", raising=False)
+    got, out, err = invoke(capsys, *GOOD_ARGS[command], *switch)
+    assert got == code, (out, err)
+    assert "Traceback" not in out + err
+    if code == 3 and switch:
+        doc = json.loads(out)
+        assert doc["code"] == 3 and "ZeroDivisionError: planted" in doc["error"], doc
+    elif code == 3:
+        assert "internal error: ZeroDivisionError: planted" in err
 
 
 def invoke(capsys, *argv) -> tuple[int, str, str]:
@@ -66,7 +131,14 @@ def test_every_command_reports_a_bad_path_in_words_on_stderr(capsys, command):
     ["run", "original", "--with", "no_such_expansion"],
     ["play", "no_such_edition"],
     ["rules", "original", "-p", "11"],
-], ids=["variant", "bot", "expansion", "edition", "players"])
+    ["simulate", "original", "--variant", "no_such_variant", "-g", "1", "-j", "1"],
+    ["compare", "original", "nsfw", "--bots", "genius", "-g", "1", "-j", "1"],
+    ["sweep", "original", "--set", "hand_size=5..6", "--with", "no_such_expansion", "-g", "1", "-j", "1"],
+    ["arena", "original", "--bots", "random,genius", "-g", "1"],
+    ["arena", "no_such_edition", "-g", "1"],
+    ["bench", "original", "--variant", "no_such_variant", "-g", "1"],
+], ids=["variant", "bot", "expansion", "edition", "players", "simulate-variant", "compare-bot",
+        "sweep-expansion", "arena-bot", "arena-edition", "bench-variant"])
 def test_unknown_names_are_usage_errors_in_json_too(capsys, argv):
     code, out, _err = invoke(capsys, *argv, "--format", "json")
     assert code == 2
@@ -145,6 +217,20 @@ def test_every_command_prints_json_that_parses(capsys, argv):
     json.loads(out)
 
 
+def test_the_other_commands_print_json_that_parses_too(capsys, tmp_path):
+    """schema, new, replay and lsp's errors; the lab, arena and serve have their own tests
+    of their JSON (test_lab_cli.py, test_arena.py, test_web_cli.py)."""
+    log = str(tmp_path / "games.jsonl")
+    assert invoke(capsys, "run", "original", "-g", "2", "--log", log)[0] == 0
+    for argv in (["schema"], ["schema", "cards"], ["replay", log],
+                 ["new", "house-rule", "Mine", "--dir", str(tmp_path)],
+                 ["new", "expansion", "Theirs", "--dir", str(tmp_path)],
+                 ["diff", "original", "nsfw"], ["list", str(ROOT / "editions")]):
+        code, out, _err = invoke(capsys, *argv, "--json")
+        assert code == 0, (argv, out)
+        json.loads(out)
+
+
 def test_shipped_files_are_shown_by_name_not_by_their_install_path(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # as a designer's folder: not inside kittens
     for argv in (["list"], ["list", "--json"], ["show", "original"], ["validate", ORIGINAL],
@@ -153,9 +239,18 @@ def test_shipped_files_are_shown_by_name_not_by_their_install_path(capsys, tmp_p
         assert str(PACKAGE_DIR) not in out + err, argv
     _code, out, _err = invoke(capsys, "list")
     assert "Exploding Kittens (Original Edition)  [edition, 2-5 players]  original" in out
-    _code, out, _err = invoke(capsys, "validate", ORIGINAL)
     _code, out, _err = invoke(capsys, "show", "original")
     assert "<kittens>/editions/original.yaml" in out
+    # a message that names where something else was defined names a shipped file by name too
+    (tmp_path / "cards.yaml").write_text("format: 1\nkind: cards\ncards:\n  - id: skip\n"
+                                         "    title: Skip\n    text: End your turn.\n"
+                                         "    when: own_turn\n    effect: end_turn()\n")
+    (tmp_path / "mine.yaml").write_text("format: 1\nkind: edition\nid: mine\nname: Mine\n"
+                                        "extends: original\ninclude: [cards.yaml]\n")
+    for argv in (["validate", "mine.yaml"], ["run", "mine.yaml"], ["validate", "mine.yaml", "--json"]):
+        code, out, err = invoke(capsys, *argv)
+        assert code == 1 and "duplicate-id" in out + err, argv
+        assert str(PACKAGE_DIR) not in out + err and "<kittens>/rulebook/original.yaml:" in out + err, argv
 
 
 def test_validate_a_folder_skips_build_output_environments_hidden_folders_and_gitignore(tmp_path, capsys):
@@ -194,6 +289,37 @@ def test_validate_github_annotations_and_sarif(write, capsys):
     assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": 8, "startColumn": 13}
 
 
+def test_ci_formats_tell_a_finding_in_a_shipped_file_on_the_file_that_caused_it(tmp_path, capsys,
+                                                                               monkeypatch):
+    """A house rule whose deal the dry run refuses fails at the extended edition's step, in a
+    shipped file CI cannot annotate: github and sarif put it on the house rule's extends line."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "big.yaml").write_text("format: 1\nkind: edition\nid: big\nname: Big\n"
+                                       "extends: original\nset_params: {hand_size: 60}\n")
+    code, out, _err = invoke(capsys, "validate", "big.yaml", "--format", "github")
+    assert code == 1 and out.startswith("::error file=big.yaml,line=5,col=1,title=kittens deal-impossible::")
+    assert "(at <kittens>/editions/original.yaml:" in out
+    code, out, _err = invoke(capsys, "validate", "big.yaml", "--format", "sarif")
+    [result] = json.loads(out)["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": "big.yaml"}, "region": {"startLine": 5, "startColumn": 1}}
+
+
+def test_sarif_locations_are_uris(tmp_path, capsys, monkeypatch):
+    """A folder with a space is percent-encoded, and a path outside the working folder is a
+    file:// URI (code scanning reads artifact locations as URIs)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "House Rules").mkdir()
+    (tmp_path / "House Rules" / "x.yaml").write_text("format: 1\nkind: cards\ncards: [oops\n")
+    code, out, _err = invoke(capsys, "validate", ".", "--format", "sarif")
+    location = json.loads(out)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert code == 1 and location["artifactLocation"]["uri"] == "House%20Rules/x.yaml"
+    monkeypatch.chdir(ROOT)
+    code, out, _err = invoke(capsys, "validate", str(tmp_path / "House Rules"), "--format", "sarif")
+    uri = json.loads(out)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert uri == (tmp_path / "House Rules" / "x.yaml").as_uri() and "%20" in uri
+
+
 def _complete(words: str, cword: int, cwd) -> list[str]:
     env = dict(os.environ, _KITTENS_COMPLETE="complete_bash", COMP_WORDS=words, COMP_CWORD=str(cword))
     done = subprocess.run([sys.executable, "-c", "from kittens.cli import main; main()"], env=env,
@@ -206,6 +332,20 @@ def test_shell_completion_names_editions_variants_bots_and_expansions(tmp_path):
     assert _complete("kittens run original --variant ", 4, tmp_path) == ["older_printing", "beginner"]
     assert _complete("kittens run original --bots random,h", 4, tmp_path) == ["random,heuristic"]
     assert {"imploding", "barking", "streaking"} <= set(_complete("kittens run original --with ", 4, tmp_path))
+
+
+def test_completion_reaches_the_other_commands_too(tmp_path):
+    """compare (its baseline's variants, RULES@VARIANT too), the lab's and arena's bots,
+    docs topics, schema kinds, and serve's rule files."""
+    assert _complete("kittens compare original nsfw --variant ", 5, tmp_path) == ["older_printing", "beginner"]
+    assert "two_player" in _complete("kittens compare imploding@faster original --variant ", 5, tmp_path)
+    assert "original" in _complete("kittens compare orig", 2, tmp_path)
+    assert _complete("kittens simulate original --variant b", 4, tmp_path) == ["beginner"]
+    assert _complete("kittens arena --bots random,i", 3, tmp_path) == ["random,ismcts"]
+    assert _complete("kittens docs eff", 2, tmp_path) == ["effects"]
+    assert _complete("kittens schema sc", 2, tmp_path) == ["scenario"]
+    (tmp_path / "party.yaml").write_text("format: 1\n")
+    assert _complete("kittens serve pa", 2, tmp_path) == ["party.yaml"]
 
 
 def test_kittens_test_k_and_x(capsys):
@@ -243,3 +383,50 @@ def test_refreshed_schemas_keep_their_ids(tmp_path, capsys):
         shipped = json.loads((ROOT / "schema" / f"{kind}.schema.json").read_text())
         assert copy == shipped
         assert copy["$id"] == f"https://kittens.example/schema/{kind}.schema.json"
+
+
+def test_the_refresh_command_kittens_new_prints_refreshes_what_the_modelines_name(tmp_path, capsys,
+                                                                                    monkeypatch):
+    """`kittens new` says how to refresh the schemas; that very command rewrites the files
+    the starter's modelines point to (not some other folder)."""
+    import re
+    import shlex
+
+    monkeypatch.chdir(tmp_path)
+    code, out, _err = invoke(capsys, "new", "house-rule", "Party", "--dir", "rules")
+    assert code == 0
+    command = re.search(r"refresh with `kittens (schema --write [^`]+)`", out).group(1)
+    modeline = (tmp_path / "rules" / "party.yaml").read_text().splitlines()[0]
+    target = tmp_path / "rules" / modeline.split("$schema=", 1)[1]
+    target.write_text("{}")  # stale
+    assert invoke(capsys, *shlex.split(command))[0] == 0
+    assert json.loads(target.read_text())["$id"].endswith("/edition.schema.json")
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["lsp", "--help"], "kittens[lsp]"), (["simulate", "--help"], "kittens[cluster]"),
+    (["validate", "--help"], "*.yaml"),
+])
+def test_help_keeps_brackets_and_stars(capsys, argv, words):
+    """Help text is read as Markdown, not as rich markup, which took "[lsp]" for a style."""
+    code, out, _err = invoke(capsys, *argv)
+    flat = "".join(out.replace("\u2502", " ").split())  # however rich wrapped it into its box
+    assert code == 0 and words in flat, out
+
+
+def test_lsp_without_pygls_says_how_to_install_it_in_json_too(capsys, monkeypatch):
+    """`kittens lsp` without the lsp extra: a usage error naming the extra, in the format asked."""
+    for name in [n for n in sys.modules if n == "pygls" or n.startswith(("pygls.", "kittens.interpreter.tools.lsp"))]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "pygls", None)  # as if it were not installed
+    code, out, _err = invoke(capsys, "lsp", "--json")
+    assert code == 2 and "kittens[lsp]" in json.loads(out)["error"]
+    code, _out, err = invoke(capsys, "lsp")
+    assert code == 2 and err.startswith("kittens lsp: the language server needs pygls")
+
+
+@pytest.mark.parametrize("name, made", [("Two Defuses!", "two_defuses"), ("Été chaud", "ete_chaud"),
+                                        ("Smörgåsbord Kittens", "smorgasbord_kittens")])
+def test_kittens_new_keeps_the_letters_of_an_accented_name(tmp_path, capsys, name, made):
+    code, out, _err = invoke(capsys, "new", "house-rule", name, "--dir", str(tmp_path), "--json")
+    assert code == 0 and os.path.basename(json.loads(out)["written"][0]["path"]) == f"{made}.yaml"

@@ -25,8 +25,8 @@ LIBRARY = """\
 format: 1
 kind: cards
 cards:
-  - id: skip
-    title: Skip
+  - id: hop
+    title: Hop
     text: End your turn without drawing.
     when: own_turn
     effect: end_turn()
@@ -170,6 +170,76 @@ def test_diagnostics_are_the_validators_own_for_an_unsaved_buffer(tmp_path, caps
     assert list(third) == []  # fixed in the buffer: the findings go away
 
 
+def test_tags_combos_and_the_setup_dry_run_reach_the_editor(tmp_path, capsys):
+    """The deeper checks too: a tag no card carries, a combo no file defines, and a house
+    rule whose deal cannot be carried out. The dry run's finding lies in the edition it
+    extends (the deal step), which the editor does not show: it is moved onto the
+    `extends:` line of the open file, with the real place in its message."""
+    library = LIBRARY.replace('effect: show(top(draw_pile, 1), me)',
+                              'effect: show(tagged(hand(me), "kat"), me)')
+    (tmp_path / "cards.yaml").write_text(library)
+    combos = tmp_path / "combo.yaml"
+    combos.write_text("format: 1\nkind: edition\nid: c\nname: C\nextends: original\n"
+                      "add_combos: [six_of_a_kind]\n")
+    big = tmp_path / "big.yaml"
+    big.write_text("format: 1\nkind: edition\nid: big\nname: Big\nextends: original\n"
+                   "set_params: {hand_size: 60}\n")
+
+    async def script(editor):
+        found = {}
+        for path in (tmp_path / "cards.yaml", combos, big):
+            found[path.name] = await editor.diagnostics(editor.open(path))
+        return found
+
+    found = session(tmp_path, script)
+    assert [(d.code, d.range.start.line) for d in found["cards.yaml"]] == [("unknown-tag", 12)]
+    assert [(d.code, d.range.start.line) for d in found["combo.yaml"]] == [("unknown-combo", 5)]
+    dry_run = found["big.yaml"]
+    assert [(d.code, d.range.start.line) for d in dry_run] == [("deal-impossible", 4)]
+    assert "<kittens>/editions/original.yaml:" in dry_run[0].message
+    # `kittens validate` finds the same, at the deal step of the shipped edition
+    assert [d["code"] for d in validate_json(capsys, big)] == ["deal-impossible"]
+
+
+def test_a_finding_a_library_has_on_its_own_stays_in_that_library(tmp_path):
+    """An edition that includes a broken library does not repeat the library's own
+    findings: the editor shows them in the library."""
+    (tmp_path / "cards.yaml").write_text(LIBRARY.replace("end_turn()", "end_trun()"))
+    edition = tmp_path / "tiny.yaml"
+    edition.write_text(EDITION.replace("add_cards: {peek: 2}", "include: [cards.yaml]\n"
+                                       "add_cards: {peek: 2}"))
+
+    async def script(editor):
+        return await editor.diagnostics(editor.open(edition))
+
+    assert list(session(tmp_path, script)) == []
+
+
+def test_typing_in_a_library_rechecks_the_open_edition_that_includes_it(tmp_path):
+    """Rename a card in the library's buffer: the open edition that deals it is checked
+    again at once, and says so at its own line, before anything is saved."""
+    (tmp_path / "cards.yaml").write_text(LIBRARY)
+    text = EDITION.replace("add_cards: {peek: 2}", "include: [cards.yaml]\nadd_cards: {peek: 2}")
+    edition = tmp_path / "tiny.yaml"
+    edition.write_text(text)
+
+    async def script(editor):
+        edition_uri = editor.open(edition)
+        before = await editor.diagnostics(edition_uri)
+        library_uri = editor.open(tmp_path / "cards.yaml")
+        await editor.diagnostics(library_uri)
+        editor.change(library_uri, LIBRARY.replace("id: peek", "id: peak"), 2)
+        after = await editor.diagnostics(edition_uri)
+        # closed without saving: the edition is checked against the saved library again
+        editor.client.text_document_did_close(T.DidCloseTextDocumentParams(
+            T.TextDocumentIdentifier(library_uri)))
+        return before, after, await editor.diagnostics(edition_uri)
+
+    before, after, closed = session(tmp_path, script)
+    assert list(before) == [] and list(closed) == []
+    assert [(d.code, d.range.start.line) for d in after] == [("unknown-card", position_of(text, "peek: 2")[0])]
+
+
 def test_completion_of_primitives_rules_cards_and_tags(tmp_path):
     (tmp_path / "cards.yaml").write_text(LIBRARY)
     text = EDITION.replace("add_cards: {peek: 2}", "include: [cards.yaml]\nadd_cards: {pe: 2}\n"
@@ -222,8 +292,34 @@ def test_hover_and_go_to_definition(tmp_path):
     from kittens.interpreter.lang.primitives import PRIMITIVES
     assert PRIMITIVES["show"].signature() in primitive_hover and PRIMITIVES["show"].summary in primitive_hover
     assert to_fs_path(peek_at.uri) == str(library) and peek_at.range.start.line == 8
-    # skip is defined in cards.yaml here (the edition's own library wins over the shipped one)
-    assert to_fs_path(skip_at.uri).endswith(".yaml") and skip_at.range.start.line >= 0
+    # skip comes with the edition it extends: its definition is in the shipped library
+    assert to_fs_path(skip_at.uri) == str(ROOT / "rulebook" / "original.yaml")
+    shipped = (ROOT / "rulebook" / "original.yaml").read_text(encoding="utf-8").splitlines()
+    assert shipped[skip_at.range.start.line].strip() == "- id: skip", skip_at
+
+
+def test_cards_the_file_defines_itself_and_ids_in_effects_hover_and_go_to_definition(tmp_path):
+    text = EDITION.replace("add_cards: {peek: 2}", "add_cards: {mine: 1}\ndefine_cards:\n"
+                           "  - id: mine\n    title: Mine\n    text: Discard a Defuse from your hand.\n"
+                           "    when: own_turn\n    effect: move(find(hand(me), \"defuse\"), discard_pile)\n")
+    path = tmp_path / "mine.yaml"
+    path.write_text(text)
+
+    async def script(editor):
+        uri = editor.open(path)
+        assert list(await editor.diagnostics(uri)) == []
+        return (await editor.hover(uri, *position_of(text, "mine: 1", 1)),
+                await editor.definition(uri, *position_of(text, "mine: 1", 1)),
+                await editor.hover(uri, *position_of(text, '"defuse"', 2)),
+                await editor.definition(uri, *position_of(text, '"defuse"', 2)))
+
+    mine_hover, mine_at, defuse_hover, defuse_at = session(tmp_path, script)
+    assert "**Mine**" in mine_hover and "Discard a Defuse" in mine_hover
+    assert to_fs_path(mine_at.uri) == str(path)
+    assert text.splitlines()[mine_at.range.start.line].strip() == "- id: mine"
+    assert "**Defuse**" in defuse_hover
+    shipped = (ROOT / "rulebook" / "original.yaml").read_text(encoding="utf-8").splitlines()
+    assert shipped[defuse_at.range.start.line].strip() == "- id: defuse"
 
 
 def test_a_shipped_file_has_no_findings_and_completes(tmp_path):

@@ -33,6 +33,11 @@ class RuleError(Exception):
         super().__init__(message or "\n".join(d.render() for d in diagnostics))
 
 
+class UnknownVariant(UsageError, RuleError):
+    """A variant the edition does not have: a usage error (exit 2, like an unknown edition,
+    bot or expansion) that code catching RuleError still catches."""
+
+
 def locate_rules(name: str) -> str:
     """An edition file, or a shipped edition's name (``original``), as a path;
     :class:`UsageError` when it is neither."""
@@ -85,7 +90,7 @@ def load_edition(path: str, variant: str | None = None, expansions: tuple = (), 
             raise RuleError([], f"the variant '{variant}' of {owner} does not apply here, once "
                                 f"{path} is built on it:\n{why}")
         if variant not in edition.variants:
-            raise RuleError([], f"{display_path(path)} has no variant '{variant}' "
+            raise UnknownVariant([], f"{display_path(path)} has no variant '{variant}' "
                                 f"(it has: {', '.join(edition.variants) or 'none'})")
         return edition.variants[variant]
     return edition

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ...about import shipped_path
 from ..lang import syntax as s
 
 
@@ -21,8 +22,8 @@ class Origin:
     line: int
     column: int = 0  # 0: the whole line (a card, a step); else where the value starts
 
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}"
+    def __str__(self) -> str:  # a shipped file by name, not by where it is installed
+        return f"{shipped_path(self.path)}:{self.line}"
 
 
 @dataclass(frozen=True)

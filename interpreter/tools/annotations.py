@@ -7,11 +7,50 @@ prints a SARIF 2.1.0 log, the format code-scanning services read.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
+import re
+from pathlib import Path
+from urllib.parse import quote
 
+from ...about import shipped_path
 from ..lang.diagnostics import CODES, Diagnostic
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+#: keys that lead from a rule file to another
+_REFERENCE_KEY = re.compile(r"^(extends|include|apply|uses|base|edition)\s*:", re.MULTILINE)
+
+
+def moved_onto(d: Diagnostic, path: str, text: str) -> Diagnostic:
+    """``d``, found in another file because ``path`` (holding ``text``) led there, told on
+    ``path``'s line that leads away (``extends:``, ``include:``, ...; else its first line),
+    with the place it was found in the message. Editors and CI show findings only in the
+    files they know: a house rule whose deal fails at the extended edition's step."""
+    found = _REFERENCE_KEY.search(text)
+    line = text.count("\n", 0, found.start()) + 1 if found else 1
+    where = f"{shipped_path(d.path)}:{d.line}:{d.column}"
+    return dataclasses.replace(d, path=path, line=line, column=1,
+                               message=f"{d.message} (at {where})", source_line="")
+
+
+def for_ci(report) -> list[Diagnostic]:
+    """The report's findings for CI, where only the repository's files can be annotated:
+    a finding in a shipped file is moved onto the checked file that caused it."""
+    found = []
+    for d in report.diagnostics:
+        cause = report.causes.get((d.path, d.line, d.column, d.code, d.message))
+        if cause is not None and shipped_path(d.path) != d.path:
+            try:
+                with open(cause, encoding="utf-8") as handle:
+                    text = handle.read()
+            except OSError:
+                text = ""
+            d = moved_onto(d, cause, text)
+        found.append(d)
+    return found
 
 
 def _escape_data(text: str) -> str:
@@ -44,14 +83,24 @@ def sarif_log(diagnostics: list[Diagnostic], files: list[str], version: str) -> 
         "level": "error" if d.is_error else "warning",
         "message": {"text": d.message},
         "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": d.path.replace("\\", "/")},
+            "artifactLocation": {"uri": _uri(d.path)},
             "region": {"startLine": d.line, "startColumn": d.column}}}],
     } for d in diagnostics]
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [{
         "tool": {"driver": {"name": "kittens", "version": version, "rules": rules}},
-        "artifacts": [{"location": {"uri": f.replace("\\", "/")}} for f in files],
+        "artifacts": [{"location": {"uri": _uri(f)}} for f in files],
         "results": results,
     }]}
+
+
+def _uri(path: str) -> str:
+    """A path as a SARIF URI: a relative path stays relative (to the repository, as code
+    scanning wants it), an absolute one becomes a file:// URI, and spaces and other
+    characters a URI may not hold are percent-encoded ("House Rules/x.yaml" ->
+    "House%20Rules/x.yaml")."""
+    if os.path.isabs(path):
+        return Path(path).as_uri()
+    return quote(path.replace("\\", "/"), safe="/")
 
 
 def render_sarif(diagnostics: list[Diagnostic], files: list[str], version: str) -> str:

@@ -55,6 +55,19 @@ class KittensServer(LanguageServer):
             uri=uri, version=document.version,
             diagnostics=[_diagnostic(analysis, d) for d in analysis.diagnostics]))
 
+    def refresh_with_dependents(self, uri: str, itself: bool = True) -> None:
+        """Check a changed document, then every other open document whose last check read
+        it (an edition that includes the library being typed in): their findings change too.
+        ``itself=False``: only the others (the document was closed; its file is read again)."""
+        if itself:
+            self.refresh(uri)
+        if not self.is_rule_file(uri):
+            return
+        changed = os.path.realpath(to_fs_path(uri))
+        for other, analysis in list(self.analyses.items()):
+            if other != uri and changed in analysis.reached:
+                self.refresh(other)
+
     def analysis(self, uri: str) -> Analysis | None:
         if uri not in self.analyses:
             self.refresh(uri)
@@ -78,7 +91,7 @@ def did_open(ls: KittensServer, params: T.DidOpenTextDocumentParams) -> None:
 
 @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: KittensServer, params: T.DidChangeTextDocumentParams) -> None:
-    ls.refresh(params.text_document.uri)
+    ls.refresh_with_dependents(params.text_document.uri)
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
@@ -91,6 +104,8 @@ def did_close(ls: KittensServer, params: T.DidCloseTextDocumentParams) -> None:
     ls.analyses.pop(params.text_document.uri, None)
     ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=params.text_document.uri,
                                                                     diagnostics=[]))
+    # closed unsaved: the files that include it are checked against the saved file again
+    ls.refresh_with_dependents(params.text_document.uri, itself=False)
 
 
 @server.feature(T.TEXT_DOCUMENT_COMPLETION,
@@ -103,7 +118,8 @@ def complete(ls: KittensServer, params: T.CompletionParams) -> T.CompletionList:
     # the analysis may be a keystroke behind the editor: answer from the newest text
     text = ls.workspace.get_text_document(params.text_document.uri).source
     if text != analysis.text:
-        analysis = Analysis(analysis.path, text, analysis.diagnostics, analysis.vocabulary)
+        analysis = Analysis(analysis.path, text, analysis.diagnostics, analysis.vocabulary,
+                            analysis.reached)
     items = [T.CompletionItem(label=item.label, kind=_KINDS.get(item.kind), detail=item.detail or None,
                               documentation=item.documentation or None)
              for item in completions(analysis, position.line, position.character)]

@@ -18,6 +18,7 @@ from ...about import RULEBOOK_DIR
 from ..lang import primitives as P
 from ..lang.diagnostics import Diagnostic
 from ..rules.workspace import Workspace
+from .annotations import moved_onto
 
 #: keys whose values are effect text (or an expression)
 EFFECT_KEYS = frozenset({"effect", "on_draw", "instead_of_draw", "requires", "if", "count",
@@ -49,6 +50,8 @@ class Analysis:
     text: str
     diagnostics: list
     vocabulary: Vocabulary
+    #: the real paths of every file the check read (what a change elsewhere may affect)
+    reached: frozenset = frozenset()
 
 
 def analyse(path: str, text: str, overlays: dict | None = None) -> Analysis:
@@ -62,7 +65,65 @@ def analyse(path: str, text: str, overlays: dict | None = None) -> Analysis:
     check_file(ws, path)
     real = os.path.realpath(path)
     own = [d for d in ws.diagnostics if os.path.realpath(d.path) == real]
-    return Analysis(path, text, own, _vocabulary(ws, text))
+    own += _caused_elsewhere(ws, real, text, overlays or {})
+    vocabulary = _vocabulary(ws, text)
+    _add_inline_cards(ws, real, vocabulary)
+    reached = frozenset(os.path.realpath(doc.path) for doc, _kind in ws.documents() if doc is not None)
+    return Analysis(path, text, own, vocabulary, reached)
+
+
+def _add_inline_cards(ws: Workspace, real: str, vocab: Vocabulary) -> None:
+    """The cards the open file defines itself (`define_cards`, `replace_cards`), so a
+    card id in its deck maps and effects hovers and goes to its definition too. They are
+    compiled in a scratch workspace: the check above has reported their findings."""
+    from ..rules.library import inline_library
+
+    for doc, kind in ws.documents():
+        if doc is None or kind not in ("edition", "expansion") or os.path.realpath(doc.path) != real:
+            continue
+        try:
+            lib = inline_library(Workspace(), doc)
+        except Exception:  # noqa: BLE001 - a half-typed file: the libraries' cards still serve
+            return
+        for card_id, (card, _path) in lib.cards.items():
+            vocab.cards[card_id] = card  # its own definition (or replacement) wins
+            for tag in card.tags:
+                vocab.tags.setdefault(tag, []).append(card_id)
+
+
+def _caused_elsewhere(ws: Workspace, real: str, text: str, overlays: dict) -> list[Diagnostic]:
+    """Findings that checking this file makes in another file, which that file does not
+    have on its own: the setup dry run of a house rule fails at a step of the edition it
+    extends (hand_size set too high), a combo breaks in a shipped file. An editor shows
+    only the open file's findings, so these are moved onto the line that leads there
+    (``extends:``, ``include:``, ...), the real place named in the message."""
+    from .validate import check_file
+
+    elsewhere = [d for d in ws.diagnostics if os.path.realpath(d.path) != real]
+    if not elsewhere:
+        return []
+    own_of: dict[str, set] = {}
+    for other in dict.fromkeys(os.path.realpath(d.path) for d in elsewhere):
+        alone = Workspace()
+        alone.overlay.update(overlays)
+        alone.overlay[real] = text
+        try:
+            check_file(alone, other)
+        except Exception:  # noqa: BLE001 - an unreadable file: its findings count as its own
+            own_of[other] = None
+            continue
+        own_of[other] = {_key(d) for d in alone.diagnostics if os.path.realpath(d.path) == other}
+    moved = []
+    for d in elsewhere:
+        mine = own_of.get(os.path.realpath(d.path))
+        if mine is None or _key(d) in mine:
+            continue
+        moved.append(moved_onto(d, real, text))
+    return moved
+
+
+def _key(d: Diagnostic) -> tuple:
+    return (os.path.realpath(d.path), d.line, d.column, d.code, d.message)
 
 
 def _vocabulary(ws: Workspace, text: str) -> Vocabulary:

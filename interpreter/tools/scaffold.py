@@ -25,8 +25,12 @@ class Written:
 
 
 def slug(name: str) -> str:
-    """A rule-file id from a name: `Two Defuses!` -> `two_defuses`."""
-    text = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+    """A rule-file id from a name: `Two Defuses!` -> `two_defuses`, `Été chaud` ->
+    `ete_chaud` (accents are taken off letters rather than the letters dropped)."""
+    import unicodedata
+
+    plain = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    text = re.sub(r"[^a-z0-9]+", "_", plain.lower()).strip("_")
     if not text or not text[0].isalpha():
         raise ScaffoldError(f"'{name}' does not make an id: start the name with a letter")
     return text[:64]
@@ -66,7 +70,7 @@ def _copy_schemas(folder: str) -> list[Written]:
     if os.path.isfile(os.path.join(folder, "edition.schema.json")):
         return []
     write_schemas(folder)
-    return [Written(folder, "JSON Schemas for editors; refresh with `kittens schema --write`")]
+    return [Written(folder, f"JSON Schemas for editors; refresh with `kittens schema --write {folder}`")]
 
 
 def _relative(path: str, folder: str) -> str:

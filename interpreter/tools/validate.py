@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..lang.diagnostics import WARNING, Diagnostic
 from ..rules.edition import compile_edition
@@ -17,6 +17,9 @@ from ..rules.workspace import Workspace
 class Report:
     files: list[str]
     diagnostics: list[Diagnostic]
+    #: (path, line, column, code, message) of a finding -> the file named for checking whose
+    #: check found it (a finding in an extended, shipped edition has a cause in the repository)
+    causes: dict = field(default_factory=dict)
 
     @property
     def errors(self) -> int:
@@ -59,9 +62,12 @@ def validate_paths(paths: list[str], *, allow_outside: bool | None = None) -> Re
     environment says, see :mod:`workspace`)."""
     files = expand(paths)
     ws = Workspace(allow_outside=allow_outside)
+    causes = {}
     for path in files:
+        before = ws.snapshot()
         check_file(ws, path)
-    return Report(files, ws.diagnostics)
+        causes.update(dict.fromkeys(ws.snapshot().keys() - before.keys(), path))
+    return Report(files, ws.diagnostics, causes)
 
 
 def check_file(ws: Workspace, path: str) -> None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import yaml
 
 from ...rules.edition import compile_edition
-from ...rules.load import RuleError, UsageError, load_edition, locate_expansions, locate_rules
+from ...rules.load import RuleError, UnknownVariant, UsageError, load_edition, locate_expansions, locate_rules
 from ...rules.workspace import Workspace
 
 CHANGE_KEYS = ("set_params", "set_counts")
@@ -107,7 +107,7 @@ def load_ruleset(ruleset: Ruleset):
     if ruleset.variant is None:
         return edition
     if ruleset.variant not in edition.variants:
-        raise RuleError([], f"{ruleset.label}: no variant '{ruleset.variant}' "
+        raise UnknownVariant([], f"{ruleset.label}: no variant '{ruleset.variant}' "
                             f"(there are: {', '.join(edition.variants) or 'none'})")
     return edition.variants[ruleset.variant]
 
