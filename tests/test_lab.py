@@ -276,3 +276,28 @@ def test_a_worker_that_dies_has_its_games_played_again(eds, tmp_path, monkeypatc
     assert outcome.games == 400 and outcome.lab == run_job(job, digests).lab
     indexes = [int(line.split(b",")[0][5:]) for line in open(out, "rb").read().splitlines()[1:]]
     assert sorted(indexes) == list(range(400))  # every game once in the file too
+
+
+def test_a_searching_player_is_handed_what_it_needs():
+    """A player that searches (needs_state, e.g. the ISMCTS bot of --bots ismcts:...) is
+    handed a SearchView, as play_game does; the games stay the same for the same seed."""
+    game = Game(load_edition("original"), 2)
+    seats = ["ismcts:iterations=3", "heuristic"]
+    first = play_record(game, 4, seats)
+    assert first["w"] and first["b"] == seats
+    assert play_record(game, 4, seats) == first  # one seed drives the search too
+    result = simulate(Ruleset("original"), Options(workers=1, games=2, players=2, bots=tuple(seats)))
+    assert {b["bot"] for b in result.data["summary"]["bots"]} == set(seats)
+
+
+def test_slow_runs_and_long_bot_specs_read_well():
+    """A search player plays a game in seconds: its rate is not printed as '0 games/s', and
+    a bot spec longer than the column keeps the skill lines aligned."""
+    from kittens.interpreter.tools.lab import report
+
+    meta = {"played": 4, "workers": 1, "seconds": 10.0, "games_per_second": 0.4}
+    assert "(0.4 games/s)" in report.run_line(meta)
+    bots = [{"bot": name, "rate": 0.25, "ci": [0.2, 0.3], "seat_games": 8, "chance": 0.25, "p_value": 1.0}
+            for name in ("heuristic", "ismcts:iterations=50")]
+    lines = report._skill({"bots": bots})[1:3]
+    assert len({line.index("%") for line in lines}) == 1
