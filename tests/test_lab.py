@@ -301,3 +301,28 @@ def test_slow_runs_and_long_bot_specs_read_well():
             for name in ("heuristic", "ismcts:iterations=50")]
     lines = report._skill({"bots": bots})[1:3]
     assert len({line.index("%") for line in lines}) == 1
+
+
+def test_plays_and_draws_per_game_have_t_intervals_computed_from_the_games(tmp_path):
+    """A card's plays and draws per game carry Student's t interval over the games (so a
+    sweep's card:ID and drawn:ID curves have intervals): checked against scipy on the
+    per-game counts read back from the --out file."""
+    import json
+
+    import numpy
+    from scipy import stats as sp
+
+    from kittens.interpreter.tools.lab.summary import metric
+
+    out = str(tmp_path / "games.jsonl")
+    result = simulate(Ruleset("original"), Options(workers=1, games=150, players=4, out=out))
+    summary = result.data["summary"]
+    records = [json.loads(line)["r"][0] for line in open(out, encoding="utf-8").read().splitlines()[1:]]
+    for field, per_game in (("plays", lambda r: sum(n for _s, c, n in r["p"] if c == "nope")),
+                            ("drawn", lambda r: r["dr"].get("nope", 0))):
+        xs = numpy.array([per_game(r) for r in records], dtype=float)
+        half = sp.t.ppf(0.975, len(xs) - 1) * xs.std(ddof=1) / len(xs) ** 0.5
+        row = next(c for c in summary["cards"] if c["card"] == "nope")
+        assert row[f"{field}_per_game_ci"] == pytest.approx([xs.mean() - half, xs.mean() + half])
+        found = metric(summary, "card:nope" if field == "plays" else "drawn:nope")
+        assert found["value"] == pytest.approx(xs.mean()) and found["ci"] == row[f"{field}_per_game_ci"]
