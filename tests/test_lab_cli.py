@@ -185,3 +185,16 @@ def test_a_progress_bar_on_a_terminal_and_none_under_json_or_a_pipe(eds):
     assert shown == ""  # nothing drawn under --format json
     piped = subprocess.run([sys.executable, "-m", "kittens", *args], capture_output=True, timeout=120)
     assert piped.returncode == 0 and piped.stderr == b""  # nor when standard error is no terminal
+
+
+@pytest.mark.parametrize("missing, args, extra", [
+    ("scipy", [], "lab"), ("matplotlib", ["--report", "r.html"], "lab"),
+    ("distributed", ["--scheduler", "tcp://127.0.0.1:9"], "cluster")])
+def test_a_missing_extra_is_named_before_any_game(monkeypatch, missing, args, extra):
+    """Without the lab's libraries (a plain `pip install kittens`) the command says which
+    extra to install, at once and as a usage error, not as an internal error after the games."""
+    monkeypatch.setitem(sys.modules, missing, None)  # `import missing` now fails
+    result = _run("simulate", "original", "-g", "5", "-j", "1", *args, "--format", "json")
+    assert result.exit_code == 2, result.output
+    error = json.loads(result.output)["error"]
+    assert missing in error and f"pip install 'kittens[{extra}]'" in error
