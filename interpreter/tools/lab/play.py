@@ -21,7 +21,7 @@ that :mod:`.tally` sums up.
 
 from __future__ import annotations
 
-from ...engine.players import make_bots
+from ...engine.players import make_player, parse_spec
 from ...engine.events import EventLog
 from ...engine.game import State
 from ...engine.triggers import draw as draw_card
@@ -104,6 +104,18 @@ def _parse(option: str):
     return found
 
 
+_SPECS: dict = {}  # bot spec -> parse_spec's answer: each spec is read once per process
+
+
+def _spec(name: str):
+    """A bot spec parsed once (parsing looks at the class's signature: a game's worth of
+    time every few dozen games if done for every seat of every game)."""
+    found = _SPECS.get(name)
+    if found is None:
+        found = _SPECS[name] = parse_spec(name)
+    return found
+
+
 def seats_for(bots: list[str], players: int, index: int, rotate: bool) -> list[str]:
     """The bot at each seat in game ``index``: the list repeated to fill the table, turned
     by ``index`` seats when seats rotate (so each bot sits at each seat equally often)."""
@@ -124,7 +136,7 @@ def play_record(game, seed: int, seats: list[str]) -> dict:
     card or combo, ``dr`` draws by card, ``h`` card -> bit mask of the seats
     that held it (dealt, drawn, played or at the end), ``e`` cards in hands at the end.
     """
-    players = make_bots(seats, game.players, seed)
+    players = [make_player(_spec(name), seed, seat) for seat, name in enumerate(seats)]
     for seat, player in enumerate(players):
         start = getattr(player, "start", None)
         if start is not None:
