@@ -326,3 +326,41 @@ def test_plays_and_draws_per_game_have_t_intervals_computed_from_the_games(tmp_p
         assert row[f"{field}_per_game_ci"] == pytest.approx([xs.mean() - half, xs.mean() + half])
         found = metric(summary, "card:nope" if field == "plays" else "drawn:nope")
         assert found["value"] == pytest.approx(xs.mean()) and found["ci"] == row[f"{field}_per_game_ci"]
+
+
+def test_teams_win_together_and_are_tested_for_fairness():
+    """In a team game (seat s on team s % teams) every partner shares the team's win, the
+    per-team rates add up to the games with a winner, and fairness is tested between teams."""
+    arm = parse_ruleset("original+barking@two_teams")
+    summary = simulate(arm, Options(workers=1, games=120, players=4)).data["summary"]
+    teams = summary["teams"]
+    assert [t["team"] for t in teams] == [0, 1]
+    assert sum(t["count"] for t in teams) == summary["games"] - summary["no_winner"]["count"]
+    for seat in summary["seats"]:
+        assert seat["count"] == teams[seat["seat"] % 2]["count"]
+    assert summary["fairness"]["df"] == 1 and summary["first_player"]["chance"] == 0.5
+
+
+def test_every_core_by_default_and_fewer_for_small_runs(monkeypatch):
+    from kittens.interpreter.tools.lab import session
+
+    monkeypatch.setattr(session.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
+    assert session.default_workers(1_000_000, 1) == 4  # every core
+    assert session.default_workers(400, 2) == 4 and session.default_workers(300, 1) == 1
+
+
+def test_rotation_keeps_skill_from_looking_like_a_seat_advantage():
+    """Heuristic bots at seats 0 and 2 against random ones: with --fixed-seats the seats
+    of the heuristic bots seem to win far more (skill read as seat advantage); rotated,
+    the same bots show fair seats, and the skill shows where it belongs, by bot."""
+    options = dict(workers=1, games=200, players=4, bots=("heuristic", "random"))
+    fixed = simulate(Ruleset("original"), Options(rotate=False, **options)).data["summary"]
+    assert {(b["bot"], b["seat"]) for b in fixed["bots_by_seat"]} == \
+        {("heuristic", 0), ("random", 1), ("heuristic", 2), ("random", 3)}
+    assert fixed["fairness"]["p_value"] < 1e-6
+    assert min(fixed["seats"][0]["rate"], fixed["seats"][2]["rate"]) > \
+        max(fixed["seats"][1]["rate"], fixed["seats"][3]["rate"])
+    rotated = simulate(Ruleset("original"), Options(**options)).data["summary"]
+    assert rotated["fairness"]["p_value"] > 0.05
+    heuristic = next(b for b in rotated["bots"] if b["bot"] == "heuristic")
+    assert heuristic["ci"][0] > heuristic["chance"]
