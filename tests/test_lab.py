@@ -364,3 +364,29 @@ def test_rotation_keeps_skill_from_looking_like_a_seat_advantage():
     assert rotated["fairness"]["p_value"] > 0.05
     heuristic = next(b for b in rotated["bots"] if b["bot"] == "heuristic")
     assert heuristic["ci"][0] > heuristic["chance"]
+
+
+def test_records_are_written_out_only_for_an_out_file(eds, tmp_path):
+    """Without --out no worker spends time turning records into JSON lines; the sums are
+    the same either way, and with --out every game has its line."""
+    from dataclasses import replace
+
+    job, digests = _job(eds, 60)
+    quiet = play_chunk(replace(job, lines=False), 0, 60)
+    loud = play_chunk(job, 0, 60)
+    assert quiet[1] == b"" and loud[1].count(b"\n") == 60 and quiet[2] == loud[2]
+    seen = []
+    import kittens.interpreter.tools.lab.runner as runner_module
+    original = runner_module.play_chunk
+
+    def spy(job, start, stop):
+        seen.append(job.lines)
+        return original(job, start, stop)
+
+    runner_module.play_chunk = spy
+    try:
+        run_job(job, digests)
+        run_job(job, digests, out=str(tmp_path / "games.jsonl"))
+    finally:
+        runner_module.play_chunk = original
+    assert set(seen[:1]) == {False} and seen[-1] is True
