@@ -59,6 +59,8 @@ def test_reports_read_well_in_chromium(tmp_path):
                 assert len(images) >= 3, path.stem
                 assert all(ok and alt and src == "data:image/png;base64," for ok, alt, src in images), images
                 assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH, path.stem
+                if path.stem == "compare":  # the changes themselves, with their intervals
+                    assert any(alt == "Changes in win rates (95% CI)" for _ok, alt, _src in images)
                 if path.stem == "simulate":
                     fits = page.evaluate("""() => [...document.querySelectorAll('.scroll')]
                         .every(e => e.scrollWidth <= e.clientWidth)""")

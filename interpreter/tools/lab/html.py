@@ -184,9 +184,31 @@ def simulate_page(summary: dict, text: str) -> str:
                  ("Cards", card_plot(summary))], [card_table(summary)])
 
 
-def compare_page(summaries: list, text: str) -> str:
+def change_plot(comparison: dict) -> str:
+    """Each rate's change against the baseline over the same games (seats, the first
+    player, games without a winner, each bot's share), in points with its 95% interval."""
+    rows = [m for m in comparison["metrics"] if "rate_a" in m and m.get("ci")]
+    fig, ax = _figure(7, max(2.0, 0.3 * len(rows) + 1.2))
+    if rows:
+        diffs = [100 * m["difference"] for m in rows]
+        lows = [d - 100 * m["ci"][0] for d, m in zip(diffs, rows)]
+        highs = [100 * m["ci"][1] - d for d, m in zip(diffs, rows)]
+        colors = ["tab:red" if m["significant"] else "tab:blue" for m in rows]
+        for y, (d, lo, hi, color) in enumerate(zip(diffs, lows, highs, colors)):
+            ax.errorbar([d], [y], xerr=[[lo], [hi]], fmt="o", capsize=3, color=color)
+        ax.set_yticks(range(len(rows)), [m["metric"] for m in rows])
+        ax.invert_yaxis()  # seat 0 at the top, as in the text
+        ax.axvline(0, color="black", linewidth=1)
+    ax.set_xlabel(f"change in points, {comparison['other']} minus {comparison['baseline']} "
+                  "(red: p < 0.05)")
+    ax.set_title("Changes in win rates (95% CI)")
+    return _png(fig)
+
+
+def compare_page(summaries: list, text: str, comparisons: list = ()) -> str:
     return page("Comparison: " + " vs ".join(s["label"] for s in summaries), text,
-                [("Seats", seat_plot(summaries)), ("Game length", length_plot(summaries))]
+                [(f"What changes: {c['other']}", change_plot(c)) for c in comparisons]
+                + [("Seats", seat_plot(summaries)), ("Game length", length_plot(summaries))]
                 + [(f"Cards: {s['label']}", card_plot(s)) for s in summaries])
 
 
