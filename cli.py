@@ -881,7 +881,24 @@ LabFixedOpt = Annotated[bool, typer.Option("--fixed-seats", help="Keep each bot 
 LabFormatOpt = Annotated[Format, typer.Option("--format", "-f", help="text for people, json for every number.")]
 
 
-def _lab(command: str, output: Format, as_json: bool, report: Optional[str], run) -> None:
+def _lab_libraries(command: str, report: Optional[str], scheduler: Optional[str]) -> None:
+    """The lab's extra libraries, checked before any game is played (the statistics come
+    at the end: a missing scipy would otherwise be found after hours of games)."""
+    import importlib
+
+    needed = ["numpy", "scipy"] + (["matplotlib"] if report is not None else []) + \
+        (["distributed"] if scheduler is not None else [])
+    for name in needed:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            extra = "cluster" if name == "distributed" else "lab"
+            fail(f"kittens {command} needs the {extra} extra ({name} is missing): "
+                 f"pip install 'kittens[{extra}]'", EXIT_USAGE)
+
+
+def _lab(command: str, output: Format, as_json: bool, report: Optional[str], run,
+         scheduler: Optional[str] = None) -> None:
     """Run a lab command: errors become exit codes (JSON errors under --format json), the
     result is printed, the HTML page written, and an interrupted run exits 130."""
     from .interpreter.engine.game import RuleRuntimeError
@@ -889,6 +906,7 @@ def _lab(command: str, output: Format, as_json: bool, report: Optional[str], run
     from .interpreter.tools.lab.progress import progress_bar
 
     text = start(command, output, as_json) == "text"
+    _lab_libraries(command, report, scheduler)
     if report is not None and (os.path.isdir(report) or not os.path.isdir(os.path.dirname(os.path.abspath(report)))):
         fail(f"cannot write the report {report}: name a file in a folder that exists")
     try:
@@ -970,7 +988,7 @@ def simulate(
                                out, resume, progress)
         return session.simulate(arm, options)
 
-    _lab("simulate", output, as_json, report, run)
+    _lab("simulate", output, as_json, report, run, scheduler)
 
 
 @app.command()
@@ -1002,7 +1020,7 @@ def compare(
                                out, resume, progress)
         return session.compare(arms, options)
 
-    _lab("compare", output, as_json, report, run)
+    _lab("compare", output, as_json, report, run, scheduler)
 
 
 @app.command()
@@ -1040,7 +1058,7 @@ def sweep(
                                out, resume, progress)
         return session.sweep(arm, key, name, values, options, metric or ())
 
-    _lab("sweep", output, as_json, report, run)
+    _lab("sweep", output, as_json, report, run, scheduler)
 
 # -- end of the balance lab -------------------------------------------------------------
 

@@ -276,3 +276,117 @@ def test_a_worker_that_dies_has_its_games_played_again(eds, tmp_path, monkeypatc
     assert outcome.games == 400 and outcome.lab == run_job(job, digests).lab
     indexes = [int(line.split(b",")[0][5:]) for line in open(out, "rb").read().splitlines()[1:]]
     assert sorted(indexes) == list(range(400))  # every game once in the file too
+
+
+def test_a_searching_player_is_handed_what_it_needs():
+    """A player that searches (needs_state, e.g. the ISMCTS bot of --bots ismcts:...) is
+    handed a SearchView, as play_game does; the games stay the same for the same seed."""
+    game = Game(load_edition("original"), 2)
+    seats = ["ismcts:iterations=3", "heuristic"]
+    first = play_record(game, 4, seats)
+    assert first["w"] and first["b"] == seats
+    assert play_record(game, 4, seats) == first  # one seed drives the search too
+    result = simulate(Ruleset("original"), Options(workers=1, games=2, players=2, bots=tuple(seats)))
+    assert {b["bot"] for b in result.data["summary"]["bots"]} == set(seats)
+
+
+def test_slow_runs_and_long_bot_specs_read_well():
+    """A search player plays a game in seconds: its rate is not printed as '0 games/s', and
+    a bot spec longer than the column keeps the skill lines aligned."""
+    from kittens.interpreter.tools.lab import report
+
+    meta = {"played": 4, "workers": 1, "seconds": 10.0, "games_per_second": 0.4}
+    assert "(0.4 games/s)" in report.run_line(meta)
+    bots = [{"bot": name, "rate": 0.25, "ci": [0.2, 0.3], "seat_games": 8, "chance": 0.25, "p_value": 1.0}
+            for name in ("heuristic", "ismcts:iterations=50")]
+    lines = report._skill({"bots": bots})[1:3]
+    assert len({line.index("%") for line in lines}) == 1
+
+
+def test_plays_and_draws_per_game_have_t_intervals_computed_from_the_games(tmp_path):
+    """A card's plays and draws per game carry Student's t interval over the games (so a
+    sweep's card:ID and drawn:ID curves have intervals): checked against scipy on the
+    per-game counts read back from the --out file."""
+    import json
+
+    import numpy
+    from scipy import stats as sp
+
+    from kittens.interpreter.tools.lab.summary import metric
+
+    out = str(tmp_path / "games.jsonl")
+    result = simulate(Ruleset("original"), Options(workers=1, games=150, players=4, out=out))
+    summary = result.data["summary"]
+    records = [json.loads(line)["r"][0] for line in open(out, encoding="utf-8").read().splitlines()[1:]]
+    for field, per_game in (("plays", lambda r: sum(n for _s, c, n in r["p"] if c == "nope")),
+                            ("drawn", lambda r: r["dr"].get("nope", 0))):
+        xs = numpy.array([per_game(r) for r in records], dtype=float)
+        half = sp.t.ppf(0.975, len(xs) - 1) * xs.std(ddof=1) / len(xs) ** 0.5
+        row = next(c for c in summary["cards"] if c["card"] == "nope")
+        assert row[f"{field}_per_game_ci"] == pytest.approx([xs.mean() - half, xs.mean() + half])
+        found = metric(summary, "card:nope" if field == "plays" else "drawn:nope")
+        assert found["value"] == pytest.approx(xs.mean()) and found["ci"] == row[f"{field}_per_game_ci"]
+
+
+def test_teams_win_together_and_are_tested_for_fairness():
+    """In a team game (seat s on team s % teams) every partner shares the team's win, the
+    per-team rates add up to the games with a winner, and fairness is tested between teams."""
+    arm = parse_ruleset("original+barking@two_teams")
+    summary = simulate(arm, Options(workers=1, games=120, players=4)).data["summary"]
+    teams = summary["teams"]
+    assert [t["team"] for t in teams] == [0, 1]
+    assert sum(t["count"] for t in teams) == summary["games"] - summary["no_winner"]["count"]
+    for seat in summary["seats"]:
+        assert seat["count"] == teams[seat["seat"] % 2]["count"]
+    assert summary["fairness"]["df"] == 1 and summary["first_player"]["chance"] == 0.5
+
+
+def test_every_core_by_default_and_fewer_for_small_runs(monkeypatch):
+    from kittens.interpreter.tools.lab import session
+
+    monkeypatch.setattr(session.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
+    assert session.default_workers(1_000_000, 1) == 4  # every core
+    assert session.default_workers(400, 2) == 4 and session.default_workers(300, 1) == 1
+
+
+def test_rotation_keeps_skill_from_looking_like_a_seat_advantage():
+    """Heuristic bots at seats 0 and 2 against random ones: with --fixed-seats the seats
+    of the heuristic bots seem to win far more (skill read as seat advantage); rotated,
+    the same bots show fair seats, and the skill shows where it belongs, by bot."""
+    options = dict(workers=1, games=200, players=4, bots=("heuristic", "random"))
+    fixed = simulate(Ruleset("original"), Options(rotate=False, **options)).data["summary"]
+    assert {(b["bot"], b["seat"]) for b in fixed["bots_by_seat"]} == \
+        {("heuristic", 0), ("random", 1), ("heuristic", 2), ("random", 3)}
+    assert fixed["fairness"]["p_value"] < 1e-6
+    assert min(fixed["seats"][0]["rate"], fixed["seats"][2]["rate"]) > \
+        max(fixed["seats"][1]["rate"], fixed["seats"][3]["rate"])
+    rotated = simulate(Ruleset("original"), Options(**options)).data["summary"]
+    assert rotated["fairness"]["p_value"] > 0.05
+    heuristic = next(b for b in rotated["bots"] if b["bot"] == "heuristic")
+    assert heuristic["ci"][0] > heuristic["chance"]
+
+
+def test_records_are_written_out_only_for_an_out_file(eds, tmp_path):
+    """Without --out no worker spends time turning records into JSON lines; the sums are
+    the same either way, and with --out every game has its line."""
+    from dataclasses import replace
+
+    job, digests = _job(eds, 60)
+    quiet = play_chunk(replace(job, lines=False), 0, 60)
+    loud = play_chunk(job, 0, 60)
+    assert quiet[1] == b"" and loud[1].count(b"\n") == 60 and quiet[2] == loud[2]
+    seen = []
+    import kittens.interpreter.tools.lab.runner as runner_module
+    original = runner_module.play_chunk
+
+    def spy(job, start, stop):
+        seen.append(job.lines)
+        return original(job, start, stop)
+
+    runner_module.play_chunk = spy
+    try:
+        run_job(job, digests)
+        run_job(job, digests, out=str(tmp_path / "games.jsonl"))
+    finally:
+        runner_module.play_chunk = original
+    assert set(seen[:1]) == {False} and seen[-1] is True

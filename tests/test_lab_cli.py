@@ -148,3 +148,53 @@ def test_ctrl_c_keeps_every_finished_game_and_resume_finishes_the_run(eds, tmp_p
     assert (meta["resumed"], meta["played"], meta["games"]) == (kept, target - kept, target)
     fresh = json.loads(_run("simulate", "original", "-g", str(target), "-j", "1", "--format", "json").output)
     assert json.loads(resumed.stdout)["summary"] == fresh["summary"]
+
+
+def _stderr_on_a_terminal(*args) -> tuple:
+    """Run kittens with its standard error on a pseudo-terminal (as in a person's shell)
+    and its standard output in a pipe: (exit code, stdout, what the terminal showed)."""
+    import pty
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "COLUMNS": "120", "TERM": "xterm"}
+    process = subprocess.Popen([sys.executable, "-m", "kittens", *args], stdout=subprocess.PIPE,
+                               stderr=slave, env=env)
+    os.close(slave)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the terminal closed: the process ended
+            break
+        if not chunk:
+            break
+        shown += chunk
+    stdout = process.stdout.read()
+    process.wait(timeout=120)
+    os.close(master)
+    return process.returncode, stdout, shown.decode("utf-8", "replace")
+
+
+def test_a_progress_bar_on_a_terminal_and_none_under_json_or_a_pipe(eds):
+    args = ["simulate", eds["fair"], "-p", "3", "-g", "6000", "-j", "1"]
+    code, stdout, shown = _stderr_on_a_terminal(*args)
+    assert code == 0 and b"Who wins" in stdout
+    assert "games/s" in shown and "left" in shown and "/6000" in shown, shown[-400:]
+    code, stdout, shown = _stderr_on_a_terminal(*args, "--format", "json")
+    assert code == 0 and json.loads(stdout)["summary"]["games"] == 6000
+    assert shown == ""  # nothing drawn under --format json
+    piped = subprocess.run([sys.executable, "-m", "kittens", *args], capture_output=True, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == b""  # nor when standard error is no terminal
+
+
+@pytest.mark.parametrize("missing, args, extra", [
+    ("scipy", [], "lab"), ("matplotlib", ["--report", "r.html"], "lab"),
+    ("distributed", ["--scheduler", "tcp://127.0.0.1:9"], "cluster")])
+def test_a_missing_extra_is_named_before_any_game(monkeypatch, missing, args, extra):
+    """Without the lab's libraries (a plain `pip install kittens`) the command says which
+    extra to install, at once and as a usage error, not as an internal error after the games."""
+    monkeypatch.setitem(sys.modules, missing, None)  # `import missing` now fails
+    result = _run("simulate", "original", "-g", "5", "-j", "1", *args, "--format", "json")
+    assert result.exit_code == 2, result.output
+    error = json.loads(result.output)["error"]
+    assert missing in error and f"pip install 'kittens[{extra}]'" in error

@@ -51,3 +51,20 @@ def test_a_cluster_worker_that_dies_has_its_games_rerun(cluster, tmp_path):
 
     there = run_job(job, digests, scheduler=cluster.scheduler_address, on_progress=kill_one)
     assert killed and there.games == 400 and there.lab == here.lab
+
+
+def _results_held(cluster) -> int:
+    """Task results the cluster holds in memory now."""
+    return sum(1 for task in list(cluster.scheduler.tasks.values()) if task.state == "memory")
+
+
+def test_the_cluster_keeps_no_finished_chunk_in_memory(cluster, tmp_path):
+    """Memory stays flat on a cluster too: a chunk's result is freed once it is counted,
+    so the results held stay few while the run goes on (they grew with the games)."""
+    eds = write_editions(tmp_path)
+    job, digests = prepare(Job((Ruleset(eds["fair"]),), 3, ("random",), games=6000))
+    held = []
+    there = run_job(job, digests, scheduler=cluster.scheduler_address, workers=3,
+                    on_progress=lambda done, total: held.append(_results_held(cluster)))
+    assert there.games == 6000 and len(held) > 40
+    assert max(held[len(held) // 2:]) <= 8, held

@@ -31,16 +31,20 @@ def run_on_cluster(job, todo: list, scheduler: str, collect, outcome) -> None:
     client = _client(scheduler) if isinstance(scheduler, str) else scheduler
     try:
         outcome.workers = len(client.scheduler_info().get("workers", {})) or outcome.workers
-        futures = [client.submit(play_chunk, job, start, stop, pure=False, retries=2)
-                   for start, stop in todo]
-        starts = {future.key: start for future, (start, _stop) in zip(futures, todo)}
+        # Only this dict holds the chunks still out: each is dropped (and its result freed
+        # on the worker) as soon as it is counted, so a long run keeps no finished games in
+        # the cluster's memory.
+        out = {client.submit(play_chunk, job, start, stop, pure=False, retries=2): start
+               for start, stop in todo}
         try:
-            for future in as_completed(futures):
+            for future in as_completed(list(out)):
                 until, lines, part = future.result()
-                collect(starts[future.key], until, lines, part)
+                collect(out.pop(future), until, lines, part)
+                future.release()
+                del future
         except KeyboardInterrupt:
             outcome.interrupted = True
-            client.cancel(futures)
+            client.cancel(list(out))
     finally:
         if isinstance(scheduler, str):
             client.close()

@@ -23,10 +23,11 @@ def _png(fig) -> str:
 
     buffer = io.BytesIO()
     fig.tight_layout()
-    fig.savefig(buffer, format="png")
+    fig.savefig(buffer, format="png", bbox_inches="tight")  # a legend below the axes included
+    alt = html.escape(" / ".join(ax.get_title() for ax in fig.axes if ax.get_title()), quote=True)
     pyplot.close(fig)
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return f'<img alt="" src="data:image/png;base64,{data}">'
+    return f'<img alt="{alt}" src="data:image/png;base64,{data}">'
 
 
 def _errors(rate, ci):
@@ -48,12 +49,26 @@ def seat_plot(summaries: list) -> str:
         ax.bar(xs, rates, width, yerr=[lows, highs], capsize=3, label=summary["label"])
     chance = summaries[0]["chance_rate"]
     if chance is not None:
-        ax.axhline(chance, color="black", linestyle="--", linewidth=1, label="chance")
+        ax.axhline(chance, color="black", linestyle="--", linewidth=1, label="chance rate")
     ax.set_xticks(range(players), [f"seat {s}" for s in range(players)])
     ax.set_ylabel("win rate")
+    ax.yaxis.set_major_formatter(_percent())
     ax.set_title("Win rate by seat (95% CI)")
-    ax.legend(fontsize="small")
+    _legend_below(ax)
     return _png(fig)
+
+
+def _percent():
+    from matplotlib.ticker import PercentFormatter
+    return PercentFormatter(1.0, decimals=0)
+
+
+def _legend_below(ax) -> None:
+    """The legend under the plot, where it covers no bar or point (labels can be long)."""
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.18),
+                  ncol=min(len(handles), 5), frameon=False)
 
 
 def length_plot(summaries: list) -> str:
@@ -68,7 +83,9 @@ def length_plot(summaries: list) -> str:
     ax.set_xlabel("turns")
     ax.set_ylabel("share of games")
     ax.set_title("Game length")
-    ax.legend(fontsize="small")
+    ax.yaxis.set_major_formatter(_percent())
+    if len(summaries) > 1:
+        _legend_below(ax)
     return _png(fig)
 
 
@@ -97,7 +114,7 @@ def sweep_plot(curve: dict) -> str:
     points = curve["points"]
     values = [p["value"] for p in points]
     xs = list(range(len(values)))
-    fig, (left, right) = pyplot.subplots(1, 2, figsize=(10, 3.4), dpi=100)
+    fig, (left, right) = pyplot.subplots(1, 2, figsize=(10, 3.8), dpi=100)
     turns = [p["turns"] or 0 for p in points]
     low = [t - (p["turns_ci"] or [t, t])[0] for t, p in zip(turns, points)]
     high = [(p["turns_ci"] or [t, t])[1] - t for t, p in zip(turns, points)]
@@ -108,19 +125,26 @@ def sweep_plot(curve: dict) -> str:
         rates = [p["seats"][seat][0] or 0 for p in points]
         lo = [r - (p["seats"][seat][1] or [r, r])[0] for r, p in zip(rates, points)]
         hi = [(p["seats"][seat][1] or [r, r])[1] - r for r, p in zip(rates, points)]
-        right.errorbar(xs, rates, yerr=[lo, hi], fmt="o-", capsize=3, label=f"seat {seat}")
+        shift = (seat - (seats - 1) / 2) * 0.3 / max(seats, 1)  # side by side, not on top
+        right.errorbar([x + shift for x in xs], rates, yerr=[lo, hi], fmt="o-", capsize=2,
+                       label=f"seat {seat}")
+    chances = [p["summary"]["chance_rate"] for p in points if "summary" in p]
+    if chances and all(c is not None and abs(c - chances[0]) < 1e-9 for c in chances):
+        right.axhline(chances[0], color="black", linestyle="--", linewidth=1, label="chance rate")
+    right.yaxis.set_major_formatter(_percent())
     right.set_title("Win rate by seat (95% CI)")
-    right.legend(fontsize="small")
+    _legend_below(right)
     for ax in (left, right):
         ax.set_xticks(xs, [str(v) for v in values])
         ax.set_xlabel(curve["parameter"])
     return _png(fig)
 
 
-_STYLE = """body{font-family:sans-serif;max-width:60em;margin:2em auto;color:#222}
-table{border-collapse:collapse;font-size:90%}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}
-td:first-child,th:first-child{text-align:left}pre{background:#f6f6f6;padding:1em;overflow:auto}
-img{max-width:100%}"""
+_STYLE = """body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em;color:#222}
+.scroll{overflow-x:auto}table{border-collapse:collapse;font-size:85%}
+td,th{padding:2px 6px;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}
+th{vertical-align:bottom;white-space:normal}td:first-child,th:first-child{text-align:left}
+pre{background:#f6f6f6;padding:1em;overflow:auto}img{max-width:100%;height:auto}"""
 
 
 def page(title: str, text: str, plots: list, tables: list = ()) -> str:
@@ -136,7 +160,7 @@ def page(title: str, text: str, plots: list, tables: list = ()) -> str:
 
 def card_table(summary: dict) -> str:
     head = ("card", "plays/game", "in combos/game", "Noped", "drawn/game", "at end/game",
-            "win when played", "win when held", "difference", "p")
+            "win when played", "win when held", "difference, points", "p")
     rows = []
     n = summary["games"] or 1
     for c in summary["cards"]:
@@ -146,11 +170,12 @@ def card_table(summary: dict) -> str:
                  f"{c['held_at_end'] / n:.2f}",
                  f"{_pct(c['win_when_played']['rate'])} {_ci(c['win_when_played']['ci'])}",
                  f"{_pct(c['win_when_held_not_played']['rate'])} {_ci(c['win_when_held_not_played']['ci'])}",
-                 "" if diff["difference"] is None else f"{100 * diff['difference']:+.1f} pts {_ci(diff['ci'])}",
-                 _p(diff["p_value"]))
+                 "" if diff["difference"] is None else
+                 f"{100 * diff['difference']:+.1f} ({100 * diff['ci'][0]:+.1f} to {100 * diff['ci'][1]:+.1f})",
+                 "" if diff["p_value"] is None else _p(diff["p_value"]))
         rows.append("<tr>" + "".join(f"<td>{html.escape(str(x))}</td>" for x in cells) + "</tr>")
     header = "<tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"
-    return f"<h2>Cards</h2><table>{header}{''.join(rows)}</table>"
+    return f"<h2>Cards, in figures</h2><div class='scroll'><table>{header}{''.join(rows)}</table></div>"
 
 
 def simulate_page(summary: dict, text: str) -> str:
@@ -159,9 +184,31 @@ def simulate_page(summary: dict, text: str) -> str:
                  ("Cards", card_plot(summary))], [card_table(summary)])
 
 
-def compare_page(summaries: list, text: str) -> str:
+def change_plot(comparison: dict) -> str:
+    """Each rate's change against the baseline over the same games (seats, the first
+    player, games without a winner, each bot's share), in points with its 95% interval."""
+    rows = [m for m in comparison["metrics"] if "rate_a" in m and m.get("ci")]
+    fig, ax = _figure(7, max(2.0, 0.3 * len(rows) + 1.2))
+    if rows:
+        diffs = [100 * m["difference"] for m in rows]
+        lows = [d - 100 * m["ci"][0] for d, m in zip(diffs, rows)]
+        highs = [100 * m["ci"][1] - d for d, m in zip(diffs, rows)]
+        colors = ["tab:red" if m["significant"] else "tab:blue" for m in rows]
+        for y, (d, lo, hi, color) in enumerate(zip(diffs, lows, highs, colors)):
+            ax.errorbar([d], [y], xerr=[[lo], [hi]], fmt="o", capsize=3, color=color)
+        ax.set_yticks(range(len(rows)), [m["metric"] for m in rows])
+        ax.invert_yaxis()  # seat 0 at the top, as in the text
+        ax.axvline(0, color="black", linewidth=1)
+    ax.set_xlabel(f"change in points, {comparison['other']} minus {comparison['baseline']} "
+                  "(red: p < 0.05)")
+    ax.set_title("Changes in win rates (95% CI)")
+    return _png(fig)
+
+
+def compare_page(summaries: list, text: str, comparisons: list = ()) -> str:
     return page("Comparison: " + " vs ".join(s["label"] for s in summaries), text,
-                [("Seats", seat_plot(summaries)), ("Game length", length_plot(summaries))]
+                [(f"What changes: {c['other']}", change_plot(c)) for c in comparisons]
+                + [("Seats", seat_plot(summaries)), ("Game length", length_plot(summaries))]
                 + [(f"Cards: {s['label']}", card_plot(s)) for s in summaries])
 
 

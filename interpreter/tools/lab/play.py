@@ -21,10 +21,11 @@ that :mod:`.tally` sums up.
 
 from __future__ import annotations
 
-from ...engine.players import make_bots
+from ...engine.players import make_player, parse_spec
 from ...engine.events import EventLog
 from ...engine.game import State
 from ...engine.triggers import draw as draw_card
+from ...engine.views import SearchView
 
 BLIND = "(blind)"
 
@@ -103,6 +104,18 @@ def _parse(option: str):
     return found
 
 
+_SPECS: dict = {}  # bot spec -> parse_spec's answer: each spec is read once per process
+
+
+def _spec(name: str):
+    """A bot spec parsed once (parsing looks at the class's signature: a game's worth of
+    time every few dozen games if done for every seat of every game)."""
+    found = _SPECS.get(name)
+    if found is None:
+        found = _SPECS[name] = parse_spec(name)
+    return found
+
+
 def seats_for(bots: list[str], players: int, index: int, rotate: bool) -> list[str]:
     """The bot at each seat in game ``index``: the list repeated to fill the table, turned
     by ``index`` seats when seats rotate (so each bot sits at each seat equally often)."""
@@ -123,7 +136,7 @@ def play_record(game, seed: int, seats: list[str]) -> dict:
     card or combo, ``dr`` draws by card, ``h`` card -> bit mask of the seats
     that held it (dealt, drawn, played or at the end), ``e`` cards in hands at the end.
     """
-    players = make_bots(seats, game.players, seed)
+    players = [make_player(_spec(name), seed, seat) for seat, name in enumerate(seats)]
     for seat, player in enumerate(players):
         start = getattr(player, "start", None)
         if start is not None:
@@ -132,7 +145,10 @@ def play_record(game, seed: int, seats: list[str]) -> dict:
     table = state.table
     hands = table.hands
     first = table.current
+    # what each seat's player is handed, by the player protocol (engine/bots.py): a searching
+    # player (needs_state) gets a SearchView, one that never looks (needs_view False) None
     looks = [getattr(player, "needs_view", True) for player in players]
+    searches = [getattr(player, "needs_state", False) for player in players]
     plays = [{} for _ in players]  # by seat: what was played -> times
     held = state.held
     for seat, hand in enumerate(hands):  # the deal
@@ -150,7 +166,10 @@ def play_record(game, seed: int, seats: list[str]) -> dict:
             option = options[0]
         else:
             seat = decision.seat
-            option = players[seat].choose(state.view(seat) if looks[seat] else None, decision)
+            if searches[seat]:
+                option = players[seat].choose(SearchView(state, seat), decision)
+            else:
+                option = players[seat].choose(state.view(seat) if looks[seat] else None, decision)
         if option.__class__ is str:
             found = parsed.get(option, False)
             if found is False:

@@ -23,7 +23,8 @@ def _p(p) -> str:
 
 
 def run_line(meta: dict) -> str:
-    speed = f" ({meta['games_per_second']:,.0f} games/s)" if meta.get("games_per_second") else ""
+    rate = meta.get("games_per_second")
+    speed = "" if not rate else f" ({rate:,.0f} games/s)" if rate >= 10 else f" ({rate:.2g} games/s)"
     where = f"on the cluster at {meta['scheduler']}" if meta.get("scheduler") else \
         f"on {meta['workers']} worker{'s' if meta['workers'] != 1 else ''}"
     resumed = f", {meta['resumed']} read back from {meta['out']}" if meta.get("resumed") else ""
@@ -72,10 +73,11 @@ def _skill(summary: dict) -> list:
     if len(bots) < 2:
         return []
     out = ["Skill (each bot's win rate against the chance rate)"]
+    width = max(10, *(len(bot["bot"]) for bot in bots))  # bot specs may be long: keep a column
     for bot in bots:
         verdict = ("wins more than chance" if bot["rate"] > bot["chance"] else "wins less than chance") \
             if bot["p_value"] < SIGNIFICANT else "no better than chance"
-        out.append(f"  {bot['bot']:<10} {_pct(bot['rate']):>6} {_ci(bot['ci'])} of {bot['seat_games']} "
+        out.append(f"  {bot['bot']:<{width}} {_pct(bot['rate']):>6} {_ci(bot['ci'])} of {bot['seat_games']} "
                    f"seat-games, chance {_pct(bot['chance'])}, {_p(bot['p_value'])}: {verdict}")
     return out + [""]
 

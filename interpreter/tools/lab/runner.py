@@ -91,6 +91,9 @@ def run_job(job: Job, digests: list, *, workers: int = 1, out: str | None = None
     back. ``out`` streams every game's record; with ``resume`` the games already in it
     are counted and not played again. One worker plays in this process unless
     ``in_process`` is False (a pool of one, as the benchmark compares)."""
+    from dataclasses import replace
+
+    job = replace(job, lines=out is not None)
     lab = job.new_lab()
     done = bytearray(job.games)  # one byte per game: memory far below a record each
     resumed = 0

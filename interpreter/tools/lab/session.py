@@ -113,7 +113,7 @@ def compare(arms: list, options: Options) -> Result:
                    for p, label in zip(outcome.lab.paired, labels[1:])]
     text = report.compare_text(summaries, comparisons, meta)
     data = {"command": "compare", "meta": meta, "rulesets": summaries, "comparisons": comparisons}
-    return Result(text, data, outcome.interrupted, lambda: html.compare_page(summaries, text))
+    return Result(text, data, outcome.interrupted, lambda: html.compare_page(summaries, text, comparisons))
 
 
 _RANGE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+?)\s*$")

@@ -75,12 +75,15 @@ def _cards(tally, info: dict) -> list:
     rows = []
     for card_id in sorted(set(tally.cards) | {c for c, i in info.items() if i["in_deck"]}):
         counts = dict(zip(CARD_FIELDS, tally.cards.get(card_id, [0] * len(CARD_FIELDS))))
+        plays_ss, drawn_ss = counts.pop("plays_ss"), counts.pop("drawn_ss")
         used = counts["plays"] + counts["in_combos"]
         row = {"card": card_id, **counts,
                "plays_per_game": counts["plays"] / n if n else None,
+               "plays_per_game_ci": stats.mean(n, counts["plays"], plays_ss)["ci"],
                "share_of_games_played": counts["games_played"] / n if n else None,
                "noped_share": counts["noped"] / counts["plays"] if counts["plays"] else None,
                "drawn_per_game": counts["drawn"] / n if n else None,
+               "drawn_per_game_ci": stats.mean(n, counts["drawn"], drawn_ss)["ci"],
                "held_at_end_per_game": counts["held_at_end"] / n if n else None,
                "win_when_played": stats.rate(counts["played_won"], counts["played_n"]),
                "win_when_held_not_played": stats.rate(counts["held_won"], counts["held_n"]),
@@ -215,10 +218,10 @@ def metric(summary: dict, name: str) -> dict:
     elif kind in ("card", "noped", "drawn"):
         for row in summary["cards"]:
             if row["card"] == arg:
-                if kind == "noped":
+                if kind == "noped":  # plays of one game are not independent: no simple interval
                     return {"value": row["noped_share"], "ci": None}
                 field = "plays" if kind == "card" else "drawn"
-                return {"value": row[field] / n if n else None, "ci": None}
+                return {"value": row[field] / n if n else None, "ci": row[f"{field}_per_game_ci"]}
         return {"value": 0.0 if n else None, "ci": None}
     elif kind == "out" and arg.isdigit():
         for row in summary["eliminations"]["order"]:

@@ -55,10 +55,11 @@ class Moments:
 
 # per card: how often played, games it was played in, plays cancelled, draws, copies in
 # hands at the end; then seat-games in which a seat played it (and won), and in which a
-# seat held it without playing it (and won)
+# seat held it without playing it (and won); times spent in combos; and the sums of the
+# squares of its plays and draws per game (for the intervals of plays and draws per game)
 CARD_FIELDS = ("plays", "games_played", "noped", "drawn", "held_at_end",
-               "played_n", "played_won", "held_n", "held_won", "in_combos")
-_PLAYS, _GAMES, _NOPED, _DRAWN, _END, _PN, _PW, _HN, _HW, _COMBO = range(len(CARD_FIELDS))
+               "played_n", "played_won", "held_n", "held_won", "in_combos", "plays_ss", "drawn_ss")
+_PLAYS, _GAMES, _NOPED, _DRAWN, _END, _PN, _PW, _HN, _HW, _COMBO, _PSS, _DSS = range(len(CARD_FIELDS))
 
 
 class Tally:
@@ -132,12 +133,17 @@ class Tally:
 
     def _add_cards(self, record: dict, won: int) -> None:
         played: dict = {}  # card id -> bit mask of the seats that played it
+        plays: dict = {}  # card id -> its plays in this game, all seats together
         for seat, card_id, count in record["p"]:
             if card_id == "(blind)":
                 self.blind_plays += count
                 continue
-            self._card(card_id)[_PLAYS] += count
+            plays[card_id] = plays.get(card_id, 0) + count
             played[card_id] = played.get(card_id, 0) | (1 << seat)
+        for card_id, count in plays.items():
+            counts = self._card(card_id)
+            counts[_PLAYS] += count
+            counts[_PSS] += count * count
         for seat, combo, count in record["c"]:
             found = self.combos.get(combo)
             if found is None:
@@ -152,7 +158,9 @@ class Tally:
             else:
                 self._card(key)[_NOPED] += count
         for card_id, count in record["dr"].items():
-            self._card(card_id)[_DRAWN] += count
+            counts = self._card(card_id)
+            counts[_DRAWN] += count
+            counts[_DSS] += count * count
         for card_id, count in record["e"].items():
             self._card(card_id)[_END] += count
         for card_id, mask in record["h"].items():

@@ -32,6 +32,7 @@ class Job:
     games: int = 1000
     rotate: bool = True
     teams: tuple = field(default=())  # each arm's team count (0: none), filled by prepare()
+    lines: bool = True  # whether workers send each game's record as a JSON line (for --out)
 
     def identity(self, digests: list) -> dict:
         """What a file's games must have been played with to count toward this job."""
@@ -59,7 +60,8 @@ def _games_for(job: Job) -> list:
 
 def play_chunk(job: Job, start: int, stop: int):
     """Play games ``start`` to ``stop - 1`` under every arm: (games done up to, JSON lines
-    as bytes, their Lab). Stops early, after a whole game, when the run is being stopped."""
+    as bytes (empty unless ``job.lines``), their Lab). Stops early, after a whole game,
+    when the run is being stopped."""
     import orjson
 
     from .play import play_record, seats_for
@@ -68,6 +70,7 @@ def play_chunk(job: Job, start: int, stop: int):
     fault = os.environ.get(FAULT_ENV)
     lab = job.new_lab()
     lines = []
+    keep = job.lines
     index = start
     while index < stop:
         if _STOP is not None and _STOP.is_set():
@@ -78,7 +81,8 @@ def play_chunk(job: Job, start: int, stop: int):
         seed = job.seed + index
         record = {"i": index, "r": [play_record(game, seed, seats) for game in games]}
         lab.add(record)
-        lines.append(orjson.dumps(record))
+        if keep:  # without an --out file nobody reads them: no time spent writing them
+            lines.append(orjson.dumps(record))
         index += 1
     return index, b"".join(line + b"\n" for line in lines), lab
 
