@@ -265,3 +265,29 @@ def test_a_table_fits_a_phone_screen(server, browser):
     card_id = card.get_attribute("data-card")
     assert card.locator(".text").inner_text() == room.game.edition.cards[card_id].text
     shot(phone, "phone")
+
+
+def test_a_click_lost_with_the_connection_leaves_the_buttons_live(server, browser):
+    """A person clicks just as the connection drops: the click never reaches the server.
+    Once the page is connected again, the same question must have live buttons (a page
+    that kept them greyed out left its person stuck until a reload)."""
+    base, app = server
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    lobby = page.request.get(base + "/api/lobby").json()
+    key = next(e["key"] for e in lobby["rulesets"] if e["name"] == "Exploding Kittens (Original Edition)")
+    made = page.request.post(base + "/api/rooms", data={"ruleset": key, "players": 2,
+                                                        "seats": ["person", "random"], "seed": 4}).json()
+    room = app.state.tables.rooms[made["room"]]
+    page.goto(base + made["seats"][0]["link"])
+    page.wait_for_selector("#prompt button:enabled")
+    history = len(room.state.history)
+    page.evaluate("socket.close()")  # the connection drops ...
+    page.locator("#prompt button").first.click()  # ... as the person clicks
+    page.wait_for_function("document.querySelectorAll('#prompt button:disabled').length === 0", timeout=10000)
+    assert len(room.state.history) == history, "the lost click reached the server"
+    assert page.locator("#prompt button:enabled").count() == page.locator("#prompt button").count() > 0
+    page.locator("#prompt button", has_text="Draw a card").click()  # and a click now counts
+    deadline = time.monotonic() + 10
+    while len(room.state.history) == history:
+        assert time.monotonic() < deadline, "the click after the reconnection did not count"
+        time.sleep(0.05)

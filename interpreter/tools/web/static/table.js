@@ -6,7 +6,7 @@ const roomId = location.pathname.split("/")[2];
 const token = new URLSearchParams(location.hash.slice(1)).get("seat") || "";
 const $ = (id) => document.getElementById(id);
 let cards = {}, names = [], mySeat = null, socket = null, retry = 0, deadline = 0, totalMs = 1;
-let lastPrompt = null;
+let lastPrompt = null, answerMs = 0;
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -73,6 +73,10 @@ function welcome(message) {
   cards = message.cards;
   names = message.names;
   mySeat = message.seat;
+  answerMs = 1000 * (message.answer_seconds || 0);
+  // a new connection (a reload, a reconnect): draw the prompt again, with live buttons,
+  // even if it is the one a click was sent for before the connection dropped
+  lastPrompt = null;
   $("edition").textContent = message.edition + (message.variant ? ` (${message.variant})` : "");
   $("who").textContent = mySeat === null ? "Watching" : `You are ${names[mySeat]}`;
   $("rules").href = `/room/${roomId}/rules`;
@@ -201,8 +205,8 @@ function renderWindow(message) {
   box.hidden = !win;
   if (!win) return;
   $("window-question").textContent = win.question;
-  totalMs = Math.max(totalMs, message.remaining_ms || 1);
-  if (!box.dataset.id || box.dataset.id !== win.id) totalMs = message.remaining_ms || 1;
+  // the bar shows the time left of the round's whole time, also for a page that joins late
+  totalMs = Math.max(answerMs, message.remaining_ms || 1);
   box.dataset.id = win.id;
   deadline = performance.now() + (message.remaining_ms || 0);
   const options = $("window-options");
