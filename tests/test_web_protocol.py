@@ -130,6 +130,27 @@ def test_uploads_are_bounded_and_named_safely(client, settings, files, status):
         assert response.json()["files"] == ["evil.yaml"]
 
 
+def test_the_uploads_a_server_keeps_are_bounded(settings):
+    """Every upload is kept for good (its rooms replay from it): a server stops taking them
+    at a count and at a number of bytes, and a refused upload writes nothing."""
+    import os
+
+    settings.max_uploads, settings.max_upload_bytes = 2, 3 * len(HOUSE_RULE)
+    uploads = os.path.join(settings.data, "uploads")
+    one = {"files": [{"name": "nope_party.yaml", "text": HOUSE_RULE}]}
+    with TestClient(create_app(settings)) as client:
+        assert client.post("/api/uploads", json=one).status_code == 200
+        big = {"files": [{"name": "a.yaml", "text": HOUSE_RULE}, {"name": "b.yaml", "text": HOUSE_RULE},
+                         {"name": "c.yaml", "text": HOUSE_RULE}]}
+        refused = client.post("/api/uploads", json=big)  # past the bytes
+        assert refused.status_code == 507 and "no more uploaded" in refused.json()["error"]
+        assert len(os.listdir(uploads)) == 1
+        assert client.post("/api/uploads", json=one).status_code == 200
+        refused = client.post("/api/uploads", json=one)  # past the count
+        assert refused.status_code == 507 and "2 uploads" in refused.json()["error"]
+        assert len(os.listdir(uploads)) == 2
+
+
 def test_an_oversized_upload_request_is_refused_unread(client):
     response = client.post("/api/uploads", content=b"x" * (6 * 1024 * 1024))
     assert response.status_code == 413

@@ -50,7 +50,7 @@ from ...engine.simulate import game_header
 from ...rules.load import RuleError, UsageError
 from .render import SPECTATOR
 from .room import ActError, Clock, Listener, Room, seat_bots
-from .rulesets import Rulesets, UploadError
+from .rulesets import MAX_UPLOAD_BYTES, MAX_UPLOADS, Rulesets, UploadError
 from .storage import Storage
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
@@ -71,6 +71,8 @@ class Settings:
     flood_limit: int = 200  # frames refused for flooding before the connection is closed
     max_rooms: int = 2000  # rooms a server holds
     max_body: int = 5 * 1024 * 1024  # bytes in one upload request
+    max_uploads: int = MAX_UPLOADS  # uploads kept in --data (each for good: its rooms replay from it)
+    max_upload_bytes: int = MAX_UPLOAD_BYTES  # their bytes on disk
     max_queue: int = 2000  # messages waiting for one slow connection before it is dropped
     freeze_gc: bool = False  # a server process of its own: keep what loaded at start out of GC passes
 
@@ -118,7 +120,8 @@ class Tables:
         self.settings = settings
         os.makedirs(settings.data, exist_ok=True)
         self.storage = Storage(os.path.join(settings.data, "kittens.sqlite3"))
-        self.rulesets = Rulesets(os.path.join(settings.data, "uploads"), list(settings.rules))
+        self.rulesets = Rulesets(os.path.join(settings.data, "uploads"), list(settings.rules),
+                                 max_uploads=settings.max_uploads, max_upload_bytes=settings.max_upload_bytes)
         self.rooms: dict[str, Room] = {}
         self.clock = LoopClock()
 
@@ -274,7 +277,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             result = await run_in_threadpool(tables().rulesets.upload, data.get("files"))
         except UploadError as exc:
-            return _error(str(exc), 400)
+            return _error(str(exc), exc.status)
         return JSONResponse(result)
 
     async def create_room(request: Request):

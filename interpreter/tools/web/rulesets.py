@@ -36,10 +36,19 @@ UPLOAD_ID = re.compile(r"^[A-Za-z0-9_-]{12}$")
 UPLOAD_KEY = "upload:"
 #: compiled editions kept in memory
 EDITIONS_KEPT = 32
+#: uploads a server keeps, and their bytes on disk, at most (each upload is kept for good:
+#: a room made from it replays from it after a restart)
+MAX_UPLOADS = 500
+MAX_UPLOAD_BYTES = 100 * 1024 * 1024
 
 
 class UploadError(Exception):
-    """An upload refused as a whole (too many files, a bad name); the message says why."""
+    """An upload refused as a whole (too many files, a bad name); the message says why.
+    ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class ConfinedWorkspace(Workspace):
@@ -68,8 +77,10 @@ def _shared_folders() -> list[str]:
 class Rulesets:
     """What the lobby offers, compiled editions (kept), and uploads."""
 
-    def __init__(self, uploads: str, extra: list[str] = ()) -> None:
+    def __init__(self, uploads: str, extra: list[str] = (), *, max_uploads: int = MAX_UPLOADS,
+                 max_upload_bytes: int = MAX_UPLOAD_BYTES) -> None:
         self.uploads = uploads
+        self.max_uploads, self.max_upload_bytes = max_uploads, max_upload_bytes
         self.entries: list[dict] = []
         self.expansions: list[dict] = []
         self._paths: dict[str, str] = {}  # key -> absolute path
@@ -180,15 +191,35 @@ class Rulesets:
             if len(item["text"].encode("utf-8")) > MAX_FILE_BYTES:
                 raise UploadError(f"{name} is larger than {MAX_FILE_BYTES:,} bytes")
             names.append(name)
+        size = sum(len(item["text"].encode("utf-8")) for item in files)
         upload_id = secrets.token_urlsafe(9)
         folder = os.path.join(self.uploads, upload_id)
-        os.makedirs(folder, exist_ok=False)
-        with open(os.path.join(folder, "kittens.toml"), "w", encoding="utf-8") as handle:
-            handle.write("# the folder of one upload: its files' references stay inside it\n")
-        for name, item in zip(names, files):
-            with open(os.path.join(folder, name), "w", encoding="utf-8", newline="") as handle:
-                handle.write(item["text"])
+        with self._lock:  # counted and written at once: two uploads cannot both take the last room
+            count, used = self._kept_uploads()
+            if count >= self.max_uploads or used + size > self.max_upload_bytes:
+                raise UploadError("this server keeps no more uploaded rule files (it holds "
+                                  f"{count} uploads, {used:,} bytes): whoever runs it can make room "
+                                  "by starting it with a fresh --data folder", 507)
+            os.makedirs(folder, exist_ok=False)
+            with open(os.path.join(folder, "kittens.toml"), "w", encoding="utf-8") as handle:
+                handle.write("# the folder of one upload: its files' references stay inside it\n")
+            for name, item in zip(names, files):
+                with open(os.path.join(folder, name), "w", encoding="utf-8", newline="") as handle:
+                    handle.write(item["text"])
         return self._check(upload_id, folder, names)
+
+    def _kept_uploads(self) -> tuple[int, int]:
+        """How many uploads are kept, and their bytes."""
+        count = used = 0
+        if not os.path.isdir(self.uploads):
+            return 0, 0
+        for folder in os.scandir(self.uploads):
+            if not folder.is_dir(follow_symlinks=False):
+                continue
+            count += 1
+            used += sum(entry.stat(follow_symlinks=False).st_size for entry in os.scandir(folder.path)
+                        if entry.is_file(follow_symlinks=False))
+        return count, used
 
     def _check(self, upload_id: str, folder: str, names: list[str]) -> dict:
         ws = ConfinedWorkspace()
