@@ -14,6 +14,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx2")
 from starlette.testclient import TestClient  # noqa: E402
 
+from kittens.about import PACKAGE_DIR  # noqa: E402
 from kittens.interpreter.tools.replay import replay_log  # noqa: E402
 from kittens.interpreter.tools.web.app import Settings, create_app  # noqa: E402
 from webtable import play_out  # noqa: E402
@@ -102,6 +103,9 @@ def test_an_uploaded_file_with_errors_gets_its_findings_at_their_lines(client):
     [finding] = [d for d in result["diagnostics"] if d["severity"] == "error"]
     assert (finding["file"], finding["line"]) == ("house.yaml", 6)
     assert finding["column"] >= 1 and "noep" in finding["message"]
+    # a shipped file is named in the package, not where this server has it installed
+    assert "kittens/editions/original.yaml" in finding["message"]
+    assert str(PACKAGE_DIR) not in json.dumps(result)
 
 
 def test_an_upload_may_not_reach_outside_its_folder(client, settings, tmp_path):

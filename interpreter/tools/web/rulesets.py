@@ -259,9 +259,12 @@ def catalog_confined(paths: list[str]) -> list[dict]:
 
 
 def _unplaced(message: str, folder: str) -> str:
-    """A finding's message without the server's folders in it: the page needs none."""
+    """A finding's message without the server's folders in it: the page needs none. A
+    shipped file is named inside the kittens package (``kittens/editions/original.yaml``)."""
     for top in {os.path.realpath(folder), os.path.abspath(folder)}:
         message = message.replace(top + os.sep, "").replace(top, "the upload's folder")
+    for top in {os.path.realpath(PACKAGE_DIR), os.path.abspath(PACKAGE_DIR)}:
+        message = message.replace(top + os.sep, "kittens/")
     return message
 
 
