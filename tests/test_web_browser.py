@@ -238,6 +238,17 @@ def test_the_lobby_shows_an_uploaded_house_rules_findings_at_their_lines(server,
     line = page.locator("#diagnostics .line.bad")
     assert line.count() == 1 and line.locator(".lineno").inner_text() == "6" and "noep" in line.inner_text()
     assert "noep" in page.locator("#diagnostics .diag").inner_text()
+    # the caret stands under the finding's column: the same character place, the same pixel
+    column, caret_x, source_x, under = page.evaluate("""() => {
+        const caret = document.querySelector('#diagnostics .line.caret');
+        const row = document.querySelector('#diagnostics .line.bad');
+        const text = (node) => [...node.childNodes].find((n) => n.nodeType === 3);
+        const at = (node, i) => { const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+                                  return r.getBoundingClientRect().left; };
+        const column = text(caret).data.indexOf('^');
+        return [column, at(text(caret), column), at(text(row), column), text(row).data[column]];
+    }""")
+    assert under == "n" and abs(caret_x - source_x) < 1.5, (column, caret_x, source_x, under)
     assert "1 error" in page.locator("#upload-status").inner_text()
     shot(page, "lobby-upload-errors")
     good = tmp_path / "nope_party_fixed.yaml"
