@@ -111,6 +111,7 @@ def check_screen(page, room, seat: int, tokens: list[str]) -> None:
     box = page.locator(f"#seats .seat[data-seat='{other}']")
     assert box.locator(".count").inner_text() == f"{len(table.hands[other].cards)} card" + (
         "" if len(table.hands[other].cards) == 1 else "s")
+    assert page.locator("#order").inner_text() == f"Order of play: You \u2192 Seat {other} \u2192 You"
     pile = page.locator("#piles .pile").first.locator(".big").inner_text()
     assert pile.startswith(f"{len(table.draw_pile.cards)} card")
     # the other hand: only the cards this seat knows are named, and only there

@@ -119,7 +119,17 @@ function renderHand(view) {
   if (!view.hand.length) hand.append(el("span", "muted", "No cards."));
 }
 
+function renderOrder(view) {
+  // who plays after whom, from the seat whose turn it is (it changes when play reverses)
+  const order = view.turn.order || [];
+  $("order").hidden = order.length < 2;
+  $("order").textContent = order.length < 2 ? "" : "Order of play: "
+    + order.concat([order[0]]).map(seatName).join(" \u2192 ")
+    + (view.turn.direction < 0 ? " (reversed)" : "");
+}
+
 function renderSeats(view) {
+  renderOrder(view);
   $("seats").replaceChildren(...view.seats.map((seat) => {
     const box = el("div", "seat");
     box.dataset.seat = seat.seat;
