@@ -303,3 +303,54 @@ def test_a_click_lost_with_the_connection_leaves_the_buttons_live(server, browse
     while len(room.state.history) == history:
         assert time.monotonic() < deadline, "the click after the reconnection did not count"
         time.sleep(0.05)
+
+
+def in_sight(page, selector: str) -> bool:
+    """Whether the element's top edge is inside the viewport."""
+    return page.evaluate(f"""() => {{
+        const box = document.querySelector({json.dumps(selector)}).getBoundingClientRect();
+        return box.top >= 0 && box.top < window.innerHeight;
+    }}""")
+
+
+def test_a_phone_scrolled_down_still_sees_the_window_and_its_turn(server, browser):
+    """A person on a phone reading the log (scrolled to the bottom) must see a reaction window
+    as it opens (it runs on a clock) and the question when their turn comes."""
+    base, app = server
+    lobby = browser.new_context().new_page()
+    links = make_table_in_the_lobby(lobby, base, seed=3)
+    room = app.state.tables.rooms[links[0].split("/room/")[1].split("#")[0]]
+    actor = room.state.table.current
+    watcher = 1 - actor
+    laptop = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
+    laptop.goto(links[actor])
+    # a small phone (an iPhone SE's screen), so the page is longer than the screen
+    phone = browser.new_context(viewport={"width": 375, "height": 600}, is_mobile=True, has_touch=True).new_page()
+    phone.goto(links[watcher])
+    phone.wait_for_selector("#hand .card")
+    laptop.wait_for_selector("#prompt button:enabled")
+    # three cards a row on a phone, none wider than the screen
+    tops = phone.evaluate("[...document.querySelectorAll('#hand .card')].map((c) => c.getBoundingClientRect().top)")
+    assert len(tops) >= 3 and tops[0] == tops[1] == tops[2], "fewer than three cards a row on a phone"
+    phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert not in_sight(phone, "#hand"), phone.evaluate("[document.body.scrollHeight, window.scrollY]")
+    plays = laptop.locator("#prompt button:enabled").filter(has_text=re.compile(r"^Play "))
+    assert plays.count(), "the first player has a card to play with this seed"
+    plays.first.click()
+    phone.wait_for_selector("#window", state="visible")
+    assert in_sight(phone, "#window"), "the reaction window opened out of sight"
+    shot(phone, "phone-window-scrolled")
+    phone.locator("#window-options button", has_text="Pass").click()
+    phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # back to the log
+    deadline = time.monotonic() + 20
+    while not phone.locator("#prompt").is_visible():
+        assert time.monotonic() < deadline, "the phone's turn never came"
+        if laptop.locator("#window-options button:enabled").count():
+            laptop.locator("#window-options button:enabled", has_text="Pass").click()
+        elif laptop.locator("#prompt button:enabled").count():
+            draw = laptop.locator("#prompt button:enabled", has_text="Draw a card")
+            (draw if draw.count() else laptop.locator("#prompt button:enabled")).first.click()
+        laptop.wait_for_timeout(100)
+    phone.wait_for_timeout(200)
+    assert in_sight(phone, "#prompt"), "the question came out of sight"
+    shot(phone, "phone-turn-scrolled")

@@ -242,6 +242,8 @@ function renderPrompt(message) {
   if (lastPrompt === prompt.id) return;  // the same question: keep what is half done (an order)
   lastPrompt = prompt.id;
   $("prompt-question").textContent = prompt.question;
+  // a new question: bring it into sight if the person had scrolled down (to the log, say)
+  if (box.getBoundingClientRect().top < 0) box.scrollIntoView({ block: "start" });
   const body = $("prompt-body");
   if (prompt.kind === "rearrange") body.replaceChildren(reorder(prompt));
   else if (prompt.kind === "choose_position" && prompt.options.length > 8) body.replaceChildren(places(prompt));
