@@ -120,6 +120,29 @@ def test_an_upload_may_not_reach_outside_its_folder(client, settings, tmp_path):
     assert str(tmp_path) not in json.dumps(result)  # no server path in what the page is told
 
 
+def test_a_refused_reference_in_an_upload_says_how_to_fix_it_in_the_page(client):
+    """The repository's example house rules extend '../../editions/original.yaml': uploaded,
+    that path leads nowhere, and the finding says what to write instead (not a server flag)."""
+    import os
+
+    from kittens.about import PACKAGE_DIR
+
+    path = os.path.join(PACKAGE_DIR, "examples", "house-rules", "cat_collector.yaml")
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    result = client.post("/api/uploads", json={"files": [{"name": "cat_collector.yaml", "text": text}]}).json()
+    [finding] = result["diagnostics"]
+    assert finding["code"] == "outside-project"
+    assert "write 'original' here" in finding["message"]
+    assert "--allow-outside" not in finding["message"] and "KITTENS_ALLOW_OUTSIDE" not in finding["message"]
+    fixed = text.replace("extends: ../../editions/original.yaml", "extends: original")
+    result = client.post("/api/uploads", json={"files": [{"name": "cat_collector.yaml", "text": fixed}]}).json()
+    assert result["diagnostics"] == [] and len(result["playable"]) == 1
+    elsewhere = text.replace("extends: ../../editions/original.yaml", "extends: ../mine/base.yaml")
+    result = client.post("/api/uploads", json={"files": [{"name": "cat_collector.yaml", "text": elsewhere}]}).json()
+    assert "upload the file it names" in result["diagnostics"][0]["message"]
+
+
 @pytest.mark.parametrize("files, status", [
     ([{"name": "../evil.yaml", "text": HOUSE_RULE}], 200),  # kept under its base name only
     ([{"name": "evil.py", "text": "x"}], 400),

@@ -18,7 +18,7 @@ import secrets
 import threading
 from collections import OrderedDict
 
-from ....about import PACKAGE_DIR
+from ....about import EDITIONS_DIR, PACKAGE_DIR
 from ...lang.loader import MAX_FILE_BYTES
 from ...rules import plugins
 from ...rules.catalog import catalog, installed_catalog, shipped_editions
@@ -64,6 +64,18 @@ class ConfinedWorkspace(Workspace):
         if plugins.confined(target, self.roots):
             return False
         return not plugins.confined(target, _shared_folders())
+
+    def refusal(self, doc, path: tuple, target: str) -> str | None:
+        """Why a reference may not be followed, told for a file uploaded in the page: the
+        server's flags and folders mean nothing to its person, the way to fix it does."""
+        if not self.outside(target):
+            return None
+        message = (f"'{doc.value_at(path)}' leads outside this upload: an uploaded file may name the "
+                   "files uploaded with it, and shipped or installed editions and expansions by name")
+        stem = os.path.splitext(os.path.basename(str(target)))[0]
+        if os.path.isfile(os.path.join(EDITIONS_DIR, stem + ".yaml")):
+            return message + f": to build on the shipped one, write '{stem}' here"
+        return message + ": upload the file it names with this one"
 
 
 def _shared_folders() -> list[str]:
