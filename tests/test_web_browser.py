@@ -270,6 +270,21 @@ def test_a_table_fits_a_phone_screen(server, browser):
     phone.goto(links[0])
     phone.wait_for_selector("#prompt button")
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the page scrolls sideways"
+    # every card of the edition fits its tile, its title too (no word runs out of the tile)
+    overflowing = phone.evaluate("""() => {
+        const hand = document.getElementById('hand');
+        const tiles = Object.keys(cards).map((id) => cardTile(id));
+        hand.append(...tiles);
+        const broken = (t) => {  // a one-word title on two lines: the word was cut
+            const title = t.querySelector('.title');
+            return !/\s/.test(title.textContent.trim())
+                && title.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(title).lineHeight);
+        };
+        const wide = tiles.filter((t) => t.scrollWidth > t.clientWidth + 1 || broken(t)).map((t) => t.dataset.card);
+        tiles.forEach((t) => t.remove());
+        return wide;
+    }""")
+    assert overflowing == [], f"card titles wider than their tiles on a phone: {overflowing}"
     card = phone.locator("#hand .card").first
     card.tap()  # a tap shows the card's text
     assert card.locator(".text").is_visible()
