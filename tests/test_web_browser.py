@@ -369,3 +369,22 @@ def test_a_phone_scrolled_down_still_sees_the_window_and_its_turn(server, browse
     phone.wait_for_timeout(200)
     assert in_sight(phone, "#prompt"), "the question came out of sight"
     shot(phone, "phone-turn-scrolled")
+
+
+def test_a_seat_link_cut_short_says_so_and_offers_to_watch(server, browser):
+    """A link cut short on its way (chat apps do) opens no seat: the page says so for good,
+    not in a note that fades after a few seconds and leaves an empty table."""
+    base, app = server
+    page = browser.new_context(viewport={"width": 390, "height": 700}).new_page()
+    lobby = make_table_in_the_lobby(browser.new_context().new_page(), base, seed=5)
+    page.goto(lobby[0][:-6])  # the seat's link, its token cut short
+    page.wait_for_selector("#stopped", state="visible")
+    page.wait_for_timeout(5600)
+    notice = page.locator("#stopped")
+    assert notice.is_visible() and "not valid" in notice.inner_text(), "the refusal faded away"
+    assert not page.locator("#hand").is_visible()
+    assert page.locator("#rules").get_attribute("href").endswith("/rules")
+    shot(page, "seat-link-cut-short")
+    notice.locator("a", has_text="watch the table").click()
+    page.wait_for_selector("#seats .seat")
+    assert page.locator("#who").inner_text() == "Watching"

@@ -62,11 +62,33 @@ function receive(message) {
   if (message.type === "welcome") welcome(message);
   else if (message.type === "update") update(message);
   else if (message.type === "error") {
+    if (message.code === "bad-token" || message.code === "no-room") { refused(message); return; }
     note(message.message);
-    if (message.code === "bad-token" || message.code === "no-room") socket.onclose = null;
     setTimeout(() => { if ($("connection").textContent === message.message) $("connection").hidden = true; }, 5000);
     document.querySelectorAll("#prompt button, #window button").forEach((b) => { b.disabled = false; });
   }
+}
+
+function refused(message) {
+  // the link opens no seat (often a link cut short on its way): say so for good, and how
+  // to go on, rather than a note that fades and leaves an empty table
+  socket.onclose = null;
+  $("connection").hidden = true;
+  document.querySelectorAll("main > section").forEach((section) => { section.hidden = true; });
+  const box = $("stopped");
+  box.hidden = false;
+  if (message.code === "no-room") {
+    box.textContent = "There is no table here. ";
+  } else {
+    box.textContent = "This seat link is not valid: it may have been cut short on its way to you. "
+      + "Ask for your seat's link again, or ";
+    const watch = el("a", null, "watch the table");
+    watch.href = `/room/${roomId}`;
+    box.append(watch, document.createTextNode(". "));
+  }
+  const lobby = el("a", null, "Make a table");
+  lobby.href = "/";
+  box.append(lobby, document.createTextNode("."));
 }
 
 function welcome(message) {
@@ -79,7 +101,6 @@ function welcome(message) {
   lastPrompt = null;
   $("edition").textContent = message.edition + (message.variant ? ` (${message.variant})` : "");
   $("who").textContent = mySeat === null ? "Watching" : `You are ${names[mySeat]}`;
-  $("rules").href = `/room/${roomId}/rules`;
   $("log").replaceChildren();
   document.title = `${message.edition}: kittens table`;
 }
@@ -312,5 +333,6 @@ function renderOver(view) {
     `Game over: ${winners.map((s) => names[s]).join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
 }
 
+$("rules").href = `/room/${roomId}/rules`;  // the rules are there before the seat is
 connect();
 requestAnimationFrame(tick);
