@@ -173,6 +173,8 @@ def test_two_people_play_a_table_to_the_end_in_chromium(server, browser, tmp_pat
                     continue  # the page is a step ahead of the server: look again
                 if pending.kind == "action":
                     check_screen(page, room, seat, tokens)
+                    assert page.title().startswith("Your turn! ")
+                    pages[1 - seat].wait_for_function("!document.title.startsWith('Your turn')", timeout=5000)
                     checked += 1
                     # each person plays a card on their first two turns, then only draws
                     if played[seat] < 2 and press(page, "#prompt", "Play "):

@@ -6,7 +6,7 @@ const roomId = location.pathname.split("/")[2];
 const token = new URLSearchParams(location.hash.slice(1)).get("seat") || "";
 const $ = (id) => document.getElementById(id);
 let cards = {}, names = [], mySeat = null, socket = null, retry = 0, deadline = 0, totalMs = 1;
-let lastPrompt = null, answerMs = 0;
+let lastPrompt = null, answerMs = 0, baseTitle = "kittens table";
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -102,7 +102,8 @@ function welcome(message) {
   $("edition").textContent = message.edition + (message.variant ? ` (${message.variant})` : "");
   $("who").textContent = mySeat === null ? "Watching" : `You are ${names[mySeat]}`;
   $("log").replaceChildren();
-  document.title = `${message.edition}: kittens table`;
+  baseTitle = `${message.edition}: kittens table`;
+  document.title = baseTitle;
 }
 
 function update(message) {
@@ -115,6 +116,9 @@ function update(message) {
   renderWindow(message);
   renderPrompt(message);
   renderOver(view);
+  // a page in a background tab tells its person in the tab's title that they are asked
+  document.title = (message.prompt ? (message.prompt.kind === "window" ? "Answer? " : "Your turn! ") : "")
+    + baseTitle;
   const stopped = $("stopped");
   stopped.hidden = !message.error;
   stopped.textContent = message.error ? `This game has stopped: ${message.error}` : "";
