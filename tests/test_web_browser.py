@@ -279,7 +279,7 @@ def test_a_table_fits_a_phone_screen(server, browser):
         hand.append(...tiles);
         const broken = (t) => {  // a one-word title on two lines: the word was cut
             const title = t.querySelector('.title');
-            return !/\s/.test(title.textContent.trim())
+            return !/\\s/.test(title.textContent.trim())
                 && title.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(title).lineHeight);
         };
         const wide = tiles.filter((t) => t.scrollWidth > t.clientWidth + 1 || broken(t)).map((t) => t.dataset.card);
