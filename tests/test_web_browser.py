@@ -193,6 +193,7 @@ def test_two_people_play_a_table_to_the_end_in_chromium(server, browser, tmp_pat
         shot(page, f"seat{seat}-end")
         assert "Game over" in page.locator("#over").inner_text()
         assert "Game over" in page.locator("#log").inner_text()
+        assert page.locator("#again").is_visible() and page.locator("#again").get_attribute("href") == "/"
     winner = room.state.winner
     assert pages[winner].locator("#over").inner_text() == "Game over: you win!"
     assert pages[1 - winner].locator("#over").inner_text() == f"Game over: Seat {winner} wins."

@@ -329,6 +329,7 @@ function renderOver(view) {
   const box = $("over");
   box.hidden = !view.finished;
   $("download").hidden = !view.finished;
+  $("again").hidden = !view.finished;  // the lobby, for the next game
   if (!view.finished) return;
   $("download").href = `/room/${roomId}/log`;
   const winners = view.winners;
