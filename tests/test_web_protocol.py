@@ -178,6 +178,24 @@ def test_the_uploads_a_server_keeps_are_bounded(settings):
         assert len(os.listdir(uploads)) == 2
 
 
+def test_one_device_making_tables_in_a_loop_is_slowed_down(settings):
+    """New tables and uploads are limited per address: a loop on one device cannot use up
+    the server's rooms (or uploads) for everyone; what is refused makes nothing."""
+    settings.form_rate, settings.form_burst = 0.01, 5
+    with TestClient(create_app(settings)) as client:
+        key = ruleset(client)
+        form = {"ruleset": key, "players": 2, "seats": ["person", "person"]}
+        codes = [client.post("/api/rooms", json=form).status_code for _ in range(8)]
+        assert codes == [200] * 5 + [429] * 3
+        assert len(client.app.state.tables.rooms) == 5
+        refused = client.post("/api/uploads", json={"files": [{"name": "nope_party.yaml", "text": HOUSE_RULE}]})
+        assert refused.status_code == 429 and "wait" in refused.json()["error"]
+    with TestClient(create_app(settings), client=("192.0.2.7", 50000)) as other:  # another device
+        assert other.post("/api/rooms", json=form).status_code == 200
+    with TestClient(create_app(settings), client=("127.0.0.1", 50000)) as own:  # the server's computer
+        assert [own.post("/api/rooms", json=form).status_code for _ in range(8)] == [200] * 8
+
+
 def test_an_oversized_upload_request_is_refused_unread(client):
     response = client.post("/api/uploads", content=b"x" * (6 * 1024 * 1024))
     assert response.status_code == 413
