@@ -111,6 +111,7 @@ def check_screen(page, room, seat: int, tokens: list[str]) -> None:
     box = page.locator(f"#seats .seat[data-seat='{other}']")
     assert box.locator(".count").inner_text() == f"{len(table.hands[other].cards)} card" + (
         "" if len(table.hands[other].cards) == 1 else "s")
+    assert page.locator("#order").inner_text() == f"Order of play: You \u2192 Seat {other} \u2192 You"
     pile = page.locator("#piles .pile").first.locator(".big").inner_text()
     assert pile.startswith(f"{len(table.draw_pile.cards)} card")
     # the other hand: only the cards this seat knows are named, and only there
@@ -172,6 +173,8 @@ def test_two_people_play_a_table_to_the_end_in_chromium(server, browser, tmp_pat
                     continue  # the page is a step ahead of the server: look again
                 if pending.kind == "action":
                     check_screen(page, room, seat, tokens)
+                    assert page.title().startswith("Your turn! ")
+                    pages[1 - seat].wait_for_function("!document.title.startsWith('Your turn')", timeout=5000)
                     checked += 1
                     # each person plays a card on their first two turns, then only draws
                     if played[seat] < 2 and press(page, "#prompt", "Play "):
@@ -190,6 +193,7 @@ def test_two_people_play_a_table_to_the_end_in_chromium(server, browser, tmp_pat
         shot(page, f"seat{seat}-end")
         assert "Game over" in page.locator("#over").inner_text()
         assert "Game over" in page.locator("#log").inner_text()
+        assert page.locator("#again").is_visible() and page.locator("#again").get_attribute("href") == "/"
     winner = room.state.winner
     assert pages[winner].locator("#over").inner_text() == "Game over: you win!"
     assert pages[1 - winner].locator("#over").inner_text() == f"Game over: Seat {winner} wins."
@@ -238,6 +242,17 @@ def test_the_lobby_shows_an_uploaded_house_rules_findings_at_their_lines(server,
     line = page.locator("#diagnostics .line.bad")
     assert line.count() == 1 and line.locator(".lineno").inner_text() == "6" and "noep" in line.inner_text()
     assert "noep" in page.locator("#diagnostics .diag").inner_text()
+    # the caret stands under the finding's column: the same character place, the same pixel
+    column, caret_x, source_x, under = page.evaluate("""() => {
+        const caret = document.querySelector('#diagnostics .line.caret');
+        const row = document.querySelector('#diagnostics .line.bad');
+        const text = (node) => [...node.childNodes].find((n) => n.nodeType === 3);
+        const at = (node, i) => { const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+                                  return r.getBoundingClientRect().left; };
+        const column = text(caret).data.indexOf('^');
+        return [column, at(text(caret), column), at(text(row), column), text(row).data[column]];
+    }""")
+    assert under == "n" and abs(caret_x - source_x) < 1.5, (column, caret_x, source_x, under)
     assert "1 error" in page.locator("#upload-status").inner_text()
     shot(page, "lobby-upload-errors")
     good = tmp_path / "nope_party_fixed.yaml"
@@ -258,6 +273,21 @@ def test_a_table_fits_a_phone_screen(server, browser):
     phone.goto(links[0])
     phone.wait_for_selector("#prompt button")
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the page scrolls sideways"
+    # every card of the edition fits its tile, its title too (no word runs out of the tile)
+    overflowing = phone.evaluate("""() => {
+        const hand = document.getElementById('hand');
+        const tiles = Object.keys(cards).map((id) => cardTile(id));
+        hand.append(...tiles);
+        const broken = (t) => {  // a one-word title on two lines: the word was cut
+            const title = t.querySelector('.title');
+            return !/\\s/.test(title.textContent.trim())
+                && title.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(title).lineHeight);
+        };
+        const wide = tiles.filter((t) => t.scrollWidth > t.clientWidth + 1 || broken(t)).map((t) => t.dataset.card);
+        tiles.forEach((t) => t.remove());
+        return wide;
+    }""")
+    assert overflowing == [], f"card titles wider than their tiles on a phone: {overflowing}"
     card = phone.locator("#hand .card").first
     card.tap()  # a tap shows the card's text
     assert card.locator(".text").is_visible()
@@ -265,3 +295,99 @@ def test_a_table_fits_a_phone_screen(server, browser):
     card_id = card.get_attribute("data-card")
     assert card.locator(".text").inner_text() == room.game.edition.cards[card_id].text
     shot(phone, "phone")
+
+
+def test_a_click_lost_with_the_connection_leaves_the_buttons_live(server, browser):
+    """A person clicks just as the connection drops: the click never reaches the server.
+    Once the page is connected again, the same question must have live buttons (a page
+    that kept them greyed out left its person stuck until a reload)."""
+    base, app = server
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    lobby = page.request.get(base + "/api/lobby").json()
+    key = next(e["key"] for e in lobby["rulesets"] if e["name"] == "Exploding Kittens (Original Edition)")
+    made = page.request.post(base + "/api/rooms", data={"ruleset": key, "players": 2,
+                                                        "seats": ["person", "random"], "seed": 4}).json()
+    room = app.state.tables.rooms[made["room"]]
+    page.goto(base + made["seats"][0]["link"])
+    page.wait_for_selector("#prompt button:enabled")
+    history = len(room.state.history)
+    page.evaluate("socket.close()")  # the connection drops ...
+    page.locator("#prompt button").first.click()  # ... as the person clicks
+    page.wait_for_function("document.querySelectorAll('#prompt button:disabled').length === 0", timeout=10000)
+    assert len(room.state.history) == history, "the lost click reached the server"
+    assert page.locator("#prompt button:enabled").count() == page.locator("#prompt button").count() > 0
+    page.locator("#prompt button", has_text="Draw a card").click()  # and a click now counts
+    deadline = time.monotonic() + 10
+    while len(room.state.history) == history:
+        assert time.monotonic() < deadline, "the click after the reconnection did not count"
+        time.sleep(0.05)
+
+
+def in_sight(page, selector: str) -> bool:
+    """Whether the element's top edge is inside the viewport."""
+    return page.evaluate(f"""() => {{
+        const box = document.querySelector({json.dumps(selector)}).getBoundingClientRect();
+        return box.top >= 0 && box.top < window.innerHeight;
+    }}""")
+
+
+def test_a_phone_scrolled_down_still_sees_the_window_and_its_turn(server, browser):
+    """A person on a phone reading the log (scrolled to the bottom) must see a reaction window
+    as it opens (it runs on a clock) and the question when their turn comes."""
+    base, app = server
+    lobby = browser.new_context().new_page()
+    links = make_table_in_the_lobby(lobby, base, seed=3)
+    room = app.state.tables.rooms[links[0].split("/room/")[1].split("#")[0]]
+    actor = room.state.table.current
+    watcher = 1 - actor
+    laptop = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
+    laptop.goto(links[actor])
+    # a small phone (an iPhone SE's screen), so the page is longer than the screen
+    phone = browser.new_context(viewport={"width": 375, "height": 600}, is_mobile=True, has_touch=True).new_page()
+    phone.goto(links[watcher])
+    phone.wait_for_selector("#hand .card")
+    laptop.wait_for_selector("#prompt button:enabled")
+    # three cards a row on a phone, none wider than the screen
+    tops = phone.evaluate("[...document.querySelectorAll('#hand .card')].map((c) => c.getBoundingClientRect().top)")
+    assert len(tops) >= 3 and tops[0] == tops[1] == tops[2], "fewer than three cards a row on a phone"
+    phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert not in_sight(phone, "#hand"), phone.evaluate("[document.body.scrollHeight, window.scrollY]")
+    plays = laptop.locator("#prompt button:enabled").filter(has_text=re.compile(r"^Play "))
+    assert plays.count(), "the first player has a card to play with this seed"
+    plays.first.click()
+    phone.wait_for_selector("#window", state="visible")
+    assert in_sight(phone, "#window"), "the reaction window opened out of sight"
+    shot(phone, "phone-window-scrolled")
+    phone.locator("#window-options button", has_text="Pass").click()
+    phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # back to the log
+    deadline = time.monotonic() + 20
+    while not phone.locator("#prompt").is_visible():
+        assert time.monotonic() < deadline, "the phone's turn never came"
+        if laptop.locator("#window-options button:enabled").count():
+            laptop.locator("#window-options button:enabled", has_text="Pass").click()
+        elif laptop.locator("#prompt button:enabled").count():
+            draw = laptop.locator("#prompt button:enabled", has_text="Draw a card")
+            (draw if draw.count() else laptop.locator("#prompt button:enabled")).first.click()
+        laptop.wait_for_timeout(100)
+    phone.wait_for_timeout(200)
+    assert in_sight(phone, "#prompt"), "the question came out of sight"
+    shot(phone, "phone-turn-scrolled")
+
+
+def test_a_seat_link_cut_short_says_so_and_offers_to_watch(server, browser):
+    """A link cut short on its way (chat apps do) opens no seat: the page says so for good,
+    not in a note that fades after a few seconds and leaves an empty table."""
+    base, app = server
+    page = browser.new_context(viewport={"width": 390, "height": 700}).new_page()
+    lobby = make_table_in_the_lobby(browser.new_context().new_page(), base, seed=5)
+    page.goto(lobby[0][:-6])  # the seat's link, its token cut short
+    page.wait_for_selector("#stopped", state="visible")
+    page.wait_for_timeout(5600)
+    notice = page.locator("#stopped")
+    assert notice.is_visible() and "not valid" in notice.inner_text(), "the refusal faded away"
+    assert not page.locator("#hand").is_visible()
+    assert page.locator("#rules").get_attribute("href").endswith("/rules")
+    shot(page, "seat-link-cut-short")
+    notice.locator("a", has_text="watch the table").click()
+    page.wait_for_selector("#seats .seat")
+    assert page.locator("#who").inner_text() == "Watching"

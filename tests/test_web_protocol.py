@@ -14,6 +14,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx2")
 from starlette.testclient import TestClient  # noqa: E402
 
+from kittens.about import PACKAGE_DIR  # noqa: E402
 from kittens.interpreter.tools.replay import replay_log  # noqa: E402
 from kittens.interpreter.tools.web.app import Settings, create_app  # noqa: E402
 from webtable import play_out  # noqa: E402
@@ -102,6 +103,9 @@ def test_an_uploaded_file_with_errors_gets_its_findings_at_their_lines(client):
     [finding] = [d for d in result["diagnostics"] if d["severity"] == "error"]
     assert (finding["file"], finding["line"]) == ("house.yaml", 6)
     assert finding["column"] >= 1 and "noep" in finding["message"]
+    # a shipped file is named in the package, not where this server has it installed
+    assert "kittens/editions/original.yaml" in finding["message"]
+    assert str(PACKAGE_DIR) not in json.dumps(result)
 
 
 def test_an_upload_may_not_reach_outside_its_folder(client, settings, tmp_path):
@@ -116,6 +120,29 @@ def test_an_upload_may_not_reach_outside_its_folder(client, settings, tmp_path):
     assert str(tmp_path) not in json.dumps(result)  # no server path in what the page is told
 
 
+def test_a_refused_reference_in_an_upload_says_how_to_fix_it_in_the_page(client):
+    """The repository's example house rules extend '../../editions/original.yaml': uploaded,
+    that path leads nowhere, and the finding says what to write instead (not a server flag)."""
+    import os
+
+    from kittens.about import PACKAGE_DIR
+
+    path = os.path.join(PACKAGE_DIR, "examples", "house-rules", "cat_collector.yaml")
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    result = client.post("/api/uploads", json={"files": [{"name": "cat_collector.yaml", "text": text}]}).json()
+    [finding] = result["diagnostics"]
+    assert finding["code"] == "outside-project"
+    assert "write 'original' here" in finding["message"]
+    assert "--allow-outside" not in finding["message"] and "KITTENS_ALLOW_OUTSIDE" not in finding["message"]
+    fixed = text.replace("extends: ../../editions/original.yaml", "extends: original")
+    result = client.post("/api/uploads", json={"files": [{"name": "cat_collector.yaml", "text": fixed}]}).json()
+    assert result["diagnostics"] == [] and len(result["playable"]) == 1
+    elsewhere = text.replace("extends: ../../editions/original.yaml", "extends: ../mine/base.yaml")
+    result = client.post("/api/uploads", json={"files": [{"name": "cat_collector.yaml", "text": elsewhere}]}).json()
+    assert "upload the file it names" in result["diagnostics"][0]["message"]
+
+
 @pytest.mark.parametrize("files, status", [
     ([{"name": "../evil.yaml", "text": HOUSE_RULE}], 200),  # kept under its base name only
     ([{"name": "evil.py", "text": "x"}], 400),
@@ -128,6 +155,45 @@ def test_uploads_are_bounded_and_named_safely(client, settings, files, status):
     assert response.status_code == status
     if status == 200:
         assert response.json()["files"] == ["evil.yaml"]
+
+
+def test_the_uploads_a_server_keeps_are_bounded(settings):
+    """Every upload is kept for good (its rooms replay from it): a server stops taking them
+    at a count and at a number of bytes, and a refused upload writes nothing."""
+    import os
+
+    settings.max_uploads, settings.max_upload_bytes = 2, 3 * len(HOUSE_RULE)
+    uploads = os.path.join(settings.data, "uploads")
+    one = {"files": [{"name": "nope_party.yaml", "text": HOUSE_RULE}]}
+    with TestClient(create_app(settings)) as client:
+        assert client.post("/api/uploads", json=one).status_code == 200
+        big = {"files": [{"name": "a.yaml", "text": HOUSE_RULE}, {"name": "b.yaml", "text": HOUSE_RULE},
+                         {"name": "c.yaml", "text": HOUSE_RULE}]}
+        refused = client.post("/api/uploads", json=big)  # past the bytes
+        assert refused.status_code == 507 and "no more uploaded" in refused.json()["error"]
+        assert len(os.listdir(uploads)) == 1
+        assert client.post("/api/uploads", json=one).status_code == 200
+        refused = client.post("/api/uploads", json=one)  # past the count
+        assert refused.status_code == 507 and "2 uploads" in refused.json()["error"]
+        assert len(os.listdir(uploads)) == 2
+
+
+def test_one_device_making_tables_in_a_loop_is_slowed_down(settings):
+    """New tables and uploads are limited per address: a loop on one device cannot use up
+    the server's rooms (or uploads) for everyone; what is refused makes nothing."""
+    settings.form_rate, settings.form_burst = 0.01, 5
+    with TestClient(create_app(settings)) as client:
+        key = ruleset(client)
+        form = {"ruleset": key, "players": 2, "seats": ["person", "person"]}
+        codes = [client.post("/api/rooms", json=form).status_code for _ in range(8)]
+        assert codes == [200] * 5 + [429] * 3
+        assert len(client.app.state.tables.rooms) == 5
+        refused = client.post("/api/uploads", json={"files": [{"name": "nope_party.yaml", "text": HOUSE_RULE}]})
+        assert refused.status_code == 429 and "wait" in refused.json()["error"]
+    with TestClient(create_app(settings), client=("192.0.2.7", 50000)) as other:  # another device
+        assert other.post("/api/rooms", json=form).status_code == 200
+    with TestClient(create_app(settings), client=("127.0.0.1", 50000)) as own:  # the server's computer
+        assert [own.post("/api/rooms", json=form).status_code for _ in range(8)] == [200] * 8
 
 
 def test_an_oversized_upload_request_is_refused_unread(client):

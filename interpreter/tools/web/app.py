@@ -50,7 +50,7 @@ from ...engine.simulate import game_header
 from ...rules.load import RuleError, UsageError
 from .render import SPECTATOR
 from .room import ActError, Clock, Listener, Room, seat_bots
-from .rulesets import Rulesets, UploadError
+from .rulesets import MAX_UPLOAD_BYTES, MAX_UPLOADS, Rulesets, UploadError
 from .storage import Storage
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
@@ -71,6 +71,10 @@ class Settings:
     flood_limit: int = 200  # frames refused for flooding before the connection is closed
     max_rooms: int = 2000  # rooms a server holds
     max_body: int = 5 * 1024 * 1024  # bytes in one upload request
+    form_rate: float = 0.5  # tables made and uploads sent a second by one address, on average
+    form_burst: int = 20  # how many it may send at once
+    max_uploads: int = MAX_UPLOADS  # uploads kept in --data (each for good: its rooms replay from it)
+    max_upload_bytes: int = MAX_UPLOAD_BYTES  # their bytes on disk
     max_queue: int = 2000  # messages waiting for one slow connection before it is dropped
     freeze_gc: bool = False  # a server process of its own: keep what loaded at start out of GC passes
 
@@ -107,6 +111,29 @@ class TokenBucket:
         return True
 
 
+class Limiter:
+    """A token bucket per client address for the lobby's forms (new tables, uploads): one
+    device sending them in a loop cannot use up the server's rooms and uploads for everyone.
+    The server's own computer (loopback) is not limited: whoever runs the server may."""
+
+    LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+    def __init__(self, rate: float, burst: int, most: int = 10_000) -> None:
+        self.rate, self.burst, self.most = rate, burst, most
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def take(self, request: Request) -> bool:
+        address = request.client.host if request.client else ""
+        if address in self.LOOPBACK or address.startswith("127."):
+            return True
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            if len(self.buckets) >= self.most:  # forget them all rather than grow without end
+                self.buckets.clear()
+            bucket = self.buckets[address] = TokenBucket(self.rate, self.burst)
+        return bucket.take()
+
+
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
@@ -118,7 +145,8 @@ class Tables:
         self.settings = settings
         os.makedirs(settings.data, exist_ok=True)
         self.storage = Storage(os.path.join(settings.data, "kittens.sqlite3"))
-        self.rulesets = Rulesets(os.path.join(settings.data, "uploads"), list(settings.rules))
+        self.rulesets = Rulesets(os.path.join(settings.data, "uploads"), list(settings.rules),
+                                 max_uploads=settings.max_uploads, max_upload_bytes=settings.max_upload_bytes)
         self.rooms: dict[str, Room] = {}
         self.clock = LoopClock()
 
@@ -230,6 +258,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     when it starts."""
     settings = settings or Settings()
     holder: dict = {}
+    limiter = Limiter(settings.form_rate, settings.form_burst)
+    slow_down = "too many new tables or uploads from this device: wait a few seconds"
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -265,6 +295,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                              "answer_seconds": settings.answer_seconds})
 
     async def uploads(request: Request):
+        if not limiter.take(request):
+            return _error(slow_down, 429)
         body = await _body(request, settings.max_body)
         if body is None:
             return _error(f"an upload may be at most {settings.max_body:,} bytes", 413)
@@ -274,10 +306,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             result = await run_in_threadpool(tables().rulesets.upload, data.get("files"))
         except UploadError as exc:
-            return _error(str(exc), 400)
+            return _error(str(exc), exc.status)
         return JSONResponse(result)
 
     async def create_room(request: Request):
+        if not limiter.take(request):
+            return _error(slow_down, 429)
         body = await _body(request, 64 * 1024)
         data = _json(body) if body is not None else None
         if not isinstance(data, dict):

@@ -45,7 +45,9 @@ def table_view(state, seat) -> dict:
     else:
         known = {i: inst.id for i, inst in enumerate(table.draw_pile.cards) if inst.face_up}
     out = {
-        "turn": {"seat": table.current, "number": table.turn, "direction": table.direction},
+        # the order of play (public): the seats still in, from the one whose turn it is
+        "turn": {"seat": table.current, "number": table.turn, "direction": table.direction,
+                 "order": list(table.seats_from(table.current)) if not table.finished else []},
         "seats": seats,
         "hand": view.hand if view is not None else None,
         "draw_pile": {"count": len(table.draw_pile.cards),

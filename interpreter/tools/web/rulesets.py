@@ -18,7 +18,7 @@ import secrets
 import threading
 from collections import OrderedDict
 
-from ....about import PACKAGE_DIR
+from ....about import EDITIONS_DIR, PACKAGE_DIR
 from ...lang.loader import MAX_FILE_BYTES
 from ...rules import plugins
 from ...rules.catalog import catalog, installed_catalog, shipped_editions
@@ -36,10 +36,19 @@ UPLOAD_ID = re.compile(r"^[A-Za-z0-9_-]{12}$")
 UPLOAD_KEY = "upload:"
 #: compiled editions kept in memory
 EDITIONS_KEPT = 32
+#: uploads a server keeps, and their bytes on disk, at most (each upload is kept for good:
+#: a room made from it replays from it after a restart)
+MAX_UPLOADS = 500
+MAX_UPLOAD_BYTES = 100 * 1024 * 1024
 
 
 class UploadError(Exception):
-    """An upload refused as a whole (too many files, a bad name); the message says why."""
+    """An upload refused as a whole (too many files, a bad name); the message says why.
+    ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class ConfinedWorkspace(Workspace):
@@ -56,6 +65,18 @@ class ConfinedWorkspace(Workspace):
             return False
         return not plugins.confined(target, _shared_folders())
 
+    def refusal(self, doc, path: tuple, target: str) -> str | None:
+        """Why a reference may not be followed, told for a file uploaded in the page: the
+        server's flags and folders mean nothing to its person, the way to fix it does."""
+        if not self.outside(target):
+            return None
+        message = (f"'{doc.value_at(path)}' leads outside this upload: an uploaded file may name the "
+                   "files uploaded with it, and shipped or installed editions and expansions by name")
+        stem = os.path.splitext(os.path.basename(str(target)))[0]
+        if os.path.isfile(os.path.join(EDITIONS_DIR, stem + ".yaml")):
+            return message + f": to build on the shipped one, write '{stem}' here"
+        return message + ": upload the file it names with this one"
+
 
 def _shared_folders() -> list[str]:
     folders = [os.path.realpath(PACKAGE_DIR)]
@@ -68,8 +89,10 @@ def _shared_folders() -> list[str]:
 class Rulesets:
     """What the lobby offers, compiled editions (kept), and uploads."""
 
-    def __init__(self, uploads: str, extra: list[str] = ()) -> None:
+    def __init__(self, uploads: str, extra: list[str] = (), *, max_uploads: int = MAX_UPLOADS,
+                 max_upload_bytes: int = MAX_UPLOAD_BYTES) -> None:
         self.uploads = uploads
+        self.max_uploads, self.max_upload_bytes = max_uploads, max_upload_bytes
         self.entries: list[dict] = []
         self.expansions: list[dict] = []
         self._paths: dict[str, str] = {}  # key -> absolute path
@@ -180,15 +203,35 @@ class Rulesets:
             if len(item["text"].encode("utf-8")) > MAX_FILE_BYTES:
                 raise UploadError(f"{name} is larger than {MAX_FILE_BYTES:,} bytes")
             names.append(name)
+        size = sum(len(item["text"].encode("utf-8")) for item in files)
         upload_id = secrets.token_urlsafe(9)
         folder = os.path.join(self.uploads, upload_id)
-        os.makedirs(folder, exist_ok=False)
-        with open(os.path.join(folder, "kittens.toml"), "w", encoding="utf-8") as handle:
-            handle.write("# the folder of one upload: its files' references stay inside it\n")
-        for name, item in zip(names, files):
-            with open(os.path.join(folder, name), "w", encoding="utf-8", newline="") as handle:
-                handle.write(item["text"])
+        with self._lock:  # counted and written at once: two uploads cannot both take the last room
+            count, used = self._kept_uploads()
+            if count >= self.max_uploads or used + size > self.max_upload_bytes:
+                raise UploadError("this server keeps no more uploaded rule files (it holds "
+                                  f"{count} uploads, {used:,} bytes): whoever runs it can make room "
+                                  "by starting it with a fresh --data folder", 507)
+            os.makedirs(folder, exist_ok=False)
+            with open(os.path.join(folder, "kittens.toml"), "w", encoding="utf-8") as handle:
+                handle.write("# the folder of one upload: its files' references stay inside it\n")
+            for name, item in zip(names, files):
+                with open(os.path.join(folder, name), "w", encoding="utf-8", newline="") as handle:
+                    handle.write(item["text"])
         return self._check(upload_id, folder, names)
+
+    def _kept_uploads(self) -> tuple[int, int]:
+        """How many uploads are kept, and their bytes."""
+        count = used = 0
+        if not os.path.isdir(self.uploads):
+            return 0, 0
+        for folder in os.scandir(self.uploads):
+            if not folder.is_dir(follow_symlinks=False):
+                continue
+            count += 1
+            used += sum(entry.stat(follow_symlinks=False).st_size for entry in os.scandir(folder.path)
+                        if entry.is_file(follow_symlinks=False))
+        return count, used
 
     def _check(self, upload_id: str, folder: str, names: list[str]) -> dict:
         ws = ConfinedWorkspace()
@@ -228,9 +271,12 @@ def catalog_confined(paths: list[str]) -> list[dict]:
 
 
 def _unplaced(message: str, folder: str) -> str:
-    """A finding's message without the server's folders in it: the page needs none."""
+    """A finding's message without the server's folders in it: the page needs none. A
+    shipped file is named inside the kittens package (``kittens/editions/original.yaml``)."""
     for top in {os.path.realpath(folder), os.path.abspath(folder)}:
         message = message.replace(top + os.sep, "").replace(top, "the upload's folder")
+    for top in {os.path.realpath(PACKAGE_DIR), os.path.abspath(PACKAGE_DIR)}:
+        message = message.replace(top + os.sep, "kittens/")
     return message
 
 

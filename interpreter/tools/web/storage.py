@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 
 SCHEMA = """
@@ -46,6 +47,9 @@ class Storage:
         # one connection, used from the server's event loop (which may not be the thread
         # that opened it: test clients run the app in a thread of their own)
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        # ... and by worker threads too (a new room is made in one): one transaction at a
+        # time, or a second BEGIN lands inside the first and is refused
+        self.lock = threading.RLock()
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")  # durable across a crash of the server
         self.db.executescript(SCHEMA)
@@ -80,28 +84,39 @@ class Storage:
     def rooms(self) -> list[dict]:
         """Every room: its id, rules, seed, progress and seat token digests."""
         found = []
-        for room_id, config, seed, released, round_at, finished in self.db.execute(
-                "SELECT id, config, seed, released, round_at, finished FROM rooms ORDER BY created"):
-            tokens = dict(self.db.execute("SELECT seat, token FROM seats WHERE room = ?", (room_id,)))
-            found.append({"id": room_id, "config": json.loads(config), "seed": seed, "released": released,
-                          "round_at": round_at, "finished": bool(finished), "tokens": tokens})
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT id, config, seed, released, round_at, finished FROM rooms ORDER BY created").fetchall()
+            for room_id, config, seed, released, round_at, finished in rows:
+                tokens = dict(self.db.execute("SELECT seat, token FROM seats WHERE room = ?", (room_id,)))
+                found.append({"id": room_id, "config": json.loads(config), "seed": seed, "released": released,
+                              "round_at": round_at, "finished": bool(finished), "tokens": tokens})
         return found
 
     def actions(self, room_id: str) -> list:
-        return [json.loads(option) for (option,) in self.db.execute(
-            "SELECT option FROM actions WHERE room = ? ORDER BY n", (room_id,))]
+        with self.lock:
+            rows = self.db.execute("SELECT option FROM actions WHERE room = ? ORDER BY n", (room_id,)).fetchall()
+        return [json.loads(option) for (option,) in rows]
 
     def _transaction(self):
-        return _Transaction(self.db)
+        return _Transaction(self.db, self.lock)
 
 
 class _Transaction:
-    def __init__(self, db) -> None:
-        self.db = db
+    def __init__(self, db, lock) -> None:
+        self.db, self.lock = db, lock
 
     def __enter__(self):
-        self.db.execute("BEGIN IMMEDIATE")
+        self.lock.acquire()
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.lock.release()
+            raise
         return self.db
 
     def __exit__(self, kind, value, traceback) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        try:
+            self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        finally:
+            self.lock.release()

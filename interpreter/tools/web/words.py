@@ -88,7 +88,8 @@ class Words:
             return self._play_option(option)
         if kind == "choose_player":
             count = hand_counts.get(option)
-            return {"label": self.seat_name(option) + (f" ({count} cards)" if count is not None else "")}
+            cards = "" if count is None else f", {count} card" + ("" if count == 1 else "s")
+            return {"label": self.seat_name(option) + cards}
         if kind == "choose_position":
             size = len(decision.options) - 1
             where = "top" if option == 0 else "bottom" if option == size else f"place {option + 1}"
@@ -139,9 +140,9 @@ class Words:
         return handler(event, viewer) if handler is not None else None
 
     def _turn(self, event, viewer):
-        owed = event["owed"]
+        owed, verb = event["owed"], "owe" if event["seat"] == viewer else "owes"
         return (f"Turn {event['number']}: {self.who(event['seat'], viewer)}"
-                + (f" (owes {owed} turns)" if owed > 1 else "") + ".")
+                + (f" ({verb} {owed} turns)" if owed > 1 else "") + ".")
 
     def _play(self, event, viewer):
         if "card" in event:

@@ -213,8 +213,11 @@ function showDiagnostics(result, sources) {
       row.append(el("span", "lineno", String(n)), document.createTextNode(lines[n - 1]));
       view.append(row);
       here.forEach((d) => {
-        const caret = " ".repeat(Math.max(0, d.column - 1)) + "^ ";
-        view.append(el("div", `diag ${d.severity}`, `${caret}${d.severity}: ${d.message} [${d.code}]`));
+        // the caret is a source line of its own (the same monospace font and margin), so it
+        // stands under the finding's column; the message follows in plain text
+        const caret = el("div", `line caret ${d.severity}`);
+        caret.append(el("span", "lineno", ""), document.createTextNode(" ".repeat(Math.max(0, d.column - 1)) + "^"));
+        view.append(caret, el("div", `diag ${d.severity}`, `${d.severity}: ${d.message} [${d.code}]`));
       });
     }
     blocks.push(view);

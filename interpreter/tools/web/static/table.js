@@ -6,7 +6,7 @@ const roomId = location.pathname.split("/")[2];
 const token = new URLSearchParams(location.hash.slice(1)).get("seat") || "";
 const $ = (id) => document.getElementById(id);
 let cards = {}, names = [], mySeat = null, socket = null, retry = 0, deadline = 0, totalMs = 1;
-let lastPrompt = null;
+let lastPrompt = null, answerMs = 0, baseTitle = "kittens table";
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -62,22 +62,48 @@ function receive(message) {
   if (message.type === "welcome") welcome(message);
   else if (message.type === "update") update(message);
   else if (message.type === "error") {
+    if (message.code === "bad-token" || message.code === "no-room") { refused(message); return; }
     note(message.message);
-    if (message.code === "bad-token" || message.code === "no-room") socket.onclose = null;
     setTimeout(() => { if ($("connection").textContent === message.message) $("connection").hidden = true; }, 5000);
     document.querySelectorAll("#prompt button, #window button").forEach((b) => { b.disabled = false; });
   }
+}
+
+function refused(message) {
+  // the link opens no seat (often a link cut short on its way): say so for good, and how
+  // to go on, rather than a note that fades and leaves an empty table
+  socket.onclose = null;
+  $("connection").hidden = true;
+  document.querySelectorAll("main > section").forEach((section) => { section.hidden = true; });
+  const box = $("stopped");
+  box.hidden = false;
+  if (message.code === "no-room") {
+    box.textContent = "There is no table here. ";
+  } else {
+    box.textContent = "This seat link is not valid: it may have been cut short on its way to you. "
+      + "Ask for your seat's link again, or ";
+    const watch = el("a", null, "watch the table");
+    watch.href = `/room/${roomId}`;
+    box.append(watch, document.createTextNode(". "));
+  }
+  const lobby = el("a", null, "Make a table");
+  lobby.href = "/";
+  box.append(lobby, document.createTextNode("."));
 }
 
 function welcome(message) {
   cards = message.cards;
   names = message.names;
   mySeat = message.seat;
+  answerMs = 1000 * (message.answer_seconds || 0);
+  // a new connection (a reload, a reconnect): draw the prompt again, with live buttons,
+  // even if it is the one a click was sent for before the connection dropped
+  lastPrompt = null;
   $("edition").textContent = message.edition + (message.variant ? ` (${message.variant})` : "");
   $("who").textContent = mySeat === null ? "Watching" : `You are ${names[mySeat]}`;
-  $("rules").href = `/room/${roomId}/rules`;
   $("log").replaceChildren();
-  document.title = `${message.edition}: kittens table`;
+  baseTitle = `${message.edition}: kittens table`;
+  document.title = baseTitle;
 }
 
 function update(message) {
@@ -90,6 +116,9 @@ function update(message) {
   renderWindow(message);
   renderPrompt(message);
   renderOver(view);
+  // a page in a background tab tells its person in the tab's title that they are asked
+  document.title = (message.prompt ? (message.prompt.kind === "window" ? "Answer? " : "Your turn! ") : "")
+    + baseTitle;
   const stopped = $("stopped");
   stopped.hidden = !message.error;
   stopped.textContent = message.error ? `This game has stopped: ${message.error}` : "";
@@ -115,7 +144,17 @@ function renderHand(view) {
   if (!view.hand.length) hand.append(el("span", "muted", "No cards."));
 }
 
+function renderOrder(view) {
+  // who plays after whom, from the seat whose turn it is (it changes when play reverses)
+  const order = view.turn.order || [];
+  $("order").hidden = order.length < 2;
+  $("order").textContent = order.length < 2 ? "" : "Order of play: "
+    + order.concat([order[0]]).map(seatName).join(" \u2192 ")
+    + (view.turn.direction < 0 ? " (reversed)" : "");
+}
+
 function renderSeats(view) {
+  renderOrder(view);
   $("seats").replaceChildren(...view.seats.map((seat) => {
     const box = el("div", "seat");
     box.dataset.seat = seat.seat;
@@ -201,8 +240,8 @@ function renderWindow(message) {
   box.hidden = !win;
   if (!win) return;
   $("window-question").textContent = win.question;
-  totalMs = Math.max(totalMs, message.remaining_ms || 1);
-  if (!box.dataset.id || box.dataset.id !== win.id) totalMs = message.remaining_ms || 1;
+  // the bar shows the time left of the round's whole time, also for a page that joins late
+  totalMs = Math.max(answerMs, message.remaining_ms || 1);
   box.dataset.id = win.id;
   deadline = performance.now() + (message.remaining_ms || 0);
   const options = $("window-options");
@@ -228,6 +267,8 @@ function renderPrompt(message) {
   if (lastPrompt === prompt.id) return;  // the same question: keep what is half done (an order)
   lastPrompt = prompt.id;
   $("prompt-question").textContent = prompt.question;
+  // a new question: bring it into sight if the person had scrolled down (to the log, say)
+  if (box.getBoundingClientRect().top < 0) box.scrollIntoView({ block: "start" });
   const body = $("prompt-body");
   if (prompt.kind === "rearrange") body.replaceChildren(reorder(prompt));
   else if (prompt.kind === "choose_position" && prompt.options.length > 8) body.replaceChildren(places(prompt));
@@ -288,6 +329,7 @@ function renderOver(view) {
   const box = $("over");
   box.hidden = !view.finished;
   $("download").hidden = !view.finished;
+  $("again").hidden = !view.finished;  // the lobby, for the next game
   if (!view.finished) return;
   $("download").href = `/room/${roomId}/log`;
   const winners = view.winners;
@@ -296,5 +338,6 @@ function renderOver(view) {
     `Game over: ${winners.map((s) => names[s]).join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
 }
 
+$("rules").href = `/room/${roomId}/rules`;  // the rules are there before the seat is
 connect();
 requestAnimationFrame(tick);
