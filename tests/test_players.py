@@ -149,3 +149,24 @@ def test_a_search_view_is_a_view_that_deals_worlds():
 def test_the_hand_written_bots_are_still_made_by_name():
     bots = make_bots(["random", "heuristic"], 3, 5)
     assert [type(b) for b in bots] == [RandomBot, HeuristicBot, RandomBot]
+
+
+def test_the_lab_hands_each_player_what_its_protocol_asks_for(monkeypatch):
+    """The lab plays its own loop (lab/play.py), so it keeps the protocol too: a search
+    player gets a SearchView there as in play_game (it was handed a plain view and failed)."""
+    import kittens.interpreter.tools.lab.play as lab_play
+
+    plain, blind, searching = Recorder(), Recorder(needs_view=False), Recorder(needs_state=True)
+    monkeypatch.setattr(lab_play, "make_bots", lambda names, players, seed: [plain, blind, searching])
+    lab_play.play_record(Game(ORIGINAL, 3), 2, ["a", "b", "c"])
+    assert plain.handed == {View}
+    assert blind.handed == {type(None)}
+    assert searching.handed == {SearchView}
+
+
+def test_the_lab_plays_a_search_player_from_the_command_line(user_module):
+    done = subprocess.run([sys.executable, "-m", "kittens", "simulate", "original", "-p", "3", "-g", "3",
+                           "--workers", "1", "--bots", "ismcts:iterations=2,mybots.greedy:Greedy,random",
+                           "--json"], cwd=user_module, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["meta"]["played"] == 3

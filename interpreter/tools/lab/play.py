@@ -25,6 +25,7 @@ from ...engine.players import make_bots
 from ...engine.events import EventLog
 from ...engine.game import State
 from ...engine.triggers import draw as draw_card
+from ...engine.views import SearchView, View
 
 BLIND = "(blind)"
 
@@ -132,7 +133,10 @@ def play_record(game, seed: int, seats: list[str]) -> dict:
     table = state.table
     hands = table.hands
     first = table.current
-    looks = [getattr(player, "needs_view", True) for player in players]
+    # what each seat's player is handed, by the player protocol (views.view_for): a search
+    # player a SearchView, a blind one nothing, any other its seat's View
+    looks = [SearchView if getattr(player, "needs_state", False)
+             else View if getattr(player, "needs_view", True) else None for player in players]
     plays = [{} for _ in players]  # by seat: what was played -> times
     held = state.held
     for seat, hand in enumerate(hands):  # the deal
@@ -150,7 +154,8 @@ def play_record(game, seed: int, seats: list[str]) -> dict:
             option = options[0]
         else:
             seat = decision.seat
-            option = players[seat].choose(state.view(seat) if looks[seat] else None, decision)
+            look = looks[seat]
+            option = players[seat].choose(look(state, seat) if look is not None else None, decision)
         if option.__class__ is str:
             found = parsed.get(option, False)
             if found is False:
