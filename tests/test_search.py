@@ -238,3 +238,46 @@ def test_a_dealt_world_carries_no_trace_of_the_real_hidden_cards(name, players):
             world.serialize()
         world.apply_action(world.decision().options[0])  # and it plays on
     assert moved >= 3
+
+
+def _attacked_with_a_kitten_on_top(mine, theirs):
+    """Seat 2 (holding ``theirs``) about to play an Attack on seat 0 (holding ``mine``, no
+    Defuse), everyone knowing an Exploding Kitten lies on top of the pile."""
+    cards = ORIGINAL.cards
+
+    def layout(table):
+        for seat, hand in ((0, mine), (1, ["tacocat", "beard_cat"]), (2, theirs)):
+            for card_id in hand:
+                table.new_card(cards[card_id], table.hands[seat])
+        kitten = table.new_card(cards["exploding_kitten"], table.draw_pile)
+        for card_id in ["tacocat", "cattermelon", "beard_cat", "exploding_kitten"] * 3:
+            table.new_card(cards[card_id], table.draw_pile)
+        table.show([kitten], 0b111)
+        table.current, table.owed[2] = 2, 1
+    state = Game(ORIGINAL, 3).new_state(4, layout=layout)
+    state.apply_action("play attack")
+    return state
+
+
+@pytest.mark.parametrize("rollout", ["random", "heuristic"])
+def test_it_answers_in_reaction_windows_and_fights_a_nope_war(rollout):
+    """Answers are searched like any decision: attacked with a kitten on top and no Defuse,
+    it Nopes; Noped back, it Nopes again (with random rollouts nothing but the search
+    tells it so; a player that did not search windows would pass half the time)."""
+    for seed in range(4):
+        state = _attacked_with_a_kitten_on_top(["nope", "tacocat"], ["attack", "cattermelon"])
+        assert state.decision().seat == 0 and state.decision().options == ["pass", "play nope"]
+        assert _decide_with(seed, state, 0, rollout) == "play nope"
+
+        state = _attacked_with_a_kitten_on_top(["nope", "nope", "tacocat"], ["attack", "nope"])
+        state.apply_action("play nope")
+        assert state.decision().seat == 2
+        state.apply_action("play nope")  # Noped back
+        assert state.decision().seat == 0 and state.decision().kind == "answer"
+        assert _decide_with(seed, state, 0, rollout) == "play nope"
+
+
+def _decide_with(seed, state, seat, rollout):
+    bot = ISMCTSBot(seed, seat, iterations=40, rollout=rollout)
+    bot.start(state.game, seat)
+    return bot.choose(SearchView(state, seat), state.decision())
