@@ -34,8 +34,12 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
-import pyspiel
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as exc:  # the plain install stays light: these come with the rl extra
+    raise ImportError("kittens.openspiel (the OpenSpiel game) needs the rl extra: "
+                      f"pip install 'kittens[rl]' ({exc.name or exc} is missing)") from exc
 
 from .interpreter.engine.encoding import ActionCatalogue, ObservationEncoder, most_cards
 from .interpreter.engine.game import Game, deserialize_state
