@@ -25,7 +25,7 @@ from ...engine.players import make_bots
 from ...engine.events import EventLog
 from ...engine.game import State
 from ...engine.triggers import draw as draw_card
-from ...engine.views import SearchView, View
+from ...engine.views import SearchView, View, decision_for
 
 BLIND = "(blind)"
 
@@ -155,7 +155,7 @@ def play_record(game, seed: int, seats: list[str]) -> dict:
         else:
             seat = decision.seat
             look = looks[seat]
-            option = players[seat].choose(look(state, seat) if look is not None else None, decision)
+            option = players[seat].choose(look(state, seat) if look is not None else None, decision_for(decision))
         if option.__class__ is str:
             found = parsed.get(option, False)
             if found is False:
