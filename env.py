@@ -33,10 +33,14 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as exc:  # the plain install stays light: these come with the rl extra
+    raise ImportError("kittens.env (the PettingZoo environment) needs the rl extra: "
+                      f"pip install 'kittens[rl]' ({exc.name or exc} is missing)") from exc
 
 from .interpreter.engine.encoding import ActionCatalogue, ObservationEncoder
 from .interpreter.engine.game import Game

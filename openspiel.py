@@ -34,13 +34,17 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
-import pyspiel
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as exc:  # the plain install stays light: these come with the rl extra
+    raise ImportError("kittens.openspiel (the OpenSpiel game) needs the rl extra: "
+                      f"pip install 'kittens[rl]' ({exc.name or exc} is missing)") from exc
 
 from .interpreter.engine.encoding import ActionCatalogue, ObservationEncoder, most_cards
 from .interpreter.engine.game import Game, deserialize_state
 from .interpreter.engine.players import make_player
-from .interpreter.engine.views import view_for
+from .interpreter.engine.views import decision_for, view_for
 from .interpreter.rules.load import load_edition
 
 __all__ = ["KittensGame", "KittensState", "KittensObserver", "KittensBot", "SHORT_NAME"]
@@ -264,7 +268,7 @@ class KittensBot(pyspiel.Bot):
             raise ValueError(f"this bot plays seat {self.seat}, but the state waits for seat "
                              f"{decision.seat}; make one bot per seat")
         option = decision.options[0] if len(decision.options) == 1 else \
-            self.player.choose(view_for(self.player, engine, self.seat), decision)
+            self.player.choose(view_for(self.player, engine, self.seat), decision_for(decision))
         return self.rules.catalogue.index(option)
 
     def restart_at(self, state) -> None:

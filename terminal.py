@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .interpreter.engine.decisions import Chance
 from .interpreter.engine.events import for_seat
-from .interpreter.engine.views import view_for
+from .interpreter.engine.views import decision_for, view_for
 
 RULE = "-" * 64
 
@@ -83,7 +83,8 @@ class HumanTable:
                 continue
             seat = pending.seat
             if seat not in self.humans:
-                state.apply_action(self.bots[seat].choose(view_for(self.bots[seat], state, seat), pending))
+                state.apply_action(self.bots[seat].choose(view_for(self.bots[seat], state, seat),
+                                                          decision_for(pending)))
                 continue
             if self.hot_seat and pending.kind == "answer":
                 while queue and queue[0] != seat:  # people before them are asked first

@@ -70,3 +70,23 @@ def test_the_arena_command_reports_errors_as_json_too():
         assert done.returncode == code
         error = json.loads(done.stdout)
         assert error["code"] == code and error["error"]
+
+
+def test_an_arena_game_is_the_game_play_game_plays_with_its_ranks_from_the_events():
+    """The arena plays through the lab's loop (no events recorded); the winners, turns and
+    the order seats went out must be those of the same game played and recorded."""
+    from kittens.interpreter.engine.game import Game
+    from kittens.interpreter.engine.players import make_players
+    from kittens.interpreter.engine.simulate import play_game
+    from kittens.interpreter.tools.arena import play_one
+
+    game = Game(load_edition("imploding"), 4)
+    specs = ["ismcts:iterations=2:rollout=random", "heuristic", "random"]
+    for index in range(8):
+        found = play_one(game, specs, index, 5)
+        seed, bots = seating(specs, 4, index, 5)
+        state = play_game(game, seed, make_players(bots, 4, seed), record=True)
+        out = [event["seat"] for event in state.events if event["type"] == "out"]
+        assert (found["seed"], found["bots"]) == (seed, bots)
+        assert found["winners"] == list(state.winners) and found["turns"] == state.table.turn
+        assert found["ranks"] == ranks(4, list(state.winners), out)

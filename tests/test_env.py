@@ -95,3 +95,53 @@ def test_render_shows_the_acting_seats_view_only():
     for other in range(4):
         if other != seat:  # other hands appear only as counts
             assert f"seat {other}: {env.state.view(seat).hand_count(other)} cards" in text
+
+
+def _leaks(env, observe, games: int = 3) -> int:
+    """How often ``observe(env, agent)`` told a seat apart from a world its seat cannot tell
+    from the real game (the hidden cards dealt afresh: other hands, the unseen order of the
+    pile, so also who holds a Nope), over a few random games; 0 means it leaked nothing."""
+    rng, leaks, compared = random.Random(4), 0, 0
+    for game in range(games):
+        env.reset(seed=game)
+        while env.agents and not any(env.terminations.values()) and not any(env.truncations.values()):
+            real = env.state
+            for agent in env.possible_agents:
+                seat = int(agent.split("_")[1])
+                seen = observe(env, agent)
+                env.state = real.resample_from_view(seat, random.Random(rng.random()))
+                other = observe(env, agent)
+                env.state = real
+                leaks += any(not np.array_equal(seen[key], other[key]) for key in seen)
+                compared += 1
+            env.step(rng.choice(list(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+    assert compared > 100
+    return leaks
+
+
+@pytest.mark.parametrize("name", ["original", "imploding", "streaking", "barking"])
+def test_an_observation_tells_a_seat_nothing_it_may_not_know(name):
+    env = raw_env(name, 4, render_mode="ansi")
+
+    def observe(env, agent):
+        seen = env.observe(agent)
+        if env.agent_selection == agent:  # the acting seat's text is its to see
+            seen["text"] = np.array([env.render()])
+        return seen
+
+    assert _leaks(env, observe) == 0
+
+
+def test_that_check_catches_an_observation_that_leaks():
+    """The check above can fail: an observation that counts the next seat's cards of one
+    title (a Nope, say) differs between worlds the seat cannot tell apart."""
+    env = raw_env("original", 4)
+    column = env.encoder.column["nope"]
+
+    def leaky(env, agent):
+        seen = env.observe(agent)
+        nxt = (int(agent.split("_")[1]) + 1) % 4
+        seen["observation"][column] += 10 * sum(inst.id == "nope" for inst in env.state.table.hands[nxt].cards)
+        return seen
+
+    assert _leaks(env, leaky, games=1) > 0

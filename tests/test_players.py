@@ -149,3 +149,77 @@ def test_a_search_view_is_a_view_that_deals_worlds():
 def test_the_hand_written_bots_are_still_made_by_name():
     bots = make_bots(["random", "heuristic"], 3, 5)
     assert [type(b) for b in bots] == [RandomBot, HeuristicBot, RandomBot]
+
+
+def test_the_lab_hands_each_player_what_its_protocol_asks_for(monkeypatch):
+    """The lab plays its own loop (lab/play.py), so it keeps the protocol too: a search
+    player gets a SearchView there as in play_game (it was handed a plain view and failed)."""
+    import kittens.interpreter.tools.lab.play as lab_play
+
+    plain, blind, searching = Recorder(), Recorder(needs_view=False), Recorder(needs_state=True)
+    monkeypatch.setattr(lab_play, "make_player", lambda spec, seed, seat: [plain, blind, searching][seat])
+    lab_play.play_record(Game(ORIGINAL, 3), 2, ["a", "b", "c"])
+    assert plain.handed == {View}
+    assert blind.handed == {type(None)}
+    assert searching.handed == {SearchView}
+
+
+def test_the_lab_plays_a_search_player_from_the_command_line(user_module):
+    done = subprocess.run([sys.executable, "-m", "kittens", "simulate", "original", "-p", "3", "-g", "3",
+                           "--workers", "1", "--bots", "ismcts:iterations=2,mybots.greedy:Greedy,random",
+                           "--json"], cwd=user_module, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["meta"]["played"] == 3
+
+
+class Prober:
+    """Looks through everything reachable from each decision it is handed, for cards or
+    zones of the table (from them a player could read faces it may not see: the pile's
+    order behind an Alter the Future, the hand a blind pick is made from)."""
+
+    def __init__(self, seed=0, seat=0):
+        self.rng, self.found, self.kinds = __import__("random").Random(seed), set(), set()
+
+    def choose(self, view, decision):
+        from kittens.interpreter.engine.table import CardInst, Zone
+
+        self.kinds.add(decision.kind)
+        todo, seen = [decision], set()
+        while todo:
+            value = todo.pop()
+            if id(value) in seen or value is None or isinstance(value, (int, str, bool, float)):
+                continue
+            seen.add(id(value))
+            if isinstance(value, (CardInst, Zone)):
+                self.found.add((decision.kind, type(value).__name__))
+            elif isinstance(value, (list, tuple, set)):
+                todo.extend(value)
+            elif isinstance(value, dict):
+                todo.extend(value.values())
+            elif type(value).__module__.startswith("kittens"):
+                todo.extend(getattr(value, name, None) for cls in type(value).__mro__
+                            for name in getattr(cls, "__slots__", ()))
+        return decision.options[self.rng.randrange(len(decision.options))]
+
+
+@pytest.mark.parametrize("loop", ["play_game", "lab"])
+def test_a_decision_hands_a_player_no_card_of_the_table(loop, monkeypatch):
+    """What a player is handed of a decision is its kind, options and what it is about;
+    the rules' meaning of the options (the cards themselves) stays with the engine."""
+    import kittens.interpreter.tools.lab.play as lab_play
+
+    kinds, found = set(), set()
+    for name in ("imploding", "good_vs_evil", "streaking", "barking"):
+        game = Game(load_edition(name), 4)
+        for seed in range(12):
+            probers = [Prober(seed, seat) for seat in range(4)]
+            if loop == "play_game":
+                play_game(game, seed, probers, record=False)
+            else:
+                monkeypatch.setattr(lab_play, "make_player", lambda spec, s, seat: probers[seat])
+                lab_play.play_record(game, seed, ["p"] * 4)
+            for prober in probers:
+                kinds |= prober.kinds
+                found |= prober.found
+    assert {"rearrange", "blind_pick", "combo_card", "answer"} <= kinds  # the decisions that hold cards
+    assert found == set()

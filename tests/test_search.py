@@ -193,3 +193,91 @@ def test_learnt_titles_are_dealt_into_the_pile_not_into_hands():
         assert after == 0 and world.view(0).to_dict() == state.view(0).to_dict()
         moved += before
     assert moved > 0  # the plain resample does put kittens into hands: the prior matters
+
+
+def _recorded_positions(game, seed: int, count: int):
+    """Like _positions, from a game that records its events (as kittens play does)."""
+    rng = random.Random(seed)
+    state = game.new_state(seed, record=True)
+    found = []
+    while not state.is_terminal() and len(found) < count:
+        decision = state.decision()
+        if len(decision.options) > 1 and rng.random() < 0.3:
+            found.append((state.clone(), decision.seat))
+        state.apply_action(rng.choice(decision.options))
+    return found
+
+
+@pytest.mark.parametrize("name, players", [("original", 4), ("imploding", 4), ("streaking", 4)])
+def test_a_dealt_world_carries_no_trace_of_the_real_hidden_cards(name, players):
+    """A world is all a searching player gets besides its view, so nothing in it may point
+    at the real hidden cards: not the cards' serial numbers (given in deck order, so a
+    number names the real card dealt at a place), not the event log's secrets, not the
+    seed and actions that replay the real game."""
+    from kittens.interpreter.lang.errors import GameError
+
+    game = Game(load_edition(name), players)
+    titles_by_uid = {inst.uid: inst.id for inst in game.new_state(0, record=False).table.cards}
+    moved = 0
+    for state, seat in _recorded_positions(game, 5, 8):
+        bit = 1 << seat
+        world = state.resample_from_view(seat, random.Random(9))
+        for zone in world.table.zones():
+            for inst in zone.cards:
+                # a card's number goes with its face: it tells what the world dealt, no more
+                assert titles_by_uid[inst.uid] == inst.id, (zone.name, inst)
+        moved += _hidden(world, seat) != _hidden(state, seat)
+        for event in world.table.log.events:
+            assert event.get("only") is None or event["only"] & bit, event
+            for field, seers in event.get("secret", {}).items():
+                assert seers & bit or field not in event, event
+        # what the seat observed is all still there (OpenSpiel's ISMCTS keys its tree by it)
+        assert world.information_state_string(seat) == state.information_state_string(seat)
+        assert world.history == [] and world.seed != state.seed
+        with pytest.raises(GameError, match="dealt from a view"):
+            world.serialize()
+        world.apply_action(world.decision().options[0])  # and it plays on
+    assert moved >= 3
+
+
+def _attacked_with_a_kitten_on_top(mine, theirs):
+    """Seat 2 (holding ``theirs``) about to play an Attack on seat 0 (holding ``mine``, no
+    Defuse), everyone knowing an Exploding Kitten lies on top of the pile."""
+    cards = ORIGINAL.cards
+
+    def layout(table):
+        for seat, hand in ((0, mine), (1, ["tacocat", "beard_cat"]), (2, theirs)):
+            for card_id in hand:
+                table.new_card(cards[card_id], table.hands[seat])
+        kitten = table.new_card(cards["exploding_kitten"], table.draw_pile)
+        for card_id in ["tacocat", "cattermelon", "beard_cat", "exploding_kitten"] * 3:
+            table.new_card(cards[card_id], table.draw_pile)
+        table.show([kitten], 0b111)
+        table.current, table.owed[2] = 2, 1
+    state = Game(ORIGINAL, 3).new_state(4, layout=layout)
+    state.apply_action("play attack")
+    return state
+
+
+@pytest.mark.parametrize("rollout", ["random", "heuristic"])
+def test_it_answers_in_reaction_windows_and_fights_a_nope_war(rollout):
+    """Answers are searched like any decision: attacked with a kitten on top and no Defuse,
+    it Nopes; Noped back, it Nopes again (with random rollouts nothing but the search
+    tells it so; a player that did not search windows would pass half the time)."""
+    for seed in range(4):
+        state = _attacked_with_a_kitten_on_top(["nope", "tacocat"], ["attack", "cattermelon"])
+        assert state.decision().seat == 0 and state.decision().options == ["pass", "play nope"]
+        assert _decide_with(seed, state, 0, rollout) == "play nope"
+
+        state = _attacked_with_a_kitten_on_top(["nope", "nope", "tacocat"], ["attack", "nope"])
+        state.apply_action("play nope")
+        assert state.decision().seat == 2
+        state.apply_action("play nope")  # Noped back
+        assert state.decision().seat == 0 and state.decision().kind == "answer"
+        assert _decide_with(seed, state, 0, rollout) == "play nope"
+
+
+def _decide_with(seed, state, seat, rollout):
+    bot = ISMCTSBot(seed, seat, iterations=40, rollout=rollout)
+    bot.start(state.game, seat)
+    return bot.choose(SearchView(state, seat), state.decision())

@@ -8,6 +8,8 @@ A player that searches sets ``needs_state = True``: it is then handed a
 ``views.SearchView`` instead, the same view that can also deal worlds the
 seat cannot tell from the real game (``resample(rng)``), and nothing more
 (search.py is such a player). Players without these attributes work as before.
+The ``decision`` handed over is ``views.decision_for(decision)``: its seat, kind,
+options and info, not the cards the options stand for.
 
 Bots are deterministic: each draws from its own generator, seeded from the
 game's seed and its seat. The heuristic bot knows no card by name: it reads

@@ -125,6 +125,21 @@ def for_seat(event: dict, seat: int) -> dict | None:
     return seen
 
 
+def kept_for(event: dict, seat: int) -> dict | None:
+    """The event with only what ``seat`` may know of it, its marks kept (None when the
+    seat does not learn of it): ``for_seat`` of the result, for this seat, is
+    ``for_seat`` of the event, and no other seat learns more from it. A world dealt
+    from a seat's view keeps its log this way."""
+    bit = 1 << seat
+    only = event.get("only")
+    if only is not None and not only & bit:
+        return None
+    secret = event.get("secret")
+    if not secret or all(mask & bit for mask in secret.values()):
+        return event
+    return {key: value for key, value in event.items() if not (key in secret and not secret[key] & bit)}
+
+
 def to_json(event: dict) -> dict:
     """The event as written to a log: bit masks become lists of seats (an event with
     neither is written as it is)."""

@@ -28,7 +28,7 @@ from ..lang.limits import STEP_BUDGET, label
 from ..lang.machine import Chance, Frame, remap
 from .compiled import compile_rule
 from .decisions import CHANCE, TERMINAL
-from .events import for_seat
+from .events import for_seat, kept_for
 from .flow import PLAY_LIMIT, TURN_LIMIT, GameFrame  # noqa: F401 (re-exported)
 from .table import GameOver, Table
 from .triggers import draw as draw_card
@@ -152,6 +152,7 @@ class State:
         self.hooking: set = set()  # uids of cards whose `instead_of_draw` is running
         self._pending = None
         self._sampled = None  # a chance order sampled for legal_actions(), until applied
+        self._kept_log = None  # (seat, events, the log as that seat may know it): see resample_from_view
 
     # -- the step API ---------------------------------------------------------
     def current_player(self) -> int:
@@ -373,7 +374,12 @@ class State:
         at the seat's own decisions, where those are its own or public cards.
         The world is dealt from what the seat knows card by card; what it could
         work out from the rules (that an Exploding Kitten never rests in a
-        hand, say) is not used."""
+        hand, say) is not used.
+
+        The copy carries nothing else of the real cards: a card's serial number
+        moves with its face, its event log keeps only what ``seat`` observed (so
+        its information state for ``seat`` is this one's), and it has no seed or
+        past actions (it cannot be serialized)."""
         other = self.clone()
         table, bit = other.table, 1 << seat
         held = other._cards_in_play()
@@ -382,15 +388,34 @@ class State:
             for inst in zone.cards:
                 if not inst.known & bit and not inst.face_up and inst.uid not in held:
                     places.append(inst)
-                    cards.append(inst.card)
-        cards.sort(key=lambda card: card.id)  # what the seat may not know: only the counts
+                    cards.append((inst.id, inst.uid, inst.card))
+        # what the seat may know of them is only the counts; a card's serial number goes
+        # with its face (numbers are given in deck order, so one left at its place would
+        # name the real card there)
+        cards.sort()
         rng.shuffle(cards)
-        for inst, card in zip(places, cards):
-            inst.card, inst.id = card, card.id
+        for inst, (card_id, uid, card) in zip(places, cards):
+            inst.card, inst.id, inst.uid = card, card_id, uid
         table.count_reactive()
         table.rng.seed(rng.getrandbits(64))
         other._sampled = None
+        # nothing else in the copy may point at the real cards: the log keeps what the
+        # seat observed (its information state stays the same), and the seed and actions
+        # that would replay the real game are gone
+        if table.log.record:
+            table.log.events = self._log_kept_for(seat)
+        other.seed, other.history = None, []
         return other
+
+    def _log_kept_for(self, seat: int) -> list:
+        """A copy of the events with only what ``seat`` may know of them (a search deals
+        many worlds at one decision: the filtered log is kept until the log grows)."""
+        events = self.table.log.events
+        kept = self._kept_log
+        if kept is None or kept[0] != seat or kept[1] != len(events):
+            kept = self._kept_log = (seat, len(events), [seen for seen in (kept_for(event, seat) for event in events)
+                                                         if seen is not None])
+        return list(kept[2])
 
     def _cards_in_play(self) -> set:
         """The uids of the cards the frames running and the pending decision refer to."""
@@ -415,6 +440,9 @@ class State:
     def serialize(self) -> str:
         """The game as text: its seed, how chance is resolved, and every action applied
         (with :meth:`Game.deserialize_state` it plays back to the same state)."""
+        if self.seed is None:
+            raise GameError("this game was dealt from a view (resample_from_view): no seed and "
+                            "actions replay it, so it cannot be written out; serialize the real game")
         return json.dumps({"seed": self.seed, "explicit_chance": self.explicit_chance,
                            "record": self.table.log.record, "history": self.history})
 

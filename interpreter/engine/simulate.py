@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from ...about import __version__
 from .players import make_bots
 from .game import Game, State
-from .views import SearchView
+from .views import SearchView, decision_for
 
 
 @dataclass
@@ -94,9 +94,9 @@ def play_game(game: Game, seed: int, players: list, *, record: bool = True) -> S
             continue
         seat = decision.seat
         if searches[seat]:
-            apply(players[seat].choose(SearchView(state, seat), decision))
+            apply(players[seat].choose(SearchView(state, seat), decision_for(decision)))
         else:
-            apply(players[seat].choose(state.view(seat) if looks[seat] else None, decision))
+            apply(players[seat].choose(state.view(seat) if looks[seat] else None, decision_for(decision)))
 
 
 def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,

@@ -10,6 +10,7 @@ draw pile this seat knows the place of, and the public turn state. Call
 
 from __future__ import annotations
 
+from ..lang.machine import Decision
 from .table import PUBLIC
 
 
@@ -98,9 +99,9 @@ class View:
 
     @property
     def decision(self):
-        """The decision this seat must make now, if any."""
+        """The decision this seat must make now, if any (as :func:`decision_for` gives it)."""
         pending = self._state.decision()
-        return pending if getattr(pending, "seat", None) == self.seat else None
+        return decision_for(pending) if getattr(pending, "seat", None) == self.seat else None
 
     # -- snapshot -------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -162,3 +163,11 @@ def view_for(player, state, seat: int):
     if not getattr(player, "needs_view", True):
         return None
     return View(state, seat)
+
+
+def decision_for(decision):
+    """What a player is handed of a decision: its seat, kind, options and what it is
+    about (``info``), not what the options mean to the rules (``values``, ``then``: the
+    cards themselves, some face down to the player, such as the rest of the pile behind
+    the cards it puts in order, or the hand it picks from blind)."""
+    return Decision(decision.seat, decision.kind, decision.options, None, decision.info)

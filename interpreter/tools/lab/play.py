@@ -21,11 +21,11 @@ that :mod:`.tally` sums up.
 
 from __future__ import annotations
 
-from ...engine.players import make_player, parse_spec
+from ...engine.players import make_player
 from ...engine.events import EventLog
 from ...engine.game import State
 from ...engine.triggers import draw as draw_card
-from ...engine.views import SearchView
+from ...engine.views import SearchView, View, decision_for
 
 BLIND = "(blind)"
 
@@ -104,18 +104,6 @@ def _parse(option: str):
     return found
 
 
-_SPECS: dict = {}  # bot spec -> parse_spec's answer: each spec is read once per process
-
-
-def _spec(name: str):
-    """A bot spec parsed once (parsing looks at the class's signature: a game's worth of
-    time every few dozen games if done for every seat of every game)."""
-    found = _SPECS.get(name)
-    if found is None:
-        found = _SPECS[name] = parse_spec(name)
-    return found
-
-
 def seats_for(bots: list[str], players: int, index: int, rotate: bool) -> list[str]:
     """The bot at each seat in game ``index``: the list repeated to fill the table, turned
     by ``index`` seats when seats rotate (so each bot sits at each seat equally often)."""
@@ -136,7 +124,7 @@ def play_record(game, seed: int, seats: list[str]) -> dict:
     card or combo, ``dr`` draws by card, ``h`` card -> bit mask of the seats
     that held it (dealt, drawn, played or at the end), ``e`` cards in hands at the end.
     """
-    players = [make_player(_spec(name), seed, seat) for seat, name in enumerate(seats)]
+    players = [make_player(name, seed, seat) for seat, name in enumerate(seats)]  # specs parsed once (cached)
     for seat, player in enumerate(players):
         start = getattr(player, "start", None)
         if start is not None:
@@ -145,10 +133,10 @@ def play_record(game, seed: int, seats: list[str]) -> dict:
     table = state.table
     hands = table.hands
     first = table.current
-    # what each seat's player is handed, by the player protocol (engine/bots.py): a searching
-    # player (needs_state) gets a SearchView, one that never looks (needs_view False) None
-    looks = [getattr(player, "needs_view", True) for player in players]
-    searches = [getattr(player, "needs_state", False) for player in players]
+    # what each seat's player is handed, by the player protocol (views.view_for): a search
+    # player a SearchView, a blind one nothing, any other its seat's View
+    looks = [SearchView if getattr(player, "needs_state", False)
+             else View if getattr(player, "needs_view", True) else None for player in players]
     plays = [{} for _ in players]  # by seat: what was played -> times
     held = state.held
     for seat, hand in enumerate(hands):  # the deal
@@ -166,10 +154,8 @@ def play_record(game, seed: int, seats: list[str]) -> dict:
             option = options[0]
         else:
             seat = decision.seat
-            if searches[seat]:
-                option = players[seat].choose(SearchView(state, seat), decision)
-            else:
-                option = players[seat].choose(state.view(seat) if looks[seat] else None, decision)
+            look = looks[seat]
+            option = players[seat].choose(look(state, seat) if look is not None else None, decision_for(decision))
         if option.__class__ is str:
             found = parsed.get(option, False)
             if found is False:
