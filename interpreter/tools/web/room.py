@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from ...engine.players import make_bots
 from ...engine.game import GameError, RuleRuntimeError
 from ...engine.reactions import PASS
+from ...engine.views import decision_for
 from .render import SPECTATOR, card_list, decision_prompt, frozen_at, log_entries, round_prompt, table_view
 from .words import Words
 
@@ -253,7 +254,7 @@ class Room:
         bot = self.bots[seat]
         bot.rng.seed(f"kittens-web/{self.seed}/{seat}/{len(self.state.history)}")
         view = self.state.view(seat) if getattr(bot, "needs_view", True) else None
-        return bot.choose(view, decision)
+        return bot.choose(view, decision_for(decision))  # what the player protocol hands over
 
     def _schedule_bot(self) -> None:
         if self._bot_timer is not None:
