@@ -6,6 +6,7 @@ error that changes nothing, reconnecting, the rulesheet, the log (replayed as
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -290,6 +291,7 @@ def test_a_game_played_to_the_end_downloads_as_a_log_kittens_replay_verifies(cli
     assert result.verified, result.mismatch or result.incomplete
     header = json.loads(response.text.splitlines()[0])
     assert header["bots"] == ["person", "heuristic", "person"] and header["edition"] == "original"
+    assert "edition_path" not in header and os.sep + "editions" + os.sep not in response.text
 
 
 def test_a_restarted_server_brings_the_room_back_and_the_seat_reconnects(settings):

@@ -234,10 +234,11 @@ class Tables:
     def game_log(self, room: Room) -> str:
         """The finished game as a log ``kittens replay`` reads: a header line, then every event."""
         config = room.config
-        fields = {"edition": config["given"], "edition_path": config["rules"]}
+        # named as a player can use them (a shipped name, an upload's file name), never by
+        # where this server keeps them: the server's folders are no business of the table's
+        fields = {"edition": config["given"]}
         if config.get("with"):
             fields["with"] = config["given_with"]
-            fields["with_paths"] = config["with"]
         header = game_header(room.game, room.seed, room.labels, **fields)
         return dumps(header) + "\n" + dumps_lines(room.state.events) + "\n"
 
