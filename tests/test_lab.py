@@ -278,6 +278,37 @@ def test_a_worker_that_dies_has_its_games_played_again(eds, tmp_path, monkeypatc
     assert sorted(indexes) == list(range(400))  # every game once in the file too
 
 
+def test_a_pool_that_breaks_between_chunks_loses_no_game(eds, monkeypatch):
+    """A worker can die after every chunk it ran came back, so the pool is found broken when
+    the next chunk is handed out (not when a result is read): those chunks go to a fresh pool."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from kittens.interpreter.tools.lab import pool as lab_pool
+
+    pools = []
+
+    class BreaksOnce(ProcessPoolExecutor):
+        """The first pool breaks at its 8th chunk and stays broken, as a real one does."""
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.first, self.submitted = not pools, 0
+            pools.append(self)
+
+        def submit(self, *args, **kwargs):
+            self.submitted += 1
+            if self.first and self.submitted >= 8:
+                raise BrokenProcessPool("a worker died")
+            return super().submit(*args, **kwargs)
+
+    monkeypatch.setattr(lab_pool, "ProcessPoolExecutor", BreaksOnce)
+    job, digests = _job(eds, 200)
+    outcome = run_job(job, digests, workers=2)
+    assert len(pools) >= 2 and outcome.reruns >= 1  # the rest went to a fresh pool
+    assert outcome.games == 200 and outcome.lab == run_job(job, digests, workers=1).lab
+
+
 def test_a_searching_player_is_handed_what_it_needs():
     """A player that searches (needs_state, e.g. the ISMCTS bot of --bots ismcts:...) is
     handed a SearchView, as play_game does; the games stay the same for the same seed."""

@@ -292,9 +292,12 @@ def test_hover_and_go_to_definition(tmp_path):
     from kittens.interpreter.lang.primitives import PRIMITIVES
     assert PRIMITIVES["show"].signature() in primitive_hover and PRIMITIVES["show"].summary in primitive_hover
     assert to_fs_path(peek_at.uri) == str(library) and peek_at.range.start.line == 8
-    # skip comes with the edition it extends: its definition is in the shipped library
-    assert to_fs_path(skip_at.uri) == str(ROOT / "rulebook" / "original.yaml")
-    shipped = (ROOT / "rulebook" / "original.yaml").read_text(encoding="utf-8").splitlines()
+    # skip comes with the edition it extends: its definition is in the shipped library,
+    # wherever kittens is installed (the checkout itself, or site-packages in CI)
+    from kittens.about import PACKAGE_DIR
+    shipped_path = Path(PACKAGE_DIR) / "rulebook" / "original.yaml"
+    assert os.path.realpath(to_fs_path(skip_at.uri)) == os.path.realpath(shipped_path)
+    shipped = shipped_path.read_text(encoding="utf-8").splitlines()
     assert shipped[skip_at.range.start.line].strip() == "- id: skip", skip_at
 
 

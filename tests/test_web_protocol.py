@@ -124,11 +124,9 @@ def test_an_upload_may_not_reach_outside_its_folder(client, settings, tmp_path):
 def test_a_refused_reference_in_an_upload_says_how_to_fix_it_in_the_page(client):
     """The repository's example house rules extend '../../editions/original.yaml': uploaded,
     that path leads nowhere, and the finding says what to write instead (not a server flag)."""
-    import os
+    from conftest import ROOT  # the examples live in the repository, not in the installed package
 
-    from kittens.about import PACKAGE_DIR
-
-    path = os.path.join(PACKAGE_DIR, "examples", "house-rules", "cat_collector.yaml")
+    path = ROOT / "examples" / "house-rules" / "cat_collector.yaml"
     with open(path, encoding="utf-8") as handle:
         text = handle.read()
     result = client.post("/api/uploads", json={"files": [{"name": "cat_collector.yaml", "text": text}]}).json()

@@ -48,7 +48,12 @@ def _one_pool(job, todo: list, workers: int, collect, outcome, context, stop) ->
         def feed() -> None:
             while queue and len(running) < workers * 3 and not stop.is_set():
                 start, stop_at = queue.pop()
-                running[pool.submit(play_chunk, job, start, stop_at)] = (start, stop_at)
+                try:
+                    future = pool.submit(play_chunk, job, start, stop_at)
+                except BrokenProcessPool:  # a worker died since the last wait: no more here
+                    queue.append((start, stop_at))
+                    return
+                running[future] = (start, stop_at)
 
         feed()
         try:
@@ -81,6 +86,9 @@ def _one_pool(job, todo: list, workers: int, collect, outcome, context, stop) ->
                     queue.clear()
                     break
                 feed()
+            if queue and not stop.is_set():  # the pool broke before these were handed out
+                lost.extend(reversed(queue))
+                queue.clear()
         except KeyboardInterrupt:  # a second Ctrl-C while collecting: stop at once
             _stop(stop, queue, outcome)
             pool.shutdown(wait=False, cancel_futures=True)
