@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from ...about import __version__
 from .players import make_bots
 from .game import Game, State
-from .views import SearchView, decision_for
+from .views import decision_for, view_maker
 
 
 @dataclass
@@ -80,9 +80,7 @@ def play_game(game: Game, seed: int, players: list, *, record: bool = True) -> S
         if start is not None:
             start(game, seat)
     state = game.new_state(seed, record=record)
-    # what each seat's player is handed (bots.py: needs_view, needs_state), worked out once
-    looks = [getattr(player, "needs_view", True) for player in players]
-    searches = [getattr(player, "needs_state", False) for player in players]
+    shows = [view_maker(player) for player in players]  # what each seat's player is handed
     apply = state.apply_action
     while True:
         decision = state.decision()
@@ -93,10 +91,7 @@ def play_game(game: Game, seed: int, players: list, *, record: bool = True) -> S
             apply(options[0])
             continue
         seat = decision.seat
-        if searches[seat]:
-            apply(players[seat].choose(SearchView(state, seat), decision_for(decision)))
-        else:
-            apply(players[seat].choose(state.view(seat) if looks[seat] else None, decision_for(decision)))
+        apply(players[seat].choose(shows[seat](state, seat), decision_for(decision)))
 
 
 def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,

@@ -154,15 +154,26 @@ class SearchView(View):
         return self._state.resample_from_view(self.seat, rng)
 
 
-def view_for(player, state, seat: int):
-    """What a player is handed with a decision, by the player protocol: a
-    :class:`SearchView` for a player with ``needs_state = True``, None for one with
-    ``needs_view = False``, else the seat's :class:`View`."""
+def _unseen(state, seat: int) -> None:
+    """The view of a player that never looks (``needs_view = False``): none at all."""
+    return None
+
+
+def view_maker(player):
+    """How ``player`` is shown the game, by the player protocol (bots.py): SearchView
+    for a player with ``needs_state = True``, nothing for one with ``needs_view =
+    False``, else View. Each is called as ``maker(state, seat)``; a game loop asks once
+    per player, not once per decision."""
     if getattr(player, "needs_state", False):
-        return SearchView(state, seat)
+        return SearchView
     if not getattr(player, "needs_view", True):
-        return None
-    return View(state, seat)
+        return _unseen
+    return View
+
+
+def view_for(player, state, seat: int):
+    """What a player is handed with a decision (see :func:`view_maker`)."""
+    return view_maker(player)(state, seat)
 
 
 def decision_for(decision):

@@ -25,7 +25,7 @@ from ...engine.players import make_player
 from ...engine.events import EventLog
 from ...engine.game import State
 from ...engine.triggers import draw as draw_card
-from ...engine.views import SearchView, View, decision_for
+from ...engine.views import decision_for, view_maker
 
 BLIND = "(blind)"
 
@@ -133,10 +133,7 @@ def play_record(game, seed: int, seats: list[str]) -> dict:
     table = state.table
     hands = table.hands
     first = table.current
-    # what each seat's player is handed, by the player protocol (views.view_for): a search
-    # player a SearchView, a blind one nothing, any other its seat's View
-    looks = [SearchView if getattr(player, "needs_state", False)
-             else View if getattr(player, "needs_view", True) else None for player in players]
+    shows = [view_maker(player) for player in players]  # what each seat's player is handed
     plays = [{} for _ in players]  # by seat: what was played -> times
     held = state.held
     for seat, hand in enumerate(hands):  # the deal
@@ -154,8 +151,7 @@ def play_record(game, seed: int, seats: list[str]) -> dict:
             option = options[0]
         else:
             seat = decision.seat
-            look = looks[seat]
-            option = players[seat].choose(look(state, seat) if look is not None else None, decision_for(decision))
+            option = players[seat].choose(shows[seat](state, seat), decision_for(decision))
         if option.__class__ is str:
             found = parsed.get(option, False)
             if found is False:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from ...engine.players import make_bots
 from ...engine.game import GameError, RuleRuntimeError
 from ...engine.reactions import PASS
-from ...engine.views import decision_for
+from ...engine.views import decision_for, view_for
 from .render import SPECTATOR, card_list, decision_prompt, frozen_at, log_entries, round_prompt, table_view
 from .words import Words
 
@@ -253,8 +253,7 @@ class Room:
             return decision.options[0]
         bot = self.bots[seat]
         bot.rng.seed(f"kittens-web/{self.seed}/{seat}/{len(self.state.history)}")
-        view = self.state.view(seat) if getattr(bot, "needs_view", True) else None
-        return bot.choose(view, decision_for(decision))  # what the player protocol hands over
+        return bot.choose(view_for(bot, self.state, seat), decision_for(decision))  # the player protocol
 
     def _schedule_bot(self) -> None:
         if self._bot_timer is not None:
