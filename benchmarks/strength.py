@@ -3,6 +3,14 @@
     python benchmarks/strength.py                       # every match-up, 400 games each
     python benchmarks/strength.py -g 40 --only original-heuristic --jobs 2
     python benchmarks/strength.py --times-only          # decision time at each budget
+    python benchmarks/strength.py --only original-heuristic --results games.jsonl   # resumable
+
+A run of 400 games takes hours. With ``--results FILE`` every finished game is
+appended to FILE as one JSON line (match-up, bot, seed, game index, won, decision
+times) as soon as it ends; a later run with the same file plays only the games
+not in it yet and reports on all of them, so a run that is stopped goes on where
+it was, and several processes may share the work (``--first``/``--last`` split
+the game indexes between them).
 
 Each match-up puts one search player (``--bot``, default ``ismcts``) against
 bots of one kind, with the seats rotated: game i seats the search player at
@@ -19,6 +27,7 @@ at several budgets on the same positions of the 4-player Original.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -27,9 +36,9 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from kittens.interpreter.engine import search  # noqa: F401  (imported before workers fork)
 from kittens.interpreter.engine.game import Game
 from kittens.interpreter.engine.players import make_players
-from kittens.interpreter.engine import search  # noqa: F401  (imported before workers fork)
 from kittens.interpreter.engine.simulate import play_game
 from kittens.interpreter.engine.views import SearchView
 from kittens.interpreter.rules.load import load_edition
@@ -45,6 +54,19 @@ MATCHUPS = {
 }
 
 _GAMES: dict = {}
+
+
+def _commit() -> str | None:
+    """The commit the games are played with (a results file may mix runs of several)."""
+    try:
+        import subprocess
+        return subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "rev-parse", "--short",
+                               "HEAD"], capture_output=True, text=True, check=True).stdout.strip() or None
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+COMMIT = _commit()
 
 
 def _game(edition: str, players: int) -> Game:
@@ -77,15 +99,51 @@ def play_one(task) -> dict:
     return {"won": seat in state.winners, "times": times}
 
 
-def run_matchup(name: str, games: int, bot: str, seed: int, jobs: int) -> dict:
+def load_results(path: str | None, name: str, bot: str, seed: int) -> dict:
+    """Game index -> result of the games of this match-up already in the results file."""
+    done: dict = {}
+    if path is None or not os.path.exists(path):
+        return done
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:  # a line cut short by a kill: that game is played again
+                continue
+            if row.get("matchup") == name and row.get("bot") == bot and row.get("seed") == seed:
+                done[row["index"]] = row
+    return done
+
+
+def run_matchup(name: str, games: int, bot: str, seed: int, jobs: int, results_path: str | None = None,
+                first: int = 0, last: int | None = None) -> dict:
     edition, players, opponents, target = MATCHUPS[name]
-    tasks = [(edition, players, opponents, bot, index, seed) for index in range(games)]
+    done = load_results(results_path, name, bot, seed)
+    last = games if last is None else min(last, games)
+    tasks = [(edition, players, opponents, bot, index, seed) for index in range(first, last)
+             if index not in done]
     started = time.perf_counter()
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(play_one, tasks, chunksize=1))
-    else:
-        results = [play_one(task) for task in tasks]
+    with open(results_path, "a", encoding="utf-8") if results_path else contextlib.nullcontext() as out:
+
+        def keep(task, result):
+            done[task[4]] = result
+            if out is not None:  # one whole line per game, written at once
+                out.write(json.dumps({"matchup": name, "bot": bot, "seed": seed, "index": task[4], **result,
+                                      "commit": COMMIT}) + "\n")
+                out.flush()
+        if jobs > 1:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                for task, result in zip(tasks, pool.map(play_one, tasks, chunksize=1)):
+                    keep(task, result)
+        else:
+            for task in tasks:
+                keep(task, play_one(task))
+    results = [done[index] for index in range(games) if index in done]
+    games = len(results)  # with a shared results file, the games played so far
+    if not games:
+        raise SystemExit(f"{name}: no game played yet")
     wins = sum(result["won"] for result in results)
     times = [t for result in results for t in result["times"]]
     low, high = wilson(wins, games)
@@ -151,12 +209,16 @@ def main(argv=None) -> int:
     parser.add_argument("--times-only", action="store_true", help="only time the budgets")
     parser.add_argument("--no-times", action="store_true", help="skip the timing")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--results", help="a JSON-lines file of finished games: appended to, and resumed from")
+    parser.add_argument("--first", type=int, default=0, help="play game indexes from this one (0)")
+    parser.add_argument("--last", type=int, help="... up to, not including, this one (--games)")
     args = parser.parse_args(argv)
     report = {"games_per_matchup": args.games, "bot": args.bot, "seed": args.seed, "jobs": args.jobs,
               "matchups": [], "decision_times": []}
     if not args.times_only:
         for name in args.only or list(MATCHUPS):
-            row = run_matchup(name, args.games, args.bot, args.seed, args.jobs)
+            row = run_matchup(name, args.games, args.bot, args.seed, args.jobs, args.results,
+                              args.first, args.last)
             report["matchups"].append(row)
             if not args.json:
                 low, high = row["interval_95"]
