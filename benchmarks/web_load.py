@@ -86,7 +86,7 @@ class Person:
     async def run(self) -> None:
         async with connect(self.url, max_size=1 << 22, proxy=None) as ws:
             await ws.send(json.dumps({"type": "hello", "token": self.token}))
-            sent_at = None
+            sent_at, kind = None, None  # when an act was sent, and for which kind of prompt
             while time.monotonic() < self.stop:
                 try:
                     raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, self.stop - time.monotonic()))

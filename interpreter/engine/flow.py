@@ -110,20 +110,25 @@ def action_decision(state, seat: int) -> Decision:
             by_title[inst.id] = [inst]
         else:
             found.append(inst)
-    ctx, memo = Ctx(state, seat), {}
+    ctx, memo = None, {}  # the context of the rules' tests, made when one is needed
     offers = game.offers
     pairs = []  # (combo index, title, cards) of the same-title combos the hand can make
     mixed = [0] * len(game.mixed_combos)
     wilds = game.combo_wilds and any(card_id in game.combo_wilds for card_id in by_title)
     for card_id, insts in by_title.items():
-        plays, combos, counts_in = offers[card_id]
+        plays, combos, counts_in, smallest = offers[card_id]
         for rule, free, label in plays:  # the card itself, or a wildcard played as another title
-            if free or legal(rule, ctx, insts[0], memo):
-                options.append(label)
-                values.append((rule, insts[:1]))
-        for index, size in combos:
-            if len(insts) >= size or wilds:
-                pairs.append((index, card_id, insts))
+            if not free:
+                if ctx is None:
+                    ctx = Ctx(state, seat)
+                if not legal(rule, ctx, insts[0], memo):
+                    continue
+            options.append(label)
+            values.append((rule, insts[:1]))
+        if len(insts) >= smallest or wilds:  # most titles are held once: no combo to look at
+            for index, size in combos:
+                if len(insts) >= size or wilds:
+                    pairs.append((index, card_id, insts))
         for index in counts_in:
             mixed[index] += 1
     if pairs:
@@ -135,12 +140,16 @@ def action_decision(state, seat: int) -> Decision:
                 group = group + list(_wild_group(game, by_title, insts[0].card, card_id))[:size - len(group)]
                 if len(group) < size:
                     continue
-            if rule.free or legal(rule, ctx, group, memo):
-                options.append(prefix + card_id)
-                values.append((rule, group))
+            if not rule.free:
+                if ctx is None:
+                    ctx = Ctx(state, seat)
+                if not legal(rule, ctx, group, memo):
+                    continue
+            options.append(prefix + card_id)
+            values.append((rule, group))
     for index, count in enumerate(mixed):
         rule, _tag, size, label = game.mixed_combos[index]
-        if count >= size and (rule.free or legal(rule, ctx, [], memo)):
+        if count >= size and (rule.free or legal(rule, ctx or Ctx(state, seat), [], memo)):
             options.append(label)
             values.append((rule, None))  # the titles are picked one by one
     return Decision(seat, "action", options, values, {"owed": table.owed[seat]})

@@ -96,7 +96,8 @@ class Game:
     def _offers(self, edition) -> dict:
         """Card id -> what a card of that title in hand may offer on its own turn:
         (rule, free, option) of its plays, (index, size) of the same-title combos it
-        may make, the indexes of the combos of different titles it counts in."""
+        may make, the indexes of the combos of different titles it counts in, and the
+        fewest cards of its title any of those same-title combos needs."""
         offers = {}
         for card_id, card in edition.cards.items():
             plays = ([self.on_turn[card_id]] if card_id in self.on_turn else []) + \
@@ -105,7 +106,9 @@ class Game:
                            if card.in_combos and (tag is None or tag in card.tags))
             counts_in = tuple(index for index, (_rule, tag, _size, _label) in enumerate(self.mixed_combos)
                               if card.in_combos and (tag is None or tag in card.tags))
-            offers[card_id] = (tuple((rule, rule.free, label) for rule, label in plays), combos, counts_in)
+            smallest = min((size for _index, size in combos), default=1 << 30)
+            offers[card_id] = (tuple((rule, rule.free, label) for rule, label in plays), combos, counts_in,
+                               smallest)
         return offers
 
     def new_state(self, seed: int = 0, *, record: bool = True, explicit_chance: bool = False,

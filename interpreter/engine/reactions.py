@@ -105,8 +105,11 @@ def may_be_answered(state, seat: int) -> bool:
     """Whether anyone could answer a play of ``seat``: someone else holds a card that
     answers plays (or the player does, where players may answer their own)."""
     table = state.table
-    own = state.rules["may_nope_own_action"]
-    return any(table.hands[other].reactive for other in table.seats_from(seat) if other != seat or own)
+    hands = table.hands
+    for other in table.seats_from(seat):
+        if hands[other].reactive and (other != seat or state.rules["may_nope_own_action"]):
+            return True
+    return False
 
 
 def answers(state, seat: int):

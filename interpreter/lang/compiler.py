@@ -320,8 +320,8 @@ class _Compiler:
             impl = _guard(impl, tuple(maybe_missing), _NEUTRAL.get(prim.returns))
         if not prim.waits and not any(a.waits for a in args):
             return Code(_call(impl, args))
-        if not any(a.waits for a in args):  # one operation: the arguments are closures
-            return Code(ops=((CALLF, impl, tuple(a.fn for a in args), prim.waits, True),))
+        if not any(a.waits for a in args):  # one operation: the call with its arguments, one closure
+            return Code(ops=((CALLF, _call(impl, args), prim.waits, True),))
         items = []
         for arg in args:  # plain arguments stay closures inside the operations
             items += _expr_ops(arg)
@@ -343,7 +343,7 @@ def _stmt_ops(code: Code) -> list:
         return [(EXEC, code.fn)]
     ops = list(code.ops)
     if ops and ops[-1][0] is CALLF:  # a call used as a statement: its value is dropped
-        ops[-1] = ops[-1][:4] + (False,)
+        ops[-1] = ops[-1][:3] + (False,)
     elif ops and ops[-1][0] is CALL:
         ops.append((POP,))
     return ops

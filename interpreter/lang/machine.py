@@ -241,13 +241,13 @@ class ProgramFrame(Frame):
             op = ops[pc]
             pc += 1
             code = op[0]
-            if code is CALLF:  # a call whose arguments never wait: (CALLF, impl, args, waits, keep)
-                value = op[1](ctx, *[arg(ctx) for arg in op[2]])
-                if op[3]:  # a primitive that may wait
-                    state, value = self._wait(machine, value, pc, op[4])
+            if code is CALLF:  # a call whose arguments never wait: (CALLF, the call, waits, keep)
+                value = op[1](ctx)
+                if op[2] and value is not None:  # a primitive that may wait, and did not just finish
+                    state, value = self._wait(machine, value, pc, op[3])
                     if state is _WAIT:
                         return value
-                if op[4]:
+                if op[3]:
                     stack.append(value)
             elif code is EXEC:
                 op[1](ctx)
