@@ -11,6 +11,7 @@ clikit.py, which holds these conventions.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import sys
@@ -93,9 +94,17 @@ def validate(
                    else f for f in report.files]
             typer.echo(render_sarif(found, raw, __version__))
     else:
+        from .interpreter.tools.annotations import render_moved, told_on_cause
+
         color = sys.stdout.isatty()
-        for diagnostic in diagnostics:
-            text = diagnostic.render()
+        # a finding in a shipped file that a checked file led to is told on that file's line
+        # (`extends: original`), then where it happens: the user wrote the one, not the other
+        for diagnostic, found in told_on_cause(report):
+            if found is None:
+                text = shown(diagnostic).render()
+            else:  # the place is said on a line of its own, not in the message
+                text = shown(dataclasses.replace(diagnostic, message=found.message)).render()
+                text += "\n" + render_moved(found)
             if color:
                 word = diagnostic.severity
                 text = text.replace(f" {word}: ", " " + typer.style(

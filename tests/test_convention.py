@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -303,6 +304,23 @@ def test_ci_formats_tell_a_finding_in_a_shipped_file_on_the_file_that_caused_it(
     [result] = json.loads(out)["runs"][0]["results"]
     assert result["locations"][0]["physicalLocation"] == {
         "artifactLocation": {"uri": "big.yaml"}, "region": {"startLine": 5, "startColumn": 1}}
+
+
+def test_text_tells_a_finding_in_a_shipped_file_on_the_file_that_caused_it(tmp_path, capsys, monkeypatch):
+    """For a person too: the house rule's extends line first (the file they wrote), then the
+    shipped step where the deal fails, with its source line and caret."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "big.yaml").write_text("format: 1\nkind: edition\nid: big\nname: Big\n"
+                                       "extends: original\nset_params: {hand_size: 60}\n")
+    code, out, _err = invoke(capsys, "validate", "big.yaml")
+    lines = out.splitlines()
+    assert code == 1
+    assert lines[0].startswith("big.yaml:5:1: error: with 2 players this deals 120 cards")
+    assert lines[0].endswith("[deal-impossible]") and "(at " not in lines[0]
+    assert lines[1:3] == ["    extends: original", "    ^"]
+    assert re.fullmatch(r"    <kittens>/editions/original\.yaml:\d+:\d+: where it happens", lines[3])
+    assert "deal: {count: rules.hand_size}" in lines[4] and lines[5].strip() == "^"
+    assert lines[-1] == "checked 1 file: 1 error, 0 warnings"
 
 
 def test_sarif_locations_are_uris(tmp_path, capsys, monkeypatch):

@@ -36,10 +36,12 @@ def moved_onto(d: Diagnostic, path: str, text: str) -> Diagnostic:
                                message=f"{d.message} (at {where})", source_line="")
 
 
-def for_ci(report) -> list[Diagnostic]:
-    """The report's findings for CI, where only the repository's files can be annotated:
-    a finding in a shipped file is moved onto the checked file that caused it."""
-    found = []
+def told_on_cause(report) -> list[tuple[Diagnostic, Diagnostic | None]]:
+    """Each finding of the report as a person or CI should be told it, with the finding as
+    it was when it was moved: a finding in a shipped file, reached from a checked file
+    (a house rule whose deal fails at the extended edition's step), is told on that
+    checked file's line that leads there; (d, None) for the others."""
+    pairs = []
     for d in report.diagnostics:
         cause = report.causes.get((d.path, d.line, d.column, d.code, d.message))
         if cause is not None and shipped_path(d.path) != d.path:
@@ -48,9 +50,29 @@ def for_ci(report) -> list[Diagnostic]:
                     text = handle.read()
             except OSError:
                 text = ""
-            d = moved_onto(d, cause, text)
-        found.append(d)
-    return found
+            moved = moved_onto(d, cause, text)
+            lines = text.splitlines()
+            if 0 < moved.line <= len(lines):  # the line that leads away, under the finding
+                moved = dataclasses.replace(moved, source_line=lines[moved.line - 1])
+            pairs.append((moved, d))
+        else:
+            pairs.append((d, None))
+    return pairs
+
+
+def for_ci(report) -> list[Diagnostic]:
+    """The report's findings for CI, where only the repository's files can be annotated:
+    a finding in a shipped file is moved onto the checked file that caused it."""
+    return [d for d, _found in told_on_cause(report)]
+
+
+def render_moved(found: Diagnostic) -> str:
+    """Where a moved finding really is, with its source line, to print under it."""
+    head = f"    {shipped_path(found.path)}:{found.line}:{found.column}: where it happens"
+    if not found.source_line:
+        return head
+    shown = found.render().split("\n")[1:]  # the source line and its caret
+    return "\n".join([head] + ["  " + line for line in shown])
 
 
 def _escape_data(text: str) -> str:
