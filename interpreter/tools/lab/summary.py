@@ -146,7 +146,7 @@ def compare(paired, *, baseline: str, other: str) -> dict:
                                 paired.no_winner))
     if len(paired.bot_wins) > 1:  # skill: how much each kind of bot wins
         for name, pm in sorted(paired.bot_wins.items()):
-            metrics.append(_rate_metric(f"games won by {name}", f"the share of games won by a {name} bot", pm))
+            metrics.append(_rate_metric(f"games won by {name}", f"the share of games won by the {name} bots", pm))
     for card_id, pm in sorted(paired.card_plays.items()):
         result = stats.paired(pm)
         if result["difference"] is None:
