@@ -186,6 +186,21 @@ def test_a_full_server_closes_the_table_that_ended_longest_ago(tmp_path):
     tables.close()
 
 
+def test_a_game_stopped_by_a_rule_breaking_down_is_not_in_play(tmp_path):
+    time = Time()
+    tables = open_tables(tmp_path, time, max_rooms=2)
+    stopped = new_room(tables, seats=("person", "random"))
+    room = tables.rooms[stopped]
+    room.bots[1].choose = lambda view, decision: "a move the rules do not have"
+    draw(tables, stopped)  # the bot's turn: its move is refused, the game stops
+    assert room.error is not None and not room.finished
+    time.advance(10)
+    playing = new_room(tables)
+    newest = new_room(tables)  # full: the stopped game makes way, not the one in play
+    assert set(tables.rooms) == {playing, newest} and rows(tables, stopped)["rooms"] == 0
+    tables.close()
+
+
 def test_a_full_server_of_games_in_play_refuses_until_one_expires(tmp_path):
     time = Time()
     tables = open_tables(tmp_path, time, max_rooms=2)

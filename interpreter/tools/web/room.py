@@ -115,7 +115,7 @@ class Room:
         self._saved = (0, None, False)
         self._bot_timer = None
         self.active = clock.now()  # when a decision was last made (the room's clock)
-        self.ended: float | None = None  # when the game was first seen over
+        self.ended: float | None = None  # when the game was first seen over (or stopped)
         self.closed: str | None = None  # why the room closed, once the server retired it
 
     # -- setting up -------------------------------------------------------------
@@ -138,8 +138,8 @@ class Room:
         if self.closed is not None:  # a timer that outlived the room
             return
         self._pump()
-        if self.ended is None and self.finished:
-            self.ended = self.clock.now()
+        if self.ended is None and (self.finished or self.error is not None):
+            self.ended = self.clock.now()  # a game stopped by a rule breaking down is over too
         self.last = None  # windows opened by the last action have their frozen tables by now
         self._save()
         self._publish()
