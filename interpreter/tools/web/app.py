@@ -12,10 +12,11 @@ The websocket protocol, client to server, one JSON object per text frame:
 with that id), or ``{"type": "ping"}``. Server to client: ``welcome`` (the
 seat, the names, every card's title and text), ``update`` (the view, new log
 lines, the prompt, the reaction window), ``error`` (``code``, ``message``),
-``pong``. Every frame is checked: its size, JSON, type and fields, the rate
-(a token bucket per connection), that the prompt is the seat's current one
-and the choice one of its buttons. A refused frame gets an ``error`` and
-changes nothing.
+``pong``; an ``error`` with code ``closed`` says the table has closed (the
+connection closes after it, code 4410). Every frame is checked: its size, JSON,
+type and fields, the rate (a token bucket per connection), that the prompt is
+the seat's current one and the choice one of its buttons. A refused frame gets
+an ``error`` and changes nothing.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from ...engine.simulate import game_header
 from ...rules.load import RuleError, UsageError
 from .render import SPECTATOR
 from .room import ActError, Clock, Listener, Room, seat_bots
-from .retire import expiry
+from .retire import Retiring, expiry
 from .rulesets import MAX_UPLOAD_BYTES, MAX_UPLOADS, Rulesets, UploadError
 from .storage import Storage
 
@@ -143,8 +144,8 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
-class Tables:
-    """Every room of a server, its storage and its rulesets."""
+class Tables(Retiring):
+    """Every room of a server, its storage and its rulesets (closing them: ``Retiring``)."""
 
     def __init__(self, settings: Settings, clock: Clock | None = None, wall=time.time) -> None:
         self.settings = settings
@@ -161,51 +162,6 @@ class Tables:
         if self._sweeper is not None:
             self._sweeper.cancel()
         self.storage.close()
-
-    # -- closing tables -----------------------------------------------------------
-    def retire(self) -> int:
-        """Close every room whose time is up (see ``retire.expiry``): dropped from memory
-        and the database, its listeners told why. How many closed."""
-        now, settings = self.clock.now(), self.settings
-        reasons = {}
-        for room_id, room in self.rooms.items():
-            why = expiry(room.active, room.ended, now, settings.keep_finished, settings.idle_seconds)
-            if why is not None:
-                reasons[room_id] = why
-        self._close(reasons)
-        return len(reasons)
-
-    def make_room(self) -> None:
-        """Before a new room: retire what expired; when the server is still full, close the
-        finished tables that ended longest ago. UsageError when every table is a game
-        still in play."""
-        self.retire()
-        while len(self.rooms) >= self.settings.max_rooms:
-            ended = [room for room in self.rooms.values() if room.ended is not None]
-            if not ended:
-                raise UsageError(f"this server holds as many tables as it may ({self.settings.max_rooms}) and "
-                                 "every one is a game still in play; try again when one ends")
-            oldest = min(ended, key=lambda room: room.ended)
-            self._close({oldest.id: "its game had ended, and the server needed its place for a new table"})
-
-    def sweep(self) -> None:
-        """Retire what expired now and again every ``sweep_seconds``, on the rooms' clock."""
-        self._sweeper = None
-        try:
-            closed = self.retire()
-            if closed:
-                log.info("%d table(s) closed", closed)
-        finally:
-            self._sweeper = self.clock.later(self.settings.sweep_seconds, self.sweep)
-
-    def _close(self, reasons: dict) -> None:
-        self.storage.retire(reasons)  # the database first: a room it still holds would come back
-        for room_id, why in reasons.items():
-            self.rooms.pop(room_id).close(why)
-
-    def closed(self, room_id: str) -> str | None:
-        """Why the room of this id closed, if it did lately."""
-        return self.storage.closed(room_id)
 
     # -- rooms ------------------------------------------------------------------
     def build(self, room_id: str, config: dict, seed: int, tokens: dict) -> Room:
@@ -225,7 +181,7 @@ class Tables:
         for stored in self.storage.rooms():
             # the stored times are wall-clock; a room counts on its clock, so both move
             # back by how long ago they were
-            active = now - (wall - stored["active_at"])
+            active = now - (wall - (stored["active_at"] or wall))  # no time (written by hand?): now
             ended = None if stored["finished_at"] is None else now - (wall - stored["finished_at"])
             why = expiry(active, ended, now, settings.keep_finished, settings.idle_seconds)
             if why is not None:
