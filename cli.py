@@ -1106,12 +1106,15 @@ def serve(
     data: Annotated[str, typer.Option("--data", help="Where rooms, their decisions (SQLite) and uploaded house rules are kept.")] = ".kittens-serve",
     answer_seconds: Annotated[float, typer.Option("--answer-seconds", min=0.05, max=600, help="How long every reaction window stays open for answers (the same for everyone).")] = 6.0,
     bot_delay: Annotated[float, typer.Option("--bot-delay", min=0, max=60, help="Seconds a bot waits before it plays, so people can follow.")] = 0.8,
+    keep_finished_hours: Annotated[float, typer.Option("--keep-finished-hours", min=0.01, max=8760, help="Hours a finished table stays open, to look at the end and download the log; then it closes and its data is deleted.")] = 24.0,
+    idle_hours: Annotated[float, typer.Option("--idle-hours", min=0.01, max=8760, help="Hours after its last move a table closes and its data is deleted, finished or not.")] = 168.0,
     output: Annotated[Format, typer.Option("--format", "-f", help="text for people, json for tools (one line with the addresses).")] = Format.text,
     as_json: JsonOpt = False,
 ) -> None:
     """Serve a playtest table in the browser: people on their own phones or laptops, bots in
     the empty seats, any edition or uploaded house rule. Rooms are kept in --data, and a
-    restarted server brings every game back where it was."""
+    restarted server brings every game back where it was, until the table closes: a day after
+    its game ends, or a week after its last move (--keep-finished-hours, --idle-hours)."""
     import socket
 
     as_json = start("serve", output, as_json) == "json"
@@ -1146,20 +1149,25 @@ def serve(
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}", EXIT_USAGE)
     port = sock.getsockname()[1]
     settings = Settings(data=data, rules=tuple(rules or ()), answer_seconds=answer_seconds, bot_delay=bot_delay,
-                        freeze_gc=True)
+                        keep_finished=keep_finished_hours * 3600, idle_seconds=idle_hours * 3600, freeze_gc=True)
     try:
         application = create_app(settings)
     except RuleError as exc:
         fail(str(exc), EXIT_ERRORS)
     urls = _serve_urls(host, port)
     if as_json:
-        typer.echo(json.dumps({"urls": urls, "host": host, "port": port, "data": os.path.abspath(data)}))
+        typer.echo(json.dumps({"urls": urls, "host": host, "port": port, "data": os.path.abspath(data),
+                               "keep_finished_hours": keep_finished_hours, "idle_hours": idle_hours}))
     else:
         typer.echo(f"kittens serve: the table is at {urls[0]} (Ctrl-C stops it; rooms are kept in {data})")
         for url in urls[1:]:
             typer.echo(f"  on your network: {url}")
         if host in ("127.0.0.1", "localhost", "::1"):
             typer.echo("  only this computer can reach it; with --host 0.0.0.0 every device on your network can")
+        from .interpreter.tools.web.retire import span
+
+        typer.echo(f"  a table closes {span(settings.keep_finished)} after its game ends, or "
+                   f"{span(settings.idle_seconds)} after its last move (--keep-finished-hours, --idle-hours)")
     config = uvicorn.Config(application, log_level="warning", ws_max_size=1 << 20, lifespan="on")
     uvicorn.Server(config).run(sockets=[sock])
 

@@ -8,6 +8,8 @@ import signal
 import socket
 import subprocess
 import sys
+import sqlite3
+import urllib.error
 import urllib.request
 
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never a proxy
@@ -42,17 +44,36 @@ def test_a_missing_rule_file_and_a_busy_port_are_usage_errors(tmp_path):
     assert done.returncode == 2 and "cannot listen" in json.loads(done.stdout)["error"]
 
 
-def start(data):
-    process = subprocess.Popen(KITTENS + ["serve", "--port", "0", "--format", "json", "--data", str(data)],
-                               stdout=subprocess.PIPE, text=True)
-    info = json.loads(process.stdout.readline())
-    assert info["host"] == "127.0.0.1"
-    return process, info["urls"][0].rstrip("/")
+def start(data, *options, info=None):
+    process = subprocess.Popen(KITTENS + ["serve", "--port", "0", "--format", "json", "--data", str(data),
+                                          *options], stdout=subprocess.PIPE, text=True)
+    told = json.loads(process.stdout.readline())
+    assert told["host"] == "127.0.0.1"
+    if info is not None:
+        info.update(told)
+    return process, told["urls"][0].rstrip("/")
 
 
 def get(url):
-    with DIRECT.open(url, timeout=20) as response:
-        return response.status, response.read().decode()
+    try:
+        with DIRECT.open(url, timeout=20) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as refused:  # 404, 410: the page is the answer
+        return refused.code, refused.read().decode()
+
+
+def make_table(base, seats, seed=4):
+    lobby = json.loads(get(base + "/api/lobby")[1])
+    key = next(e["key"] for e in lobby["rulesets"] if e["name"].startswith("Exploding Kittens (Original"))
+    body = json.dumps({"ruleset": key, "players": len(seats), "seats": list(seats), "seed": seed}).encode()
+    request = urllib.request.Request(base + "/api/rooms", data=body, headers={"Content-Type": "application/json"})
+    with DIRECT.open(request, timeout=20) as response:
+        return json.load(response)["room"]
+
+
+def stop(process):
+    process.send_signal(signal.SIGINT)
+    assert process.wait(30) == 130
 
 
 def test_a_served_table_survives_ctrl_c_and_a_restart(tmp_path):
@@ -77,3 +98,40 @@ def test_a_served_table_survives_ctrl_c_and_a_restart(tmp_path):
     finally:
         process.send_signal(signal.SIGINT)
         process.wait(30)
+
+
+@pytest.mark.parametrize("option", ["--keep-finished-hours", "--idle-hours"])
+def test_how_long_tables_stay_is_checked(tmp_path, option):
+    done = run("serve", option, "0", "--format", "json", "--data", str(tmp_path))
+    assert done.returncode == 2 and option in json.loads(done.stdout)["error"]
+
+
+def test_a_finished_table_stays_for_keep_finished_hours_across_restarts(tmp_path):
+    data = tmp_path / "data"
+    process, base = start(data, "--bot-delay", "0")
+    try:
+        room = make_table(base, ("random", "random"))  # bots alone: over at once
+    finally:
+        stop(process)
+    # two days pass while the server is down (the stored times are the wall clock's)
+    db = sqlite3.connect(data / "kittens.sqlite3")
+    assert db.execute("SELECT COUNT(*) FROM actions WHERE room = ?", (room,)).fetchone()[0] > 0
+    with db:
+        db.execute("UPDATE rooms SET active_at = active_at - 172800, finished_at = finished_at - 172800")
+    db.close()
+    info: dict = {}
+    process, base = start(data, "--keep-finished-hours", "72", info=info)
+    try:
+        assert info["keep_finished_hours"] == 72 and info["idle_hours"] == 168
+        assert get(f"{base}/room/{room}")[0] == 200  # two days is less than 72 hours
+    finally:
+        stop(process)
+    process, base = start(data)  # the default: a day
+    try:
+        status, page = get(f"{base}/room/{room}")
+        assert status == 410 and "This table has closed: its game ended more than 1 day ago" in page
+    finally:
+        stop(process)
+    db = sqlite3.connect(data / "kittens.sqlite3")
+    assert db.execute("SELECT COUNT(*) FROM actions WHERE room = ?", (room,)).fetchone()[0] == 0
+    db.close()

@@ -8,6 +8,7 @@ know. The modules, from the inside out:
 * ``room``: one table: the engine driven by people and bots, reaction windows on a
   clock, every decision stored as it is made;
 * ``storage``: rooms and decisions in SQLite;
+* ``retire``: when a table closes (its game over for a while, or nobody playing);
 * ``rulesets``: the rules a table may use: shipped editions, the server's own
   files, and house rules uploaded in the page, loaded bounded and confined;
 * ``app``: the ASGI application (Starlette): pages, the JSON API and websockets.

@@ -12,10 +12,11 @@ The websocket protocol, client to server, one JSON object per text frame:
 with that id), or ``{"type": "ping"}``. Server to client: ``welcome`` (the
 seat, the names, every card's title and text), ``update`` (the view, new log
 lines, the prompt, the reaction window), ``error`` (``code``, ``message``),
-``pong``. Every frame is checked: its size, JSON, type and fields, the rate
-(a token bucket per connection), that the prompt is the seat's current one
-and the choice one of its buttons. A refused frame gets an ``error`` and
-changes nothing.
+``pong``; an ``error`` with code ``closed`` says the table has closed (the
+connection closes after it, code 4410). Every frame is checked: its size, JSON,
+type and fields, the rate (a token bucket per connection), that the prompt is
+the seat's current one and the choice one of its buttons. A refused frame gets
+an ``error`` and changes nothing.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import contextlib
 import gc
 import hashlib
 import hmac
+import html
 import logging
 import os
 import secrets
@@ -50,6 +52,7 @@ from ...engine.simulate import game_header
 from ...rules.load import RuleError, UsageError
 from .render import SPECTATOR
 from .room import ActError, Clock, Listener, Room, seat_bots
+from .retire import Retiring, expiry
 from .rulesets import MAX_UPLOAD_BYTES, MAX_UPLOADS, Rulesets, UploadError
 from .storage import Storage
 
@@ -69,7 +72,10 @@ class Settings:
     rate: float = 10.0  # frames a second a connection may send, on average
     burst: int = 30  # frames it may send at once
     flood_limit: int = 200  # frames refused for flooding before the connection is closed
-    max_rooms: int = 2000  # rooms a server holds
+    max_rooms: int = 2000  # rooms a server holds (when full, the table finished longest ago closes)
+    keep_finished: float = 86400.0  # seconds a finished table stays open (to see the end, get the log)
+    idle_seconds: float = 7 * 86400.0  # seconds after its last decision a table closes, finished or not
+    sweep_seconds: float = 600.0  # how often a running server looks for tables to close
     max_body: int = 5 * 1024 * 1024  # bytes in one upload request
     form_rate: float = 0.5  # tables made and uploads sent a second by one address, on average
     form_burst: int = 20  # how many it may send at once
@@ -138,19 +144,23 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
-class Tables:
-    """Every room of a server, its storage and its rulesets."""
+class Tables(Retiring):
+    """Every room of a server, its storage and its rulesets (closing them: ``Retiring``)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, clock: Clock | None = None, wall=time.time) -> None:
         self.settings = settings
         os.makedirs(settings.data, exist_ok=True)
-        self.storage = Storage(os.path.join(settings.data, "kittens.sqlite3"))
+        self.storage = Storage(os.path.join(settings.data, "kittens.sqlite3"), wall=wall)
         self.rulesets = Rulesets(os.path.join(settings.data, "uploads"), list(settings.rules),
                                  max_uploads=settings.max_uploads, max_upload_bytes=settings.max_upload_bytes)
         self.rooms: dict[str, Room] = {}
-        self.clock = LoopClock()
+        self.clock = clock or LoopClock()
+        self.wall = wall  # what the database's times are measured in
+        self._sweeper = None
 
     def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         self.storage.close()
 
     # -- rooms ------------------------------------------------------------------
@@ -163,25 +173,46 @@ class Tables:
                     bots=bots, answer_seconds=self.settings.answer_seconds, bot_delay=self.settings.bot_delay)
 
     def restore(self) -> int:
-        """Every stored room back where it was; those whose rules no longer load are skipped
-        (and logged). How many came back."""
-        count = 0
+        """Every stored room back where it was, but those whose time is up, which are
+        deleted unplayed; those whose rules no longer load are skipped (and logged). How
+        many came back."""
+        count, expired = 0, {}
+        wall, now, settings = self.wall(), self.clock.now(), self.settings
         for stored in self.storage.rooms():
+            # the stored times are wall-clock; a room counts on its clock, so both move
+            # back by how long ago they were
+            active = now - (wall - (stored["active_at"] or wall))  # no time (written by hand?): now
+            ended = None if stored["finished_at"] is None else now - (wall - stored["finished_at"])
+            why = expiry(active, ended, now, settings.keep_finished, settings.idle_seconds)
+            if why is not None:
+                expired[stored["id"]] = why
+                continue
             try:
                 room = self.build(stored["id"], stored["config"], stored["seed"], stored["tokens"])
+                room.active, room.ended = active, ended
                 room.restore(self.storage.actions(stored["id"]), stored["released"], stored["round_at"])
             except (RuleError, UsageError, GameError, OSError, ValueError) as exc:
                 log.warning("room %s could not be restored: %s", stored["id"], exc)
                 continue
             self.rooms[room.id] = room
             count += 1
+        self.storage.retire(expired)
+        if expired:
+            log.info("%d expired table(s) closed", len(expired))
         return count
 
     def create(self, request: dict) -> dict:
         """A new room from the lobby's form: its seat links. UsageError for a bad form,
-        RuleError when the rules do not compile."""
-        if len(self.rooms) >= self.settings.max_rooms:
-            raise UsageError("this server holds as many tables as it may; try again later")
+        RuleError when the rules do not compile. Call it in the thread that runs the
+        rooms (their listeners are told when one closes to make room)."""
+        self.make_room()
+        room, result = self.prepare(request)
+        self.admit(room)
+        return result
+
+    def prepare(self, request: dict) -> tuple[Room, dict]:
+        """A new room from the lobby's form, not yet kept (any thread: it compiles the
+        rules): the room and what the lobby is told (its seat links)."""
         rulesets = self.rulesets
         path = rulesets.path(request.get("ruleset"))
         variant = request.get("variant") or None
@@ -212,12 +243,16 @@ class Tables:
         tokens = {seat: secrets.token_urlsafe(18) for seat, name in enumerate(seats) if name == "person"}
         digests = {seat: digest(token) for seat, token in tokens.items()}
         room = self.build(room_id, config, seed, digests)
-        self.storage.create_room(room_id, config, seed, digests)
-        self.rooms[room_id] = room
-        return {"room": room_id, "name": edition.name, "seed": seed, "spectate": f"/room/{room_id}",
+        return room, {"room": room_id, "name": edition.name, "seed": seed, "spectate": f"/room/{room_id}",
                 "seats": [{"seat": seat, "kind": name,
                            "link": f"/room/{room_id}#seat={tokens[seat]}" if seat in tokens else None}
                           for seat, name in enumerate(seats)]}
+
+    def admit(self, room: Room) -> None:
+        """Keep a prepared room (making room for it first: UsageError when the server is full)."""
+        self.make_room()
+        self.storage.create_room(room.id, room.config, room.seed, room.tokens)
+        self.rooms[room.id] = room
 
     def seat_of(self, room: Room, token) -> int | None:
         """The seat a token opens (SPECTATOR for no token); ActError for a wrong one."""
@@ -267,6 +302,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         tables = await run_in_threadpool(Tables, settings)
         restored = tables.restore()
         app.state.tables = holder["tables"] = tables
+        tables.sweep()  # and every sweep_seconds from now on
         if settings.freeze_gc:
             # what start-up loaded (the compiled rules, the libraries) lives as long as the
             # server: leaving it out of the collector's full passes keeps them short, and
@@ -286,9 +322,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def page(request: Request):
         return FileResponse(os.path.join(STATIC, "index.html"))
 
+    def missing(room_id: str, page: bool):
+        """What a link to no room gets: why it closed, if it did (410), else 404."""
+        why = tables().closed(room_id)
+        if page:
+            return HTMLResponse(_missing_page(why), status_code=404 if why is None else 410)
+        return _error("no such table" if why is None else f"this table has closed: {why}",
+                      404 if why is None else 410)
+
     async def room_page(request: Request):
         if request.path_params["room"] not in tables().rooms:
-            return HTMLResponse(_missing_page(), status_code=404)
+            return missing(request.path_params["room"], page=True)
         return FileResponse(os.path.join(STATIC, "table.html"))
 
     async def lobby(request: Request):
@@ -318,21 +362,24 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if not isinstance(data, dict):
             return _error("send the table's rules and seats as a JSON object", 400)
         try:
-            result = await run_in_threadpool(tables().create, data)
+            # in the event loop, where the rooms live: a room closed to make room tells its
+            # listeners; the rules compile in a worker meanwhile
+            tables().make_room()
+            room, result = await run_in_threadpool(tables().prepare, data)
+            tables().admit(room)
         except UsageError as exc:
             return _error(str(exc), 400)
         except RuleError as exc:
             return JSONResponse({"error": "the rules do not compile", "code": 422,
                                  "diagnostics": [d.render() for d in exc.diagnostics] or [str(exc)]},
                                 status_code=422)
-        room = tables().rooms[result["room"]]
         room.step()  # the first bot moves (and their timers) start in the event loop
         return JSONResponse(result)
 
     async def rules(request: Request):
         room = tables().rooms.get(request.path_params["room"])
         if room is None:
-            return HTMLResponse(_missing_page(), status_code=404)
+            return missing(request.path_params["room"], page=True)
         config = room.config
         sheet = await run_in_threadpool(tables().rulesets.rulesheet, config["rules"], config.get("variant"),
                                         tuple(config.get("with", ())), config["players"])
@@ -341,7 +388,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def game_log(request: Request):
         room = tables().rooms.get(request.path_params["room"])
         if room is None:
-            return _error("no such table", 404)
+            return missing(request.path_params["room"], page=False)
         if not room.finished:
             return _error("the log can be downloaded once the game is over", 409)
         return Response(tables().game_log(room), media_type="application/x-ndjson", headers={
@@ -366,8 +413,12 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings) 
     await websocket.accept()
     room = tables.rooms.get(websocket.path_params["room"])
     if room is None:
-        await _send(websocket, {"type": "error", "code": "no-room", "message": "no such table"})
-        await websocket.close(4404)
+        why = tables.closed(websocket.path_params["room"])
+        if why is None:
+            await _send(websocket, {"type": "error", "code": "no-room", "message": "no such table"})
+        else:
+            await _send(websocket, {"type": "error", "code": "closed", "message": f"This table has closed: {why}."})
+        await websocket.close(4404 if why is None else 4410)
         return
     queue: asyncio.Queue = asyncio.Queue()
     sender = asyncio.create_task(_sender(websocket, queue))
@@ -377,12 +428,16 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings) 
 
     def refuse(code: str, message: str) -> None:
         queue.put_nowait({"type": "error", "code": code, "message": message})
+        if code == "closed":  # the room was retired since this connection found it
+            queue.put_nowait(None)
 
     def deliver(message: dict) -> None:
         if queue.qsize() >= settings.max_queue:  # a client that does not read: let it go
             sender.cancel()
             return
         queue.put_nowait(message)
+        if message.get("code") == "closed":  # the room was retired: this is its last word
+            queue.put_nowait(None)
 
     try:
         while True:
@@ -443,7 +498,11 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings) 
 async def _sender(websocket: WebSocket, queue: asyncio.Queue) -> None:
     try:
         while True:
-            await _send(websocket, await queue.get())
+            message = await queue.get()
+            if message is None:  # the room closed: say goodbye
+                await websocket.close(4410)
+                return
+            await _send(websocket, message)
     except asyncio.CancelledError:
         with contextlib.suppress(Exception):
             await websocket.close(1008)
@@ -478,6 +537,9 @@ def _error(message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": message, "code": status}, status_code=status)
 
 
-def _missing_page() -> str:
+def _missing_page(why: str | None = None) -> str:
+    if why is not None:
+        return ("<!doctype html><meta charset=utf-8><title>This table has closed</title>"
+                f"<p>This table has closed: {html.escape(why)}. <a href='/'>Make a table</a>.</p>")
     return ("<!doctype html><meta charset=utf-8><title>No such table</title>"
             "<p>There is no table here. <a href='/'>Make a table</a>.</p>")

@@ -114,6 +114,9 @@ class Room:
         self._new: list = []  # actions not yet stored
         self._saved = (0, None, False)
         self._bot_timer = None
+        self.active = clock.now()  # when a decision was last made (the room's clock)
+        self.ended: float | None = None  # when the game was first seen over (or stopped)
+        self.closed: str | None = None  # why the room closed, once the server retired it
 
     # -- setting up -------------------------------------------------------------
     def restore(self, actions: list, released: int, round_at: int | None) -> None:
@@ -132,7 +135,11 @@ class Room:
     def step(self) -> None:
         """Run the game until it waits for a person or the clock, store what changed, and
         tell the listeners."""
+        if self.closed is not None:  # a timer that outlived the room
+            return
         self._pump()
+        if self.ended is None and (self.finished or self.error is not None):
+            self.ended = self.clock.now()  # a game stopped by a rule breaking down is over too
         self.last = None  # windows opened by the last action have their frozen tables by now
         self._save()
         self._publish()
@@ -141,8 +148,23 @@ class Room:
     def finished(self) -> bool:
         return self.state.is_terminal()
 
+    def close(self, reason: str) -> None:
+        """The server retired this room: its timers stop, nothing more is stored, and each
+        listener is told why (an ``error`` with code ``closed``) and let go."""
+        self.closed = reason
+        for timer in (self._bot_timer, self.round.timer if self.round is not None else None):
+            if timer is not None:
+                timer.cancel()
+        self._bot_timer = None
+        message = {"type": "error", "code": "closed", "message": f"This table has closed: {reason}."}
+        listeners, self.listeners = self.listeners, []
+        for listener in listeners:
+            listener.send(message)
+
     # -- people -----------------------------------------------------------------
     def attach(self, listener: Listener) -> None:
+        if self.closed is not None:
+            raise ActError(f"This table has closed: {self.closed}.", "closed")
         self.listeners.append(listener)
         listener.send(self.welcome(listener.seat))
         self._publish_to(listener)
@@ -162,6 +184,8 @@ class Room:
     def act(self, seat, prompt_id, choice) -> None:
         """A person at ``seat`` picks option ``choice`` of the prompt ``prompt_id``;
         :class:`ActError` (and nothing changes) when that is not theirs to do now."""
+        if self.closed is not None:
+            raise ActError(f"This table has closed: {self.closed}.", "closed")
         if seat is SPECTATOR:
             raise ActError("spectators watch: open a seat's link to play", "spectator")
         if self.error is not None:
@@ -215,6 +239,7 @@ class Room:
             raise
         self.last = (backup, option)
         self._new.append(option)
+        self.active = self.clock.now()
 
     def _pump(self) -> None:
         """Show events up to the next reaction window (opening a round there), or all of
@@ -348,7 +373,7 @@ class Room:
     def _save(self) -> None:
         round_at = self.round.at if self.round is not None else None
         progress = (self.released, round_at, self.finished)
-        if self.storage is None or (not self._new and progress == self._saved):
+        if self.storage is None or self.closed is not None or (not self._new and progress == self._saved):
             self._new.clear()
             return
         first = len(self.state.history) - len(self._new)

@@ -5,6 +5,12 @@ seat tokens), and every decision as it is made, in the same transaction as how
 far the room has shown its events: a server stopped at any moment comes back
 with every room where it was, the engine replaying each game from its seed and
 decisions. The database is in WAL mode, so a write does not wait for readers.
+
+Tables do not live for ever: each row says when the room was last played in and
+when its game ended (wall-clock seconds, so they mean the same after a restart),
+and :meth:`Storage.retire` drops a room's rows (room, seats, decisions) in one
+transaction, leaving a small note that it closed so its link can say so.
+A database made before those columns existed is brought up to date when opened.
 """
 
 from __future__ import annotations
@@ -22,7 +28,9 @@ CREATE TABLE IF NOT EXISTS rooms (
     seed INTEGER NOT NULL,
     released INTEGER NOT NULL DEFAULT 0,
     round_at INTEGER,
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    active_at REAL,
+    finished_at REAL
 );
 CREATE TABLE IF NOT EXISTS seats (
     room TEXT NOT NULL,
@@ -36,14 +44,25 @@ CREATE TABLE IF NOT EXISTS actions (
     option TEXT NOT NULL,
     PRIMARY KEY (room, n)
 );
+CREATE TABLE IF NOT EXISTS closed (
+    id TEXT PRIMARY KEY,
+    at REAL NOT NULL,
+    reason TEXT NOT NULL
+);
 """
+
+#: columns added to ``rooms`` since the first schema: (name, type)
+ADDED = (("active_at", "REAL"), ("finished_at", "REAL"))
+#: how long a closed room's link still says why it closed (then: no such table)
+CLOSED_KEPT = 30 * 86400.0
 
 
 class Storage:
     """One SQLite database file (``:memory:`` for a server that keeps nothing)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, wall=time.time) -> None:
         self.path = path
+        self.wall = wall  # wall-clock seconds, what is stored (a test gives its own)
         # one connection, used from the server's event loop (which may not be the thread
         # that opened it: test clients run the app in a thread of their own)
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
@@ -53,6 +72,22 @@ class Storage:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")  # durable across a crash of the server
         self.db.executescript(SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Add the columns a database made by an older kittens lacks. Nobody knows when
+        its rooms were last played in or ended: they count from now, so an upgrade closes
+        no game at once (each gets the full time from the upgrade on)."""
+        with self._transaction():
+            have = {row[1] for row in self.db.execute("PRAGMA table_info(rooms)")}
+            missing = [(name, kind) for name, kind in ADDED if name not in have]
+            for name, kind in missing:
+                self.db.execute(f"ALTER TABLE rooms ADD COLUMN {name} {kind}")
+            if missing:
+                now = self.wall()
+                self.db.execute("UPDATE rooms SET active_at = ? WHERE active_at IS NULL", (now,))
+                self.db.execute("UPDATE rooms SET finished_at = ? WHERE finished_at IS NULL AND finished",
+                                (now,))
 
     def close(self) -> None:
         self.db.close()
@@ -60,15 +95,20 @@ class Storage:
     def create_room(self, room_id: str, config: dict, seed: int, tokens: dict) -> None:
         """A new room with its rules and seats; ``tokens`` maps seats to token digests."""
         with self._transaction():
-            self.db.execute("INSERT INTO rooms (id, created, config, seed) VALUES (?, ?, ?, ?)",
-                            (room_id, time.time(), json.dumps(config), seed))
+            now = self.wall()
+            self.db.execute("INSERT INTO rooms (id, created, config, seed, active_at) VALUES (?, ?, ?, ?, ?)",
+                            (room_id, now, json.dumps(config), seed, now))
             self.db.executemany("INSERT INTO seats (room, seat, token) VALUES (?, ?, ?)",
                                 [(room_id, seat, digest) for seat, digest in tokens.items()])
 
     def add_actions(self, room_id: str, first: int, options: list, released: int,
                     round_at: int | None, finished: bool) -> None:
-        """Decisions ``first``, ``first + 1``, ... of a room, with its progress, at once."""
+        """Decisions ``first``, ``first + 1``, ... of a room, with its progress, at once; the
+        room was played in now. Nothing is stored for a room that was retired meanwhile."""
         with self._transaction():
+            if self.db.execute("SELECT 1 FROM rooms WHERE id = ?", (room_id,)).fetchone() is None:
+                return
+            self.db.execute("UPDATE rooms SET active_at = ? WHERE id = ?", (self.wall(), room_id))
             self.db.executemany("INSERT INTO actions (room, n, option) VALUES (?, ?, ?)",
                                 [(room_id, first + i, json.dumps(option)) for i, option in enumerate(options)])
             self._progress(room_id, released, round_at, finished)
@@ -78,25 +118,50 @@ class Storage:
             self._progress(room_id, released, round_at, finished)
 
     def _progress(self, room_id, released, round_at, finished) -> None:
-        self.db.execute("UPDATE rooms SET released = ?, round_at = ?, finished = ? WHERE id = ?",
-                        (released, round_at, int(finished), room_id))
+        # finished_at is set once, when the game is first stored as over
+        self.db.execute("UPDATE rooms SET released = ?, round_at = ?, finished = ?, "
+                        "finished_at = CASE WHEN ? THEN COALESCE(finished_at, ?) END WHERE id = ?",
+                        (released, round_at, int(finished), int(finished), self.wall(), room_id))
 
     def rooms(self) -> list[dict]:
-        """Every room: its id, rules, seed, progress and seat token digests."""
+        """Every room: its id, rules, seed, progress, seat token digests, and when it was
+        last played in and ended (wall clock; ``finished_at`` None while it is played)."""
         found = []
         with self.lock:
             rows = self.db.execute(
-                "SELECT id, config, seed, released, round_at, finished FROM rooms ORDER BY created").fetchall()
-            for room_id, config, seed, released, round_at, finished in rows:
+                "SELECT id, config, seed, released, round_at, finished, active_at, finished_at "
+                "FROM rooms ORDER BY created").fetchall()
+            for room_id, config, seed, released, round_at, finished, active_at, finished_at in rows:
                 tokens = dict(self.db.execute("SELECT seat, token FROM seats WHERE room = ?", (room_id,)))
                 found.append({"id": room_id, "config": json.loads(config), "seed": seed, "released": released,
-                              "round_at": round_at, "finished": bool(finished), "tokens": tokens})
+                              "round_at": round_at, "finished": bool(finished), "tokens": tokens,
+                              "active_at": active_at, "finished_at": finished_at})
         return found
 
     def actions(self, room_id: str) -> list:
         with self.lock:
             rows = self.db.execute("SELECT option FROM actions WHERE room = ? ORDER BY n", (room_id,)).fetchall()
         return [json.loads(option) for (option,) in rows]
+
+    def retire(self, reasons: dict) -> None:
+        """Drop rooms (``reasons``: room id -> why it closed) with their seats and decisions,
+        in one transaction, noting that each closed and why; notes older than
+        ``CLOSED_KEPT`` go."""
+        if not reasons:
+            return
+        now = self.wall()
+        with self._transaction():
+            for table, column in (("actions", "room"), ("seats", "room"), ("rooms", "id")):
+                self.db.executemany(f"DELETE FROM {table} WHERE {column} = ?", [(rid,) for rid in reasons])
+            self.db.executemany("INSERT OR REPLACE INTO closed (id, at, reason) VALUES (?, ?, ?)",
+                                [(rid, now, reason) for rid, reason in reasons.items()])
+            self.db.execute("DELETE FROM closed WHERE at < ?", (now - CLOSED_KEPT,))
+
+    def closed(self, room_id: str) -> str | None:
+        """Why a retired room closed (None: no room of that id closed lately)."""
+        with self.lock:
+            row = self.db.execute("SELECT reason FROM closed WHERE id = ?", (room_id,)).fetchone()
+        return row[0] if row else None
 
     def _transaction(self):
         return _Transaction(self.db, self.lock)

@@ -62,7 +62,7 @@ function receive(message) {
   if (message.type === "welcome") welcome(message);
   else if (message.type === "update") update(message);
   else if (message.type === "error") {
-    if (message.code === "bad-token" || message.code === "no-room") { refused(message); return; }
+    if (["bad-token", "no-room", "closed"].includes(message.code)) { refused(message); return; }
     note(message.message);
     setTimeout(() => { if ($("connection").textContent === message.message) $("connection").hidden = true; }, 5000);
     document.querySelectorAll("#prompt button, #window button").forEach((b) => { b.disabled = false; });
@@ -79,6 +79,9 @@ function refused(message) {
   box.hidden = false;
   if (message.code === "no-room") {
     box.textContent = "There is no table here. ";
+  } else if (message.code === "closed") {
+    // the server retired the table (its game ended long ago, or nobody played in it)
+    box.textContent = message.message + " ";
   } else {
     box.textContent = "This seat link is not valid: it may have been cut short on its way to you. "
       + "Ask for your seat's link again, or ";
