@@ -48,7 +48,7 @@ def told_on_cause(report) -> list[tuple[Diagnostic, Diagnostic | None]]:
             try:
                 with open(cause, encoding="utf-8") as handle:
                     text = handle.read()
-            except OSError:
+            except (OSError, UnicodeDecodeError):  # the file's own findings say what is wrong with it
                 text = ""
             moved = moved_onto(d, cause, text)
             lines = text.splitlines()
