@@ -85,20 +85,20 @@ class EventLog:
 
     def move(self, inst, source, was_at: int | None, to, at: int, card_seers: int,
              place_seers: int) -> None:
-        event = {"type": "move", "card": inst.id, "from": source.name, "to": to.name, "at": at}
-        if was_at is not None:  # the place a card leaves a pile from is public
-            event["from_at"] = was_at
-        secret = {}
-        if card_seers != self.everyone:
-            secret["card"] = card_seers
-        if place_seers != self.everyone:
-            secret["at"] = place_seers
+        """Record a card's move (most events of a game are moves: about 130 of 350)."""
+        if was_at is None:
+            event = {"type": "move", "card": inst.id, "from": source.name, "to": to.name, "at": at}
+        else:  # the place a card leaves a pile from is public
+            event = {"type": "move", "card": inst.id, "from": source.name, "to": to.name, "at": at,
+                     "from_at": was_at}
         if inst.face_up:
             event["face_up"] = True
         if inst.was_face_up and source.owner is not None:  # it left a hand face up, in sight
             event["from_face_up"] = True
-        if secret:
-            event["secret"] = secret
+        everyone = self.everyone
+        if card_seers != everyone or place_seers != everyone:
+            event["secret"] = _move_secret(card_seers if card_seers != everyone else None,
+                                           place_seers if place_seers != everyone else None)
         self.events.append(event)
 
     def show(self, cards: list, seats: int) -> None:
@@ -149,7 +149,9 @@ def to_json(event: dict) -> dict:
     out = event.copy()
     lists = _SEAT_LISTS
     if secret is not None:
-        out["secret"] = {key: lists[mask] for key, mask in secret.items()}
+        written = _WRITTEN_SECRETS.get(id(secret))  # a move's shared secret: written once
+        out["secret"] = written if written is not None else \
+            {key: lists[mask] for key, mask in secret.items()}
     if only is not None:
         out["only"] = lists[only]
     return out
@@ -165,6 +167,32 @@ class _SeatLists(dict):
 
 
 _SEAT_LISTS = _SeatLists()
+
+#: (card seers, place seers) -> the ``secret`` of a move event, one dict shared by every
+#: move with those masks (None: everyone sees it). Events are never changed once
+#: written, so sharing is safe, and it saves a dict per move and, when the log is
+#: written, converting the same few masks again: ``_WRITTEN_SECRETS`` holds each
+#: shared dict's written form by its id (the dicts live as long as the module, so an
+#: id cannot be reused). At most a few hundred pairs occur; past the bound a move
+#: gets a dict of its own, converted when written.
+_MOVE_SECRETS: dict = {}
+_WRITTEN_SECRETS: dict = {}
+_MOVE_SECRETS_BOUND = 4096
+
+
+def _move_secret(card: int | None, at: int | None) -> dict:
+    key = (card, at)
+    secret = _MOVE_SECRETS.get(key)
+    if secret is None:
+        secret = {}
+        if card is not None:
+            secret["card"] = card
+        if at is not None:
+            secret["at"] = at
+        if len(_MOVE_SECRETS) < _MOVE_SECRETS_BOUND:
+            _MOVE_SECRETS[key] = secret
+            _WRITTEN_SECRETS[id(secret)] = {name: _SEAT_LISTS[mask] for name, mask in secret.items()}
+    return secret
 
 
 def from_json(record: dict) -> dict:
@@ -182,21 +210,29 @@ def dumps(event: dict) -> str:
 
 
 def dumps_lines(events: list) -> str:
-    """Events as lines of a log, one event per line (each as :func:`dumps` writes it).
+    """Events as lines of a log, one event per line (each as :func:`dumps` writes it)."""
+    return encode_lines(events).decode()
+
+
+def encode_lines(events: list) -> bytes:
+    """:func:`dumps_lines` as ASCII bytes, ready for a file (a log written in bytes
+    is not decoded and encoded again).
 
     Written for speed, since a logged run writes every event. orjson writes the whole
     list in one call; the list's separators between events then become line breaks.
     That is exact only when ``},{`` occurs nowhere but between events, which the count
-    proves (each of the len - 1 boundaries is one occurrence); otherwise, and for
-    text that is not ASCII, each event is written on its own."""
+    of pieces proves (len - 1 boundaries make len pieces); otherwise, and for text
+    that is not ASCII, each event is written on its own."""
     if not events:
-        return ""
+        return b""
     converted = [to_json(event) if "secret" in event or "only" in event else event
                  for event in events]
     data = _orjson.dumps(converted, option=_SORTED)
-    if data.count(b"},{") == len(events) - 1 and data.isascii():
-        return data[1:-1].replace(b"},{", b"}\n{").decode()
-    return "\n".join(encode(event) for event in converted)
+    if data.isascii():
+        pieces = data[1:-1].split(b"},{")
+        if len(pieces) == len(events):
+            return b"}\n{".join(pieces)
+    return "\n".join(encode(event) for event in converted).encode()
 
 
 def encode(value) -> str:

@@ -232,6 +232,10 @@ class Table:
         A card with a home (`returns_to`) that would go to the discard pile goes
         home instead, whoever moves it and why: played, spent, or discarded with
         a hand that exploded.
+
+        This runs about seventy times a game (a hundred and thirty cards), so the
+        per-card loop does only what the card needs; what depends on the
+        destination alone is worked out once per call.
         """
         if not cards:
             return
@@ -242,35 +246,45 @@ class Table:
                 for inst in homes:
                     self.move([inst], self.extra[inst.card.returns_to])
                 return
-        face_up = face_up and to.kind != PUBLIC  # a public zone shows every card anyway
+        kind = to.kind
         everyone = self.everyone
-        secret_place = to.kind == PILE and isinstance(at, PrivateInt)
+        if kind == PUBLIC:
+            face_up = False  # a public zone shows every card anyway
+        # who sees which card lands: everyone (public, or face up), a hand's owner, or nobody
+        shown = everyone if (kind == PUBLIC or face_up) else (1 << to.owner) if kind == HAND else 0
+        marked = everyone if kind == HAND else shown  # a distinct back is seen in any hand
+        secret_place = kind == PILE and isinstance(at, PrivateInt)
         place_knowers = at.knower if secret_place else everyone
-        at = max(0, min(int(at), len(to.cards)))
-        shown = everyone if (to.kind == PUBLIC or face_up) else \
-            (1 << to.owner) if to.kind == HAND else 0
-        marked = shown if to.kind != HAND else everyone  # a distinct back is seen in any hand
+        # a face-down card in a pile is placed only for those who know the place
+        hidden_place = kind == PILE and not face_up
+        size = len(to.cards)
+        at = int(at)
+        at = 0 if at < 0 else size if at > size else at
         record = self.log.record
-        reactive = self._reactive
+        reactive, marked_backs = self._reactive, self._marked
+        into = to.cards
         for offset, inst in enumerate(cards):
             source = inst.zone
             if reactive and inst.id in reactive:
                 source.reactive -= 1
                 to.reactive += 1
-            was_at = source.cards.index(inst) if record and source.kind == PILE else None
-            if self._marked and inst.card.back_distinct:
-                seen = self._take(inst, source, marked == everyone) | marked
+            held = source.cards
+            # most cards leave from the top of a pile (a draw): no search needed
+            was_at = 0 if held[0] is inst else held.index(inst)
+            del held[was_at]
+            if marked_backs and inst.card.back_distinct:
+                seen = self._seen_leaving(inst, source, marked == everyone) | marked
             else:
-                seen = self._take(inst, source, shown == everyone) | shown
-            inst.known = seen if to.kind != PILE or face_up else seen & place_knowers
+                seen = self._seen_leaving(inst, source, shown == everyone) | shown
+            inst.known = seen & place_knowers if hidden_place else seen
             inst.was_face_up, inst.face_up = inst.face_up, face_up
-            to.cards.insert(at + offset, inst)
+            into.insert(at + offset, inst)
             inst.zone = to
-            if record:
-                self.log.move(inst, source, was_at, to, at + offset, seen,
-                              place_knowers if secret_place else everyone)
+            if record:  # the place a card leaves a pile from is public; from elsewhere it is not told
+                self.log.move(inst, source, was_at if source.kind == PILE else None, to, at + offset, seen,
+                              place_knowers)
             if secret_place:  # at once: the next card's event must not name it to them
-                for other in to.cards:
+                for other in into:
                     if not other.face_up:
                         other.known &= place_knowers
                 if record:  # face-up cards can still be counted from the top (ruling 12)
@@ -278,14 +292,15 @@ class Table:
                     if places:
                         self.log.events[-1]["face_up_places"] = places
 
-    def _take(self, inst: CardInst, source: Zone, shown: bool) -> int:
-        """Remove a card from its zone; return the seats that see which card left.
+    def _seen_leaving(self, inst: CardInst, source: Zone, shown: bool) -> int:
+        """The seats that see which card left ``source`` (``inst``, already taken out of
+        it), and what the seats that cannot tell lose track of.
 
         ``shown``: the card lands face up, so everyone sees which one it was.
         """
-        source.cards.remove(inst)
-        if shown or source.kind == PUBLIC or inst.known == self.everyone:
-            if source.kind == HAND:
+        kind = source.kind
+        if shown or kind == PUBLIC or inst.known == self.everyone:
+            if kind == HAND:
                 # a seat that knew another copy of this title, but not this one,
                 # cannot tell which copy left: it loses track of both
                 unsure = self.everyone & ~inst.known & ~(1 << source.owner)
@@ -295,7 +310,7 @@ class Table:
                         if other.id == card_id and other.known & unsure:
                             other.known &= ~unsure
             return self.everyone
-        if source.kind == PILE:
+        if kind == PILE:
             return inst.known  # the place it left from is public
         owner = 1 << source.owner
         marked = self._marked

@@ -1,0 +1,85 @@
+"""The engine's fast paths (issue 12) write and play exactly what the plain code would.
+
+Moves, event records and the log writer take shortcuts for speed: shared ``secret``
+dicts written from a cache, a game's log encoded in one call and handed to the file
+as bytes. Each test here rebuilds the result the slow, obvious way and compares.
+"""
+
+import json
+
+import pytest
+
+from kittens.about import EDITIONS_DIR
+from kittens.interpreter.engine import simulate
+from kittens.interpreter.engine.events import dumps_lines, encode_lines, seats_of
+from kittens.interpreter.engine.game import Game
+from kittens.interpreter.engine.players import make_bots
+from kittens.interpreter.rules.load import load_edition
+
+EDITIONS = sorted(path.stem for path in EDITIONS_DIR.glob("*.yaml"))
+
+
+def _game(name: str) -> Game:
+    edition = load_edition(str(EDITIONS_DIR / f"{name}.yaml"))
+    return Game(edition, max(edition.players[0], min(4, edition.players[1])))
+
+
+def _written_plainly(event: dict) -> str:
+    """An event as a log line, converted by hand: every mask a fresh list of seats."""
+    out = dict(event)
+    if "secret" in out:
+        out["secret"] = {field: seats_of(mask) for field, mask in out["secret"].items()}
+    if "only" in out:
+        out["only"] = seats_of(out["only"])
+    return json.dumps(out, separators=(",", ":"), sort_keys=True)
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_a_logged_game_is_written_as_plain_json_writes_it(name):
+    """Shared secrets (written from a cache) and the one-call encoder give, line for
+    line, what json.dumps gives for each event converted on its own."""
+    game = _game(name)
+    secrets = 0
+    for seed in range(4):
+        bots = make_bots(["heuristic", "random"], game.players, seed)
+        state = simulate.play_game(game, seed, bots, record=True)
+        expected = "\n".join(_written_plainly(event) for event in state.events)
+        assert dumps_lines(state.events) == expected
+        assert encode_lines(state.events) == expected.encode()
+        secrets += sum("secret" in event for event in state.events)
+    assert secrets  # the cached conversion was used
+
+
+def test_moves_with_the_same_masks_share_one_secret_that_nothing_changes():
+    """A move's ``secret`` is shared with every move of the same masks: a game's log
+    holds a handful of them, and writing it out leaves them as they were."""
+    game = _game("original")
+    state = simulate.play_game(game, 3, make_bots(["random"], game.players, 3), record=True)
+    secrets = [event["secret"] for event in state.events if event["type"] == "move" and "secret" in event]
+    shared = {id(secret) for secret in secrets}
+    assert len(secrets) > 2 * len(shared)
+    before = [dict(secret) for secret in secrets]
+    dumps_lines(state.events)
+    assert [dict(secret) for secret in secrets] == before
+    assert all(isinstance(mask, int) for secret in secrets for mask in secret.values())
+
+
+def test_a_log_file_gets_the_same_bytes_as_a_text_log(tmp_path):
+    """run_games hands a LogFile the encoded game (write_bytes) and any other log the
+    text (write): both hold the same games, byte for byte."""
+    game = _game("original")
+    texts = []
+
+    class TextLog:
+        def write(self, text):
+            assert isinstance(text, str)
+            texts.append(text)
+
+    path = tmp_path / "games.jsonl"
+    with simulate.LogFile(str(path)) as log:
+        simulate.run_games(game, games=3, seed=5, bots=["random"], log=log)
+        assert log.games == 3
+    simulate.run_games(game, games=3, seed=5, bots=["random"], log=TextLog())
+    assert len(texts) == 3 and path.read_bytes() == "".join(texts).encode()
+    lines = path.read_text().splitlines()
+    assert sum(json.loads(line)["type"] == "game" for line in lines) == 3
