@@ -83,3 +83,27 @@ def test_a_log_file_gets_the_same_bytes_as_a_text_log(tmp_path):
     assert len(texts) == 3 and path.read_bytes() == "".join(texts).encode()
     lines = path.read_text().splitlines()
     assert sum(json.loads(line)["type"] == "game" for line in lines) == 3
+
+
+def test_the_lighter_view_accessors_say_what_the_full_ones_say():
+    """View.known_at and View.holds (what the heuristic bot asks) agree with
+    draw_pile_known and hand at every decision of a few games, for every seat."""
+    game = _game("original")
+    checked = 0
+    for seed in range(3):
+        state = game.new_state(seed, record=False)
+        bots = make_bots(["heuristic"], game.players, seed)
+        for seat, bot in enumerate(bots):
+            bot.start(game, seat)
+        while not state.is_terminal():
+            for seat in range(game.players):
+                view = state.view(seat)
+                known = view.draw_pile_known()
+                for place in (-1, 0, 1, len(state.table.draw_pile.cards)):
+                    assert view.known_at(place) == known.get(place)
+                for titles in ({"defuse"}, {"nope", "skip"}, set()):
+                    assert view.holds(titles) == any(card in titles for card in view.hand)
+                checked += 1
+            decision = state.decision()
+            state.apply_action(bots[decision.seat].choose(state.view(decision.seat), decision))
+    assert checked > 100
