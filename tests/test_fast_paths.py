@@ -107,3 +107,44 @@ def test_the_lighter_view_accessors_say_what_the_full_ones_say():
             decision = state.decision()
             state.apply_action(bots[decision.seat].choose(state.view(decision.seat), decision))
     assert checked > 100
+
+
+def test_recorded_masks_are_plain_ints_and_dicts_to_everything_but_the_writer():
+    """An EventLog records masks as Seats and secrets as Secret: equal to the plain int
+    and dict, written by json.dumps as before, and by the log writer as lists of seats,
+    mixed freely with events whose masks are plain (a log read back, say)."""
+    from kittens.interpreter.engine.events import EventLog, Secret, Seats, from_json, to_json
+
+    log = EventLog(True, 0b111)
+    log.emit("decision", only=0b10, seat=1, kind="action", option="draw")
+    log.emit("zone", zone="draw_pile", count=2, cards=["a", "b"], secret={"cards": 0})
+    decision, zone = log.events
+    assert type(decision["only"]) is Seats and decision["only"] == 2
+    assert type(zone["secret"]) is Secret and zone["secret"] == {"cards": 0}
+    assert json.dumps(decision, sort_keys=True) == json.dumps({**decision, "only": 2}, sort_keys=True)
+    plain = [from_json(to_json(event)) for event in log.events]  # the same events, plain masks
+    assert type(plain[0]["only"]) is int and type(plain[1]["secret"]) is dict
+    events = [decision, plain[1], zone, plain[0]]
+    expected = "\n".join(_written_plainly(event) for event in events)
+    assert dumps_lines(events) == expected
+    assert '"only":[1]' in expected and '"secret":{"cards":[]}' in expected
+
+
+class _Name(str):
+    """A str subclass (orjson writes it as a str unless told to hand it over)."""
+
+    def __str__(self):
+        return "not what is written"
+
+
+class _Number(int):
+    """An int subclass, as a secret place (lang.values.PrivateInt) is."""
+
+
+@pytest.mark.parametrize("value", [_Name("odd"), _Number(7), {"k": _Number(2)}, [_Name("a"), _Number(1)]],
+                         ids=["str", "int", "in-a-dict", "in-a-list"])
+def test_subclasses_of_json_types_are_written_as_their_type(value):
+    """The writer hands subclasses to its own ``default`` (to write Seats and Secret):
+    any other is written as its base type, as orjson writes it unasked."""
+    events = [{"type": "x", "value": value, "only": 1}, {"type": "y", "secret": {"card": 3}}]
+    assert dumps_lines(events) == "\n".join(_written_plainly(e) for e in events)
