@@ -21,6 +21,8 @@ forgets everything except face-up cards.
 from __future__ import annotations
 
 import random
+import weakref
+from itertools import repeat
 
 from ..lang.values import HAND, PILE, PUBLIC, PrivateInt, as_secret_as  # noqa: F401 (re-exported)
 from .events import EventLog
@@ -31,11 +33,11 @@ class CardInst:
 
     __slots__ = ("uid", "card", "id", "zone", "known", "face_up", "was_face_up", "played_by")
 
-    def __init__(self, uid: int, card) -> None:
+    def __init__(self, uid: int, card, zone=None) -> None:
         self.uid = uid
         self.card = card
         self.id = card.id
-        self.zone = None
+        self.zone = zone
         self.known = 0
         self.face_up = False
         self.was_face_up = False  # whether it lay face up before its last move
@@ -60,6 +62,32 @@ class Zone:
 
     def __repr__(self) -> str:
         return f"<zone {self.name}: {len(self.cards)}>"
+
+
+def _card_facts(edition) -> tuple:
+    """What a table needs to know of an edition's cards, worked out once per edition:
+    whether any has a distinct back, whether any has a home (`returns_to`), and the
+    ids of those that can answer a play."""
+    found = _FACTS.get(id(edition))
+    if found is not None and found[0]() is edition:
+        return found[1]
+    cards = getattr(edition, "cards", {})
+    facts = (any(card.back_distinct for card in cards.values()),
+             # cards with a home never reach the discard pile: see move()
+             any(card.returns_to for card in cards.values()),
+             # cards that can answer a play: each zone counts them, so a reaction
+             # window sees at once whether anyone could answer
+             frozenset(card_id for card_id, card in cards.items() if card.when in ("reaction", "any_time")))
+    key = id(edition)
+    try:  # the entry goes when the edition does
+        _FACTS[key] = (weakref.ref(edition, lambda _: _FACTS.pop(key, None)), facts)
+    except TypeError:  # an object without weak references: work it out each time
+        pass
+    return facts
+
+
+#: id(edition) -> (a weak reference to it, its _card_facts)
+_FACTS: dict = {}
 
 
 class GameOver(Exception):
@@ -88,13 +116,7 @@ class Table:
                              for seat in range(players)]
                       for name, spec in zones.items() if spec.get("per_player")}
         self.cards: list[CardInst] = []
-        self._marked = any(card.back_distinct for card in getattr(edition, "cards", {}).values())
-        # cards with a home (`returns_to`) never reach the discard pile: see move()
-        self._homes = any(card.returns_to for card in getattr(edition, "cards", {}).values())
-        # cards that can answer a play: each zone counts them, so a reaction window sees
-        # at once whether anyone could answer
-        self._reactive = frozenset(card_id for card_id, card in getattr(edition, "cards", {}).items()
-                                   if card.when in ("reaction", "any_time"))
+        self._marked, self._homes, self._reactive = _card_facts(edition)
         self.alive = [True] * players
         self.owed = [0] * players
         self.attacked = [False] * players  # owes turns because of an attack
@@ -160,15 +182,13 @@ class Table:
     def fill(self, cards: list, zone: Zone) -> None:
         """Put new cards (``cards``: their definitions, top first) at the bottom of a pile
         nobody sees into: the deck at the start of a game."""
-        reactive, made, uid = self._reactive, zone.cards, len(self.cards)
-        for card in cards:
-            inst = CardInst(uid, card)
-            uid += 1
-            inst.zone = zone
-            made.append(inst)
-            self.cards.append(inst)
-            if reactive and inst.id in reactive:
-                zone.reactive += 1
+        made = list(map(CardInst, range(len(self.cards), len(self.cards) + len(cards)), cards,
+                        repeat(zone, len(cards))))
+        zone.cards.extend(made)
+        self.cards.extend(made)
+        reactive = self._reactive
+        if reactive:
+            zone.reactive += sum(1 for card in cards if card.id in reactive)
 
     def count_reactive(self) -> None:
         """Count every zone's cards that can answer a play afresh (after cards change face)."""
