@@ -277,9 +277,11 @@ class Table:
         place_knowers = at.knower if secret_place else everyone
         # a face-down card in a pile is placed only for those who know the place
         hidden_place = kind == PILE and not face_up
-        size = len(to.cards)
-        at = int(at)
-        at = 0 if at < 0 else size if at > size else at
+        if at:  # a place below the top, kept within the zone (a secret place becomes a plain int)
+            size, at = len(to.cards), int(at)
+            at = 0 if at < 0 else size if at > size else at
+        else:
+            at = 0
         record = self.log.record
         reactive, marked_backs = self._reactive, self._marked
         into = to.cards
