@@ -83,11 +83,48 @@ class CardRoles:
                 role = "other"
             self.roles[cid] = role
 
+        # an option -> the role of the card it plays, read once per option: a search
+        # player's rollouts ask the heuristic bot hundreds of thousands of times
+        self._played: dict = {}
+        self._steals: dict = {}  # an option -> whether it is a cheap steal (see steals)
+
     VALUE = {"saver": 100, "canceller": 50, "attacker": 45, "skipper": 40, "peeker": 30, "shuffler": 25,
              "other": 20, "plain": 0}
 
     def value(self, card_id: str) -> int:
         return self.VALUE.get(self.roles.get(card_id, "other"), 10)
+
+    @classmethod
+    def unknown(cls) -> "CardRoles":
+        """Roles for a bot nobody started: no card known, so every card is "other"."""
+        roles = cls.__new__(cls)
+        roles.lethal, roles.savers, roles.roles, roles._played, roles._steals = set(), set(), {}, {}, {}
+        return roles
+
+    def steals(self, option) -> bool:
+        """Whether an action option is a two-card combo (a steal) paid for with cards of
+        little use ("plain" or "other")."""
+        found = self._steals.get(option)
+        if found is None:
+            parts = option.split() if type(option) is str and option.startswith("combo ") else ()
+            found = self._steals[option] = len(parts) == 3 and \
+                self.roles.get(parts[2], "other") in ("plain", "other")
+        return found
+
+    def played_role(self, option) -> str | None:
+        """The role of the card an action option plays (None: it plays no single card).
+        A wildcard played as another title does what that title does."""
+        role = self._played.get(option, False)
+        if role is False:
+            role = None
+            if type(option) is str and option.startswith("play ") and option != PLAY_BLIND:
+                role = self.roles.get(option[5:].split(" as ")[-1], "other")
+            self._played[option] = role
+        return role
+
+
+#: the roles a bot nobody started goes by: every card "other"
+_NO_ROLES = CardRoles.unknown()
 
 
 def _literals(program) -> set:
@@ -116,8 +153,12 @@ class HeuristicBot:
         self.seat = seat
 
     def choose(self, view, decision):
-        handler = getattr(self, "_" + decision.kind, None)
-        option = handler(view, decision) if handler else None
+        key = (type(self), decision.kind)
+        try:
+            handler = _HANDLERS[key]
+        except KeyError:  # the method for a kind of decision, looked up once per class
+            handler = _HANDLERS[key] = getattr(type(self), "_" + decision.kind, None)
+        option = handler(self, view, decision) if handler else None
         if option is None or option not in decision.options:
             option = decision.options[self.rng.randrange(len(decision.options))]
         return option
@@ -138,37 +179,36 @@ class HeuristicBot:
         alive = sum(view.alive)
         return max(alive - 1, 0) / left
 
-    def _has_role(self, view, role: str) -> bool:
-        return any(self._role(c) == role for c in view.hand)
+    def _options_read(self) -> CardRoles:
+        """What the action options play, read from the roles (none known if not started)."""
+        return self.roles or _NO_ROLES
 
     def _play_role(self, decision, roles) -> str | None:
+        """The first option that plays a card of the first of ``roles`` it can."""
+        role_of = self._options_read().played_role
+        played = [role_of(option) for option in decision.options]
         for role in roles:
-            for option in decision.options:
-                # a wildcard played as another title does what that title does
-                played = option[5:].split(" as ")[-1]
-                if option.startswith("play ") and option != PLAY_BLIND and self._role(played) == role:
-                    return option
+            if role in played:
+                return decision.options[played.index(role)]
         return None
 
     # -- decisions ------------------------------------------------------------
     def _action(self, view, decision):
         if decision.info.get("blind"):  # a random card of the hand: only worth a try in danger
             return self._blind_action(view, decision)
-        lethal = self.roles.lethal if self.roles else set()
-        known = view.draw_pile_known()
-        top = known.get(0)
-        saved = self._has_role(view, "saver")
-        if top is not None and top in lethal:
-            return self._play_role(decision, ("attacker", "skipper", "shuffler")) or \
-                self._steal(decision) or "draw"
+        top = view.known_at(0)  # the top card, if this seat knows it
         if top is not None:
+            if top in (self.roles.lethal if self.roles else ()):
+                return self._play_role(decision, ("attacker", "skipper", "shuffler")) or \
+                    self._steal(decision) or "draw"
             return "draw"
+        saved = bool(self.roles and self.roles.savers) and view.holds(self.roles.savers)
         danger = self._danger(view)
         if not saved:
             steal = self._steal(decision)
             if steal:
                 return steal
-        if danger >= 0.2 and 0 not in known:
+        if danger >= 0.2:  # the top is not known here: worth a look
             peek = self._play_role(decision, ("peeker",))
             if peek:
                 return peek
@@ -180,18 +220,17 @@ class HeuristicBot:
         """Playing blind: try a random card (at most three times a turn) when the top is deadly."""
         turn = (view.current, view.turn_number)
         tries = self._blind_tries.get(turn, 0)
-        top = view.draw_pile_known().get(0)
+        top = view.known_at(0)
         if PLAY_BLIND in decision.options and tries < 3 and top in (self.roles.lethal if self.roles else ()):
             self._blind_tries = {turn: tries + 1}
             return PLAY_BLIND
         return "draw"
 
     def _steal(self, decision):
+        steals = self._options_read().steals
         for option in decision.options:
-            if option.startswith("combo "):
-                parts = option.split()
-                if len(parts) == 3 and self._role(parts[2]) in ("plain", "other"):
-                    return option
+            if steals(option):
+                return option
         return self._play_role(decision, ("other",))
 
     def _answer(self, view, decision):
@@ -210,12 +249,12 @@ class HeuristicBot:
         return "pass"
 
     def _next_seat(self, view) -> int:
-        n = view.players
+        n, current, alive = view.players, view.current, view.alive
         for step in range(1, n + 1):
-            seat = (view.current + step) % n
-            if view.alive[seat]:
+            seat = (current + step) % n
+            if alive[seat]:
                 return seat
-        return view.current
+        return current
 
     def _choose_player(self, view, decision):
         return max(decision.options, key=lambda seat: (view.hand_count(seat), -seat))
@@ -256,6 +295,9 @@ class HeuristicBot:
         """A card that can be told apart by its back is worth taking (a Godcat)."""
         return next((o for o in decision.options if o is not True), True)
 
+
+#: (bot class, decision kind) -> the method that decides it (None: pick at random)
+_HANDLERS: dict = {}
 
 #: the hand-written bots; players.py adds the search player (search.py) and makes
 #: players from specs (players.make_bots)

@@ -5,6 +5,10 @@ not every seat may see are listed under ``secret`` with the seats that may
 (a bit mask while the game runs; a list of seats once written out). An event
 only some seats learn of at all (a seat's own decision) has ``only``.
 
+The masks an :class:`EventLog` records are :class:`Seats` (ints) and its secrets
+:class:`Secret` (dicts): ints and dicts in every way, which a log writer turns
+into lists of seats without copying the event (see :func:`encode_lines`).
+
 ``for_seat(event, seat)`` gives what one seat observes: the event without the
 fields it may not see, or None. A game log is the full event stream, one JSON
 object per line; a seat's observation stream is that stream passed through
@@ -78,27 +82,30 @@ class EventLog:
             return
         fields["type"] = type_  # the keyword arguments are the event: no copy
         if secret:
-            fields["secret"] = secret
-        if only is not None:
-            fields["only"] = only
+            fields["secret"] = Secret(secret)
+        if only is not None:  # a decision's event: seventy or so a game
+            try:
+                fields["only"] = _SEATS[only]
+            except KeyError:
+                fields["only"] = seats(only)
         self.events.append(fields)
 
     def move(self, inst, source, was_at: int | None, to, at: int, card_seers: int,
              place_seers: int) -> None:
-        event = {"type": "move", "card": inst.id, "from": source.name, "to": to.name, "at": at}
-        if was_at is not None:  # the place a card leaves a pile from is public
-            event["from_at"] = was_at
-        secret = {}
-        if card_seers != self.everyone:
-            secret["card"] = card_seers
-        if place_seers != self.everyone:
-            secret["at"] = place_seers
+        """Record a card's move (most events of a game are moves: about 130 of 350)."""
+        if was_at is None:
+            event = {"type": "move", "card": inst.id, "from": source.name, "to": to.name, "at": at}
+        else:  # the place a card leaves a pile from is public
+            event = {"type": "move", "card": inst.id, "from": source.name, "to": to.name, "at": at,
+                     "from_at": was_at}
         if inst.face_up:
             event["face_up"] = True
         if inst.was_face_up and source.owner is not None:  # it left a hand face up, in sight
             event["from_face_up"] = True
-        if secret:
-            event["secret"] = secret
+        everyone = self.everyone
+        if card_seers != everyone or place_seers != everyone:
+            event["secret"] = _move_secret(card_seers if card_seers != everyone else None,
+                                           place_seers if place_seers != everyone else None)
         self.events.append(event)
 
     def show(self, cards: list, seats: int) -> None:
@@ -106,7 +113,7 @@ class EventLog:
                             "zone": cards[0].zone.name,
                             "cards": [c.id for c in cards],
                             "at": [c.zone.cards.index(c) for c in cards],
-                            "secret": {"cards": seats, "at": seats}})
+                            "secret": Secret({"cards": seats, "at": seats})})
 
 
 def for_seat(event: dict, seat: int) -> dict | None:
@@ -149,7 +156,8 @@ def to_json(event: dict) -> dict:
     out = event.copy()
     lists = _SEAT_LISTS
     if secret is not None:
-        out["secret"] = {key: lists[mask] for key, mask in secret.items()}
+        out["secret"] = secret.written if type(secret) is Secret else \
+            {key: lists[mask] for key, mask in secret.items()}
     if only is not None:
         out["only"] = lists[only]
     return out
@@ -160,11 +168,80 @@ class _SeatLists(dict):
     again (at most 2**players of them; the lists are shared, as they are only written out)."""
 
     def __missing__(self, mask: int) -> list[int]:
-        found = self[mask] = seats_of(mask)
+        found = self[mask] = seats_of(int(mask))
         return found
 
 
 _SEAT_LISTS = _SeatLists()
+
+
+class Seats(int):
+    """A bit mask of seats (an event's ``only``), as an :class:`EventLog` records it: an
+    int in every way, which :func:`encode_lines` writes as the list of those seats
+    without copying the event. One per mask: see :func:`seats`."""
+
+    __slots__ = ()
+
+
+_SEATS: dict = {}
+
+
+def seats(mask: int) -> Seats:
+    """The one :class:`Seats` of a mask (there are at most 2**players of them)."""
+    found = _SEATS.get(mask)
+    if found is None:
+        found = _SEATS[mask] = Seats(mask)
+    return found
+
+
+class Secret(dict):
+    """An event's ``secret`` (field -> the mask of seats that see it), as an
+    :class:`EventLog` records it: a dict in every way, which knows how it is written
+    (``written``: the masks as lists of seats), so writing a log copies no event.
+    Events are never changed once recorded, their secrets included."""
+
+    __slots__ = ("written",)
+
+    def __init__(self, masks: dict) -> None:
+        super().__init__(masks)
+        self.written = {key: _SEAT_LISTS[mask] for key, mask in masks.items()}
+
+
+#: (card seers, place seers) -> the ``secret`` of a move event, one shared by every move
+#: with those masks (None: everyone sees it): a game makes about sixty moves with a
+#: secret from a handful of pairs. Past the bound a move gets a secret of its own.
+_MOVE_SECRETS: dict = {}
+_MOVE_SECRETS_BOUND = 4096
+
+
+def _move_secret(card: int | None, at: int | None) -> Secret:
+    key = (card, at)
+    secret = _MOVE_SECRETS.get(key)
+    if secret is None:
+        masks = {}
+        if card is not None:
+            masks["card"] = card
+        if at is not None:
+            masks["at"] = at
+        secret = Secret(masks)
+        if len(_MOVE_SECRETS) < _MOVE_SECRETS_BOUND:
+            _MOVE_SECRETS[key] = secret
+    return secret
+
+
+def _written(value):
+    """orjson's ``default`` for a log: a recorded mask or secret as it is written, and any
+    other subclass of a JSON type as that type (as orjson writes it unasked)."""
+    kind = type(value)
+    if kind is Seats:
+        return _SEAT_LISTS[value]
+    if kind is Secret:
+        return value.written
+    for base in (int, str, dict, list):
+        if isinstance(value, base):
+            return base.__int__(value) if base is int else base.__str__(value) if base is str \
+                else base.copy(value)
+    raise TypeError(f"Type is not JSON serializable: {kind.__name__}")
 
 
 def from_json(record: dict) -> dict:
@@ -182,21 +259,32 @@ def dumps(event: dict) -> str:
 
 
 def dumps_lines(events: list) -> str:
-    """Events as lines of a log, one event per line (each as :func:`dumps` writes it).
+    """Events as lines of a log, one event per line (each as :func:`dumps` writes it)."""
+    return encode_lines(events).decode()
+
+
+def encode_lines(events: list) -> bytes:
+    """:func:`dumps_lines` as ASCII bytes, ready for a file (a log written in bytes
+    is not decoded and encoded again).
 
     Written for speed, since a logged run writes every event. orjson writes the whole
     list in one call; the list's separators between events then become line breaks.
     That is exact only when ``},{`` occurs nowhere but between events, which the count
-    proves (each of the len - 1 boundaries is one occurrence); otherwise, and for
-    text that is not ASCII, each event is written on its own."""
+    of pieces proves (len - 1 boundaries make len pieces); otherwise, and for text
+    that is not ASCII, each event is written on its own."""
     if not events:
-        return ""
-    converted = [to_json(event) if "secret" in event or "only" in event else event
+        return b""
+    # an event whose masks an EventLog recorded (Seats, Secret) goes to orjson as it is,
+    # and _written writes its masks; any other event with masks is converted first
+    converted = [event if ("secret" not in event or type(event["secret"]) is Secret) and
+                 ("only" not in event or type(event["only"]) is Seats) else to_json(event)
                  for event in events]
-    data = _orjson.dumps(converted, option=_SORTED)
-    if data.count(b"},{") == len(events) - 1 and data.isascii():
-        return data[1:-1].replace(b"},{", b"}\n{").decode()
-    return "\n".join(encode(event) for event in converted)
+    data = _orjson.dumps(converted, default=_written, option=_SORTED | _SUBCLASSES)
+    if data.isascii():
+        pieces = data[1:-1].split(b"},{")
+        if len(pieces) == len(events):
+            return b"}\n{".join(pieces)
+    return "\n".join(encode(to_json(event)) for event in events).encode()
 
 
 def encode(value) -> str:
@@ -210,9 +298,12 @@ def encode(value) -> str:
 try:
     import orjson as _orjson
     _SORTED = _orjson.OPT_SORT_KEYS
+    _SUBCLASSES = _orjson.OPT_PASSTHROUGH_SUBCLASS  # Seats and Secret go to _written
 except ImportError:  # pragma: no cover - orjson is a dependency; the standard library still works
     class _orjson:  # noqa: N801
         @staticmethod
-        def dumps(value, option=None) -> bytes:
+        def dumps(value, default=None, option=None) -> bytes:
+            if default is not None:  # json.dumps would write Seats as numbers
+                value = [to_json(event) for event in value]
             return json.dumps(value, separators=(",", ":"), sort_keys=True).encode()
-    _SORTED = None
+    _SORTED = _SUBCLASSES = 0

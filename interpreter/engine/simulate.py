@@ -99,7 +99,8 @@ def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,
     """Play ``games`` bot games and sum them up.
 
     ``log`` (anything with ``write``) gets each game whole, header and events in
-    one ``write``, as soon as the game ends, then ``flush`` if it has one: a run
+    one ``write`` (or one ``write_bytes``, if it has that: :class:`LogFile` does), as
+    soon as the game ends, then ``flush`` if it has one: a run
     that is killed loses only the game in progress. ``on_game(seed, state)`` is
     called after each game; ``keep_results=False`` keeps no record per game in
     ``Summary.results``, so a long series runs in flat memory.
@@ -108,9 +109,12 @@ def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,
     a game being counted and written is finished first, and the summary of the
     finished games comes back with ``interrupted`` set.
     """
-    from .events import dumps, dumps_lines
+    from .events import dumps, encode_lines
 
     summary = Summary()
+    # a log that takes bytes (LogFile) is handed the game as it was encoded: ASCII
+    # throughout, so decoding it here and encoding it again in the file would change nothing
+    write_bytes = getattr(log, "write_bytes", None)
     names = [bots[seat % len(bots)] for seat in range(game.players)]
     started = time.perf_counter()
     with _Interrupts() as interrupts:
@@ -121,8 +125,12 @@ def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,
                 state = play_game(game, game_seed, players, record=log is not None)
                 with interrupts.deferred():  # a game is counted and written whole, or not at all
                     if log is not None:
-                        head = dumps(game_header(game, game_seed, names, **(header or {})))
-                        log.write(head + "\n" + dumps_lines(state.events) + "\n")
+                        head = dumps(game_header(game, game_seed, names, **(header or {}))).encode()
+                        data = b"".join((head, b"\n", encode_lines(state.events), b"\n"))
+                        if write_bytes is not None:
+                            write_bytes(data)
+                        else:
+                            log.write(data.decode())
                         flush = getattr(log, "flush", None)
                         if flush is not None:
                             flush()
@@ -202,7 +210,10 @@ class LogFile:
         self.games = 0  # whole writes done: games, for run_games
 
     def write(self, text: str) -> None:
-        data = text.encode("utf-8")
+        self.write_bytes(text.encode("utf-8"))
+
+    def write_bytes(self, data: bytes) -> None:
+        """Write text already encoded (UTF-8), at once, as :meth:`write` does."""
         if not self._started:
             os.ftruncate(self._fd, 0)
             self._started = True

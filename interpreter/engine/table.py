@@ -21,6 +21,8 @@ forgets everything except face-up cards.
 from __future__ import annotations
 
 import random
+import weakref
+from itertools import repeat
 
 from ..lang.values import HAND, PILE, PUBLIC, PrivateInt, as_secret_as  # noqa: F401 (re-exported)
 from .events import EventLog
@@ -31,11 +33,11 @@ class CardInst:
 
     __slots__ = ("uid", "card", "id", "zone", "known", "face_up", "was_face_up", "played_by")
 
-    def __init__(self, uid: int, card) -> None:
+    def __init__(self, uid: int, card, zone=None) -> None:
         self.uid = uid
         self.card = card
         self.id = card.id
-        self.zone = None
+        self.zone = zone
         self.known = 0
         self.face_up = False
         self.was_face_up = False  # whether it lay face up before its last move
@@ -60,6 +62,32 @@ class Zone:
 
     def __repr__(self) -> str:
         return f"<zone {self.name}: {len(self.cards)}>"
+
+
+def _card_facts(edition) -> tuple:
+    """What a table needs to know of an edition's cards, worked out once per edition:
+    whether any has a distinct back, whether any has a home (`returns_to`), and the
+    ids of those that can answer a play."""
+    found = _FACTS.get(id(edition))
+    if found is not None and found[0]() is edition:
+        return found[1]
+    cards = getattr(edition, "cards", {})
+    facts = (any(card.back_distinct for card in cards.values()),
+             # cards with a home never reach the discard pile: see move()
+             any(card.returns_to for card in cards.values()),
+             # cards that can answer a play: each zone counts them, so a reaction
+             # window sees at once whether anyone could answer
+             frozenset(card_id for card_id, card in cards.items() if card.when in ("reaction", "any_time")))
+    key = id(edition)
+    try:  # the entry goes when the edition does
+        _FACTS[key] = (weakref.ref(edition, lambda _: _FACTS.pop(key, None)), facts)
+    except TypeError:  # an object without weak references: work it out each time
+        pass
+    return facts
+
+
+#: id(edition) -> (a weak reference to it, its _card_facts)
+_FACTS: dict = {}
 
 
 class GameOver(Exception):
@@ -88,13 +116,7 @@ class Table:
                              for seat in range(players)]
                       for name, spec in zones.items() if spec.get("per_player")}
         self.cards: list[CardInst] = []
-        self._marked = any(card.back_distinct for card in getattr(edition, "cards", {}).values())
-        # cards with a home (`returns_to`) never reach the discard pile: see move()
-        self._homes = any(card.returns_to for card in getattr(edition, "cards", {}).values())
-        # cards that can answer a play: each zone counts them, so a reaction window sees
-        # at once whether anyone could answer
-        self._reactive = frozenset(card_id for card_id, card in getattr(edition, "cards", {}).items()
-                                   if card.when in ("reaction", "any_time"))
+        self._marked, self._homes, self._reactive = _card_facts(edition)
         self.alive = [True] * players
         self.owed = [0] * players
         self.attacked = [False] * players  # owes turns because of an attack
@@ -160,15 +182,13 @@ class Table:
     def fill(self, cards: list, zone: Zone) -> None:
         """Put new cards (``cards``: their definitions, top first) at the bottom of a pile
         nobody sees into: the deck at the start of a game."""
-        reactive, made, uid = self._reactive, zone.cards, len(self.cards)
-        for card in cards:
-            inst = CardInst(uid, card)
-            uid += 1
-            inst.zone = zone
-            made.append(inst)
-            self.cards.append(inst)
-            if reactive and inst.id in reactive:
-                zone.reactive += 1
+        made = list(map(CardInst, range(len(self.cards), len(self.cards) + len(cards)), cards,
+                        repeat(zone, len(cards))))
+        zone.cards.extend(made)
+        self.cards.extend(made)
+        reactive = self._reactive
+        if reactive:
+            zone.reactive += sum(1 for card in cards if card.id in reactive)
 
     def count_reactive(self) -> None:
         """Count every zone's cards that can answer a play afresh (after cards change face)."""
@@ -232,6 +252,10 @@ class Table:
         A card with a home (`returns_to`) that would go to the discard pile goes
         home instead, whoever moves it and why: played, spent, or discarded with
         a hand that exploded.
+
+        This runs about seventy times a game (a hundred and thirty cards), so the
+        per-card loop does only what the card needs; what depends on the
+        destination alone is worked out once per call.
         """
         if not cards:
             return
@@ -242,35 +266,47 @@ class Table:
                 for inst in homes:
                     self.move([inst], self.extra[inst.card.returns_to])
                 return
-        face_up = face_up and to.kind != PUBLIC  # a public zone shows every card anyway
+        kind = to.kind
         everyone = self.everyone
-        secret_place = to.kind == PILE and isinstance(at, PrivateInt)
+        if kind == PUBLIC:
+            face_up = False  # a public zone shows every card anyway
+        # who sees which card lands: everyone (public, or face up), a hand's owner, or nobody
+        shown = everyone if (kind == PUBLIC or face_up) else (1 << to.owner) if kind == HAND else 0
+        marked = everyone if kind == HAND else shown  # a distinct back is seen in any hand
+        secret_place = kind == PILE and isinstance(at, PrivateInt)
         place_knowers = at.knower if secret_place else everyone
-        at = max(0, min(int(at), len(to.cards)))
-        shown = everyone if (to.kind == PUBLIC or face_up) else \
-            (1 << to.owner) if to.kind == HAND else 0
-        marked = shown if to.kind != HAND else everyone  # a distinct back is seen in any hand
+        # a face-down card in a pile is placed only for those who know the place
+        hidden_place = kind == PILE and not face_up
+        if at:  # a place below the top, kept within the zone (a secret place becomes a plain int)
+            size, at = len(to.cards), int(at)
+            at = 0 if at < 0 else size if at > size else at
+        else:
+            at = 0
         record = self.log.record
-        reactive = self._reactive
+        reactive, marked_backs = self._reactive, self._marked
+        into = to.cards
         for offset, inst in enumerate(cards):
             source = inst.zone
             if reactive and inst.id in reactive:
                 source.reactive -= 1
                 to.reactive += 1
-            was_at = source.cards.index(inst) if record and source.kind == PILE else None
-            if self._marked and inst.card.back_distinct:
-                seen = self._take(inst, source, marked == everyone) | marked
+            held = source.cards
+            # most cards leave from the top of a pile (a draw): no search needed
+            was_at = 0 if held[0] is inst else held.index(inst)
+            del held[was_at]
+            if marked_backs and inst.card.back_distinct:
+                seen = self._seen_leaving(inst, source, marked == everyone) | marked
             else:
-                seen = self._take(inst, source, shown == everyone) | shown
-            inst.known = seen if to.kind != PILE or face_up else seen & place_knowers
+                seen = self._seen_leaving(inst, source, shown == everyone) | shown
+            inst.known = seen & place_knowers if hidden_place else seen
             inst.was_face_up, inst.face_up = inst.face_up, face_up
-            to.cards.insert(at + offset, inst)
+            into.insert(at + offset, inst)
             inst.zone = to
-            if record:
-                self.log.move(inst, source, was_at, to, at + offset, seen,
-                              place_knowers if secret_place else everyone)
+            if record:  # the place a card leaves a pile from is public; from elsewhere it is not told
+                self.log.move(inst, source, was_at if source.kind == PILE else None, to, at + offset, seen,
+                              place_knowers)
             if secret_place:  # at once: the next card's event must not name it to them
-                for other in to.cards:
+                for other in into:
                     if not other.face_up:
                         other.known &= place_knowers
                 if record:  # face-up cards can still be counted from the top (ruling 12)
@@ -278,14 +314,15 @@ class Table:
                     if places:
                         self.log.events[-1]["face_up_places"] = places
 
-    def _take(self, inst: CardInst, source: Zone, shown: bool) -> int:
-        """Remove a card from its zone; return the seats that see which card left.
+    def _seen_leaving(self, inst: CardInst, source: Zone, shown: bool) -> int:
+        """The seats that see which card left ``source`` (``inst``, already taken out of
+        it), and what the seats that cannot tell lose track of.
 
         ``shown``: the card lands face up, so everyone sees which one it was.
         """
-        source.cards.remove(inst)
-        if shown or source.kind == PUBLIC or inst.known == self.everyone:
-            if source.kind == HAND:
+        kind = source.kind
+        if shown or kind == PUBLIC or inst.known == self.everyone:
+            if kind == HAND:
                 # a seat that knew another copy of this title, but not this one,
                 # cannot tell which copy left: it loses track of both
                 unsure = self.everyone & ~inst.known & ~(1 << source.owner)
@@ -295,7 +332,7 @@ class Table:
                         if other.id == card_id and other.known & unsure:
                             other.known &= ~unsure
             return self.everyone
-        if source.kind == PILE:
+        if kind == PILE:
             return inst.known  # the place it left from is public
         owner = 1 << source.owner
         marked = self._marked

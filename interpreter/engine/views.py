@@ -61,6 +61,11 @@ class View:
     def hand(self) -> list[str]:
         return [inst.id for inst in self._state.table.hands[self.seat].cards]
 
+    def holds(self, titles) -> bool:
+        """Whether this seat's hand holds a card of one of ``titles`` (a set of card
+        ids): a question about :attr:`hand` that needs no list of it."""
+        return any(inst.id in titles for inst in self._state.table.hands[self.seat].cards)
+
     def hand_count(self, seat: int) -> int:
         return len(self._state.table.hands[seat].cards)
 
@@ -78,6 +83,14 @@ class View:
         bit = self._bit
         return {index: inst.id for index, inst in enumerate(self._state.table.draw_pile.cards)
                 if inst.known & bit}
+
+    def known_at(self, place: int) -> str | None:
+        """The card at ``place`` of the draw pile (0 = top) if this seat knows it, else
+        None: one entry of :meth:`draw_pile_known`, without looking at the rest."""
+        cards = self._state.table.draw_pile.cards
+        if 0 <= place < len(cards) and cards[place].known & self._bit:
+            return cards[place].id
+        return None
 
     @property
     def discard_pile(self) -> list[str]:

@@ -1,0 +1,111 @@
+"""Count the machine instructions a game takes, for commits side by side.
+
+On a shared, busy machine games/s drift by several percent from one minute to
+the next (benchmarks/compare.py interleaves rounds to tame that, but a change
+of 2% still drowns). The number of instructions a game executes hardly moves:
+this runs the games under valgrind's callgrind, once with no game and once
+with ``-g`` games, and prints the difference per game for each commit, with
+the ratio. Slow (valgrind runs Python some fifty times slower): 200 games take
+about half a minute a run. Needs valgrind (apt-get install valgrind).
+
+    python benchmarks/instructions.py main HEAD                 # random bots, unlogged
+    python benchmarks/instructions.py main HEAD --mode logged   # and writing the log
+    python benchmarks/instructions.py HEAD --mode both          # logged against unlogged
+
+Modes: ``unlogged`` (play_game as ``kittens bench``), ``logged`` (run_games
+writing every game to a log as ``kittens run --log``, to a file that keeps
+nothing), ``heuristic`` (four heuristic bots, unlogged), ``setup`` (dealing
+tables only) and ``both`` (unlogged and logged).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from compare import checkout  # noqa: E402  (the commit as an importable folder)
+
+#: the games, run in a child with the commit's folder first on its path
+GAMES = """
+import os, sys
+from kittens.about import EDITIONS_DIR
+from kittens.interpreter.engine.game import Game
+from kittens.interpreter.engine.players import make_bots
+from kittens.interpreter.engine.simulate import run_games, play_game
+from kittens.interpreter.rules.load import load_edition
+mode, games, players, edition = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+game = Game(load_edition(str(EDITIONS_DIR / edition)), players)
+
+class Nowhere:
+    def write(self, text): pass
+    def write_bytes(self, data): pass
+
+if mode == "setup":
+    for seed in range(games):
+        game.new_state(seed, record=False)
+elif mode == "logged":
+    run_games(game, games=games, seed=0, bots=["random"], log=Nowhere(), keep_results=False)
+else:
+    bots = ["heuristic"] if mode == "heuristic" else ["random"]
+    for seed in range(games):
+        play_game(game, seed, make_bots(bots, players, seed), record=False)
+"""
+
+
+def instructions(path: Path, mode: str, games: int, args) -> int:
+    """Instructions callgrind counts for ``games`` games of ``mode`` in the checkout."""
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+               sys.executable, "-c", GAMES, mode, str(games), str(args.players), args.edition]
+    done = subprocess.run(command, env={**os.environ, "PYTHONPATH": str(path)},
+                          capture_output=True, text=True)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode or not found:
+        sys.exit(f"the games failed under valgrind:\n{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def per_game(path: Path, mode: str, args) -> float:
+    instructions(path, mode, 1, args)  # compile the checkout's modules once, outside the count
+    return (instructions(path, mode, args.games, args) - instructions(path, mode, 0, args)) / args.games
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("refs", nargs="+", help="one or two commits (A B): B is compared with A")
+    parser.add_argument("--mode", default="unlogged",
+                        choices=["unlogged", "logged", "heuristic", "setup", "both"])
+    parser.add_argument("--edition", default="original.yaml")
+    parser.add_argument("-p", "--players", type=int, default=4)
+    parser.add_argument("-g", "--games", type=int, default=200)
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        sys.exit("valgrind is not installed (apt-get install valgrind)")
+    modes = ["unlogged", "logged"] if args.mode == "both" else [args.mode]
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = {ref: checkout(ref, Path(tmp)) for ref in args.refs}
+        figures = {}
+        for ref in args.refs:
+            for mode in modes:
+                figures[(ref, mode)] = per_game(paths[ref], mode, args)
+                print(f"{ref}: {mode}: {figures[(ref, mode)] / 1e6:.3f}M instructions a game", flush=True)
+    print(f"\n{args.edition}, {args.players} players, {args.games} games (callgrind):")
+    for mode in modes:
+        if len(args.refs) == 2:
+            first, second = (figures[(ref, mode)] for ref in args.refs)
+            print(f"  {mode}: {args.refs[1]} / {args.refs[0]} = {second / first:.3f} (instructions a game)")
+    if args.mode == "both":
+        for ref in args.refs:
+            share = figures[(ref, "unlogged")] / figures[(ref, "logged")]
+            print(f"  {ref}: a logged game takes {1 / share:.2f}x the instructions of an unlogged one "
+                  f"(logging would keep {share:.0%} of the games/s)")
+
+
+if __name__ == "__main__":
+    main()

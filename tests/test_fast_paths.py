@@ -1,0 +1,150 @@
+"""The engine's fast paths (issue 12) write and play exactly what the plain code would.
+
+Moves, event records and the log writer take shortcuts for speed: shared ``secret``
+dicts written from a cache, a game's log encoded in one call and handed to the file
+as bytes. Each test here rebuilds the result the slow, obvious way and compares.
+"""
+
+import json
+
+import pytest
+
+from kittens.about import EDITIONS_DIR
+from kittens.interpreter.engine import simulate
+from kittens.interpreter.engine.events import dumps_lines, encode_lines, seats_of
+from kittens.interpreter.engine.game import Game
+from kittens.interpreter.engine.players import make_bots
+from kittens.interpreter.rules.load import load_edition
+
+EDITIONS = sorted(path.stem for path in EDITIONS_DIR.glob("*.yaml"))
+
+
+def _game(name: str) -> Game:
+    edition = load_edition(str(EDITIONS_DIR / f"{name}.yaml"))
+    return Game(edition, max(edition.players[0], min(4, edition.players[1])))
+
+
+def _written_plainly(event: dict) -> str:
+    """An event as a log line, converted by hand: every mask a fresh list of seats."""
+    out = dict(event)
+    if "secret" in out:
+        out["secret"] = {field: seats_of(mask) for field, mask in out["secret"].items()}
+    if "only" in out:
+        out["only"] = seats_of(out["only"])
+    return json.dumps(out, separators=(",", ":"), sort_keys=True)
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_a_logged_game_is_written_as_plain_json_writes_it(name):
+    """Shared secrets (written from a cache) and the one-call encoder give, line for
+    line, what json.dumps gives for each event converted on its own."""
+    game = _game(name)
+    secrets = 0
+    for seed in range(4):
+        bots = make_bots(["heuristic", "random"], game.players, seed)
+        state = simulate.play_game(game, seed, bots, record=True)
+        expected = "\n".join(_written_plainly(event) for event in state.events)
+        assert dumps_lines(state.events) == expected
+        assert encode_lines(state.events) == expected.encode()
+        secrets += sum("secret" in event for event in state.events)
+    assert secrets  # the cached conversion was used
+
+
+def test_moves_with_the_same_masks_share_one_secret_that_nothing_changes():
+    """A move's ``secret`` is shared with every move of the same masks: a game's log
+    holds a handful of them, and writing it out leaves them as they were."""
+    game = _game("original")
+    state = simulate.play_game(game, 3, make_bots(["random"], game.players, 3), record=True)
+    secrets = [event["secret"] for event in state.events if event["type"] == "move" and "secret" in event]
+    shared = {id(secret) for secret in secrets}
+    assert len(secrets) > 2 * len(shared)
+    before = [dict(secret) for secret in secrets]
+    dumps_lines(state.events)
+    assert [dict(secret) for secret in secrets] == before
+    assert all(isinstance(mask, int) for secret in secrets for mask in secret.values())
+
+
+def test_a_log_file_gets_the_same_bytes_as_a_text_log(tmp_path):
+    """run_games hands a LogFile the encoded game (write_bytes) and any other log the
+    text (write): both hold the same games, byte for byte."""
+    game = _game("original")
+    texts = []
+
+    class TextLog:
+        def write(self, text):
+            assert isinstance(text, str)
+            texts.append(text)
+
+    path = tmp_path / "games.jsonl"
+    with simulate.LogFile(str(path)) as log:
+        simulate.run_games(game, games=3, seed=5, bots=["random"], log=log)
+        assert log.games == 3
+    simulate.run_games(game, games=3, seed=5, bots=["random"], log=TextLog())
+    assert len(texts) == 3 and path.read_bytes() == "".join(texts).encode()
+    lines = path.read_text().splitlines()
+    assert sum(json.loads(line)["type"] == "game" for line in lines) == 3
+
+
+def test_the_lighter_view_accessors_say_what_the_full_ones_say():
+    """View.known_at and View.holds (what the heuristic bot asks) agree with
+    draw_pile_known and hand at every decision of a few games, for every seat."""
+    game = _game("original")
+    checked = 0
+    for seed in range(3):
+        state = game.new_state(seed, record=False)
+        bots = make_bots(["heuristic"], game.players, seed)
+        for seat, bot in enumerate(bots):
+            bot.start(game, seat)
+        while not state.is_terminal():
+            for seat in range(game.players):
+                view = state.view(seat)
+                known = view.draw_pile_known()
+                for place in (-1, 0, 1, len(state.table.draw_pile.cards)):
+                    assert view.known_at(place) == known.get(place)
+                for titles in ({"defuse"}, {"nope", "skip"}, set()):
+                    assert view.holds(titles) == any(card in titles for card in view.hand)
+                checked += 1
+            decision = state.decision()
+            state.apply_action(bots[decision.seat].choose(state.view(decision.seat), decision))
+    assert checked > 100
+
+
+def test_recorded_masks_are_plain_ints_and_dicts_to_everything_but_the_writer():
+    """An EventLog records masks as Seats and secrets as Secret: equal to the plain int
+    and dict, written by json.dumps as before, and by the log writer as lists of seats,
+    mixed freely with events whose masks are plain (a log read back, say)."""
+    from kittens.interpreter.engine.events import EventLog, Secret, Seats, from_json, to_json
+
+    log = EventLog(True, 0b111)
+    log.emit("decision", only=0b10, seat=1, kind="action", option="draw")
+    log.emit("zone", zone="draw_pile", count=2, cards=["a", "b"], secret={"cards": 0})
+    decision, zone = log.events
+    assert type(decision["only"]) is Seats and decision["only"] == 2
+    assert type(zone["secret"]) is Secret and zone["secret"] == {"cards": 0}
+    assert json.dumps(decision, sort_keys=True) == json.dumps({**decision, "only": 2}, sort_keys=True)
+    plain = [from_json(to_json(event)) for event in log.events]  # the same events, plain masks
+    assert type(plain[0]["only"]) is int and type(plain[1]["secret"]) is dict
+    events = [decision, plain[1], zone, plain[0]]
+    expected = "\n".join(_written_plainly(event) for event in events)
+    assert dumps_lines(events) == expected
+    assert '"only":[1]' in expected and '"secret":{"cards":[]}' in expected
+
+
+class _Name(str):
+    """A str subclass (orjson writes it as a str unless told to hand it over)."""
+
+    def __str__(self):
+        return "not what is written"
+
+
+class _Number(int):
+    """An int subclass, as a secret place (lang.values.PrivateInt) is."""
+
+
+@pytest.mark.parametrize("value", [_Name("odd"), _Number(7), {"k": _Number(2)}, [_Name("a"), _Number(1)]],
+                         ids=["str", "int", "in-a-dict", "in-a-list"])
+def test_subclasses_of_json_types_are_written_as_their_type(value):
+    """The writer hands subclasses to its own ``default`` (to write Seats and Secret):
+    any other is written as its base type, as orjson writes it unasked."""
+    events = [{"type": "x", "value": value, "only": 1}, {"type": "y", "secret": {"card": 3}}]
+    assert dumps_lines(events) == "\n".join(_written_plainly(e) for e in events)
