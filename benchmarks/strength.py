@@ -117,6 +117,17 @@ def load_results(path: str | None, name: str, bot: str, seed: int) -> dict:
     return done
 
 
+def _end_line(path: str) -> None:
+    """End the file's last line if a run was killed in the middle of writing it, so the
+    next game starts a line of its own (the cut line is skipped when read)."""
+    if not os.path.exists(path) or not os.path.getsize(path):
+        return
+    with open(path, "rb+") as raw:
+        raw.seek(-1, os.SEEK_END)
+        if raw.read(1) != b"\n":
+            raw.write(b"\n")
+
+
 def run_matchup(name: str, games: int, bot: str, seed: int, jobs: int, results_path: str | None = None,
                 first: int = 0, last: int | None = None) -> dict:
     edition, players, opponents, target = MATCHUPS[name]
@@ -125,6 +136,8 @@ def run_matchup(name: str, games: int, bot: str, seed: int, jobs: int, results_p
     tasks = [(edition, players, opponents, bot, index, seed) for index in range(first, last)
              if index not in done]
     started = time.perf_counter()
+    if results_path:
+        _end_line(results_path)
     with open(results_path, "a", encoding="utf-8") if results_path else contextlib.nullcontext() as out:
 
         def keep(task, result):

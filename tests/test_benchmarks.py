@@ -1,0 +1,53 @@
+"""The benchmark scripts that the README's figures come from still work.
+
+They are scripts, not tests (a real run takes minutes to hours); these run them
+on a tiny budget to check what their figures depend on: a strength run that is
+stopped and started again plays each game once, and reports on all of them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+from conftest import ROOT
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_strength_run_resumes_from_its_results_file(tmp_path, capsys):
+    strength = _script("strength")
+    results = tmp_path / "games.jsonl"
+    common = ["-g", "3", "--only", "original-random", "--bot", "ismcts:iterations=1", "--jobs", "1",
+              "--no-times", "--json", "--results", str(results)]
+    assert strength.main([*common, "--last", "1"]) == 0
+    first = json.loads(capsys.readouterr().out)["matchups"][0]
+    assert first["games"] == 1 and len(results.read_text().splitlines()) == 1
+    with results.open("a") as out:
+        out.write('{"matchup": "original-random", "cut sho')  # a line a kill cut short
+    assert strength.main(common) == 0  # plays games 1 and 2 only
+    report = json.loads(capsys.readouterr().out)["matchups"][0]
+    rows = [json.loads(line) for line in results.read_text().splitlines()[:1] + results.read_text().splitlines()[2:]]
+    assert sorted(row["index"] for row in rows) == [0, 1, 2]
+    assert report["games"] == 3 and report["wins"] == sum(row["won"] for row in rows)
+    assert all(row["bot"] == "ismcts:iterations=1" and "commit" in row for row in rows)
+    # a third run has nothing left to play and reports the same
+    assert strength.main(common) == 0
+    again = json.loads(capsys.readouterr().out)["matchups"][0]
+    assert (again["games"], again["wins"]) == (3, report["wins"])
+    assert len(results.read_text().splitlines()) == 4
+
+
+def test_the_same_run_gives_the_same_fingerprint(capsys):
+    fingerprint = _script("fingerprint")
+    from kittens.interpreter.rules.load import load_edition
+
+    edition = load_edition("original")
+    once = fingerprint.fingerprint(edition, 4, 3, ["heuristic", "random"])
+    assert fingerprint.fingerprint(edition, 4, 3, ["heuristic", "random"]) == once
+    assert fingerprint.fingerprint(edition, 4, 3, ["random"]) != once
