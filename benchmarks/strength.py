@@ -10,7 +10,9 @@ appended to FILE as one JSON line (match-up, bot, seed, game index, won, decisio
 times) as soon as it ends; a later run with the same file plays only the games
 not in it yet and reports on all of them, so a run that is stopped goes on where
 it was, and several processes may share the work (``--first``/``--last`` split
-the game indexes between them).
+the game indexes between them). ``benchmarks/results/strength-MATCHUP.jsonl``
+holds the games behind the README's figures (decision times rounded to 0.1 ms):
+``--results`` on one of them reports on it, or plays on where it stops.
 
 Each match-up puts one search player (``--bot``, default ``ismcts``) against
 bots of one kind, with the seats rotated: game i seats the search player at
