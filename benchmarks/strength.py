@@ -155,7 +155,8 @@ def run_matchup(name: str, games: int, bot: str, seed: int, jobs: int, results_p
         else:
             for task in tasks:
                 keep(task, play_one(task))
-    results = [done[index] for index in range(games) if index in done]
+    results_by_index = {index: done[index] for index in range(games) if index in done}
+    results = list(results_by_index.values())
     games = len(results)  # with a shared results file, the games played so far
     if not games:
         raise SystemExit(f"{name}: no game played yet")
@@ -169,9 +170,19 @@ def run_matchup(name: str, games: int, bot: str, seed: int, jobs: int, results_p
             "target_kind": "at least" if target is not None else "above (beats the others' share)",
             "met": wins / games >= goal if target is not None else wins / games > goal,
             "interval_above_target": low > goal,
+            "won_by_seat": _by_seat(results_by_index, players),
             "decisions": len(times), "decision_ms_mean": round(1000 * statistics.fmean(times), 1) if times else None,
             "decision_ms_median": round(1000 * statistics.median(times), 1) if times else None,
             "seconds": round(time.perf_counter() - started, 1)}
+
+
+def _by_seat(results: dict, players: int) -> list:
+    """The search player's win rate from each seat (game i seats it at i % players)."""
+    rates = []
+    for seat in range(players):
+        won = [row["won"] for index, row in results.items() if index % players == seat]
+        rates.append(round(sum(won) / len(won), 4) if won else None)
+    return rates
 
 
 def decision_times(budgets: list[str], positions: int = 20, seed: int = 0) -> list[dict]:
@@ -243,6 +254,9 @@ def main(argv=None) -> int:
                       f"{' (interval above it)' if row['interval_above_target'] else ''}; "
                       f"{row['decisions']} decisions, mean {row['decision_ms_mean']} ms, "
                       f"median {row['decision_ms_median']} ms; {row['seconds']} s", flush=True)
+                print(f"{'':<24} won from each seat: " + ", ".join(
+                    f"{seat}: {'-' if rate is None else f'{100 * rate:.0f}%'}"
+                    for seat, rate in enumerate(row["won_by_seat"])), flush=True)
     if not args.no_times:
         report["decision_times"] = decision_times([spec.strip() for spec in args.budgets.split(",")])
         if not args.json:

@@ -35,6 +35,8 @@ def test_a_strength_run_resumes_from_its_results_file(tmp_path, capsys):
     rows = [json.loads(line) for line in results.read_text().splitlines()[:1] + results.read_text().splitlines()[2:]]
     assert sorted(row["index"] for row in rows) == [0, 1, 2]
     assert report["games"] == 3 and report["wins"] == sum(row["won"] for row in rows)
+    by_index = {row["index"]: row["won"] for row in rows}  # game i seats the searcher at i % 4
+    assert report["won_by_seat"] == [float(by_index[0]), float(by_index[1]), float(by_index[2]), None]
     assert all(row["bot"] == "ismcts:iterations=1" and "commit" in row for row in rows)
     # a third run has nothing left to play and reports the same
     assert strength.main(common) == 0
