@@ -16,8 +16,6 @@ import json
 import os
 import re
 import shutil
-import socket
-import threading
 import time
 from pathlib import Path
 
@@ -29,6 +27,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 from kittens.interpreter.tools.replay import replay_log  # noqa: E402
 from kittens.interpreter.tools.web.app import Settings, create_app  # noqa: E402
+from webtable import serve_in_thread  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "web"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -49,19 +48,8 @@ def server(tmp_path_factory):
     """A real server (uvicorn) on a free port of 127.0.0.1."""
     settings = Settings(data=str(tmp_path_factory.mktemp("serve")), answer_seconds=1.5, bot_delay=0.1)
     app = create_app(settings)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    instance = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if instance.started:
-            break
-        time.sleep(0.05)
-    assert instance.started, "the server did not start"
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}", app
-    instance.should_exit = True
-    thread.join(10)
+    with serve_in_thread(app, uvicorn) as url:
+        yield url, app
 
 
 @pytest.fixture(scope="module")

@@ -18,13 +18,13 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx2")
-from starlette.testclient import TestClient  # noqa: E402
-from starlette.websockets import WebSocketDisconnect  # noqa: E402
-
 from kittens.interpreter.rules.load import UsageError  # noqa: E402
 from kittens.interpreter.tools.web.app import Settings, Tables, create_app  # noqa: E402
-from kittens.interpreter.tools.web.room import ActError, Clock, Listener  # noqa: E402
+from kittens.interpreter.tools.web.room import ActError, Listener  # noqa: E402
 from kittens.interpreter.tools.web.storage import Storage  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+from webtable import TestClock  # noqa: E402
 
 KEEP, IDLE = 100.0, 1000.0
 WALL = 1_700_000_000.0  # the wall clock when a test starts
@@ -39,40 +39,10 @@ CREATE TABLE actions (room TEXT NOT NULL, n INTEGER NOT NULL, option TEXT NOT NU
 """
 
 
-class Time(Clock):
+def Time(wall: float = WALL, origin: float = 0.0) -> TestClock:  # noqa: N802 (reads as the clock it makes)
     """The rooms' clock (``now``, ``later``) and the wall clock (``wall``), moved together
     by ``advance``; a restarted server gets a new one with another monotonic origin."""
-
-    def __init__(self, wall: float = WALL, origin: float = 0.0) -> None:
-        self.time, self.offset = origin, wall - origin
-        self.timers: list = []
-
-    def now(self) -> float:
-        return self.time
-
-    def wall(self) -> float:
-        return self.time + self.offset
-
-    def later(self, delay, fn):
-        timer = _Timer(self.time + delay, fn)
-        self.timers.append(timer)
-        return timer
-
-    def advance(self, seconds: float) -> None:
-        self.time += seconds
-        for timer in sorted(self.timers, key=lambda t: t.when):
-            if timer.when <= self.time and not timer.cancelled:
-                timer.cancelled = True
-                timer.fn()
-        self.timers = [t for t in self.timers if not t.cancelled]
-
-
-class _Timer:
-    def __init__(self, when, fn) -> None:
-        self.when, self.fn, self.cancelled = when, fn, False
-
-    def cancel(self) -> None:
-        self.cancelled = True
+    return TestClock(origin, wall - origin)
 
 
 def settings_for(tmp_path, **changes) -> Settings:

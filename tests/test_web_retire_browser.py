@@ -6,9 +6,6 @@ often; the test makes the table old by moving its last move back, not by waiting
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
 import urllib.request
 
 import pytest
@@ -19,6 +16,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 from kittens.interpreter.tools.web.app import Settings, create_app  # noqa: E402
 from test_web_browser import CHROMIUM_FLAGS, chromium_path  # noqa: E402
+from webtable import serve_in_thread  # noqa: E402
 
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never a proxy
 
@@ -27,19 +25,8 @@ DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopbac
 def server(tmp_path):
     settings = Settings(data=str(tmp_path / "serve"), answer_seconds=1.0, bot_delay=0, sweep_seconds=0.1)
     app = create_app(settings)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    instance = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    for _ in range(400):
-        if instance.started:
-            break
-        time.sleep(0.05)
-    assert instance.started, "the server did not start"
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}", app, settings
-    instance.should_exit = True
-    thread.join(10)
+    with serve_in_thread(app, uvicorn) as url:
+        yield url, app, settings
 
 
 def make_table(base: str) -> dict:

@@ -5,44 +5,15 @@ and rooms that come back where they were from their stored decisions."""
 from __future__ import annotations
 
 import pytest
-
 from kittens import Game, load_edition
-from kittens.interpreter.tools.web.room import ActError, Clock, Listener, Room, seat_bots
+from kittens.interpreter.tools.web.room import ActError, Listener, Room, seat_bots
 from kittens.interpreter.tools.web.storage import Storage
+from webtable import TestClock
 
 ANSWER = 5.0
 
 
-class FakeClock(Clock):
-    """Time that moves only when the test says so."""
-
-    def __init__(self) -> None:
-        self.time = 0.0
-        self.timers: list = []
-
-    def now(self) -> float:
-        return self.time
-
-    def later(self, delay, fn):
-        timer = _Timer(self.time + delay, fn)
-        self.timers.append(timer)
-        return timer
-
-    def advance(self, seconds: float) -> None:
-        self.time += seconds
-        for timer in sorted(self.timers, key=lambda t: t.when):
-            if timer.when <= self.time and not timer.cancelled:
-                timer.cancelled = True
-                timer.fn()
-        self.timers = [t for t in self.timers if not t.cancelled]
-
-
-class _Timer:
-    def __init__(self, when, fn) -> None:
-        self.when, self.fn, self.cancelled = when, fn, False
-
-    def cancel(self) -> None:
-        self.cancelled = True
+FakeClock = TestClock  # time that moves only when the test says so
 
 
 GAME = Game(load_edition("original"), 3)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import queue
+import socket
 import threading
 import time
+
+from kittens.interpreter.tools.web.room import Clock
 
 
 def play_out(client, room_id: str, tokens: dict, rng, *, spectators: int = 0, skip_windows: float = 0.3,
@@ -56,3 +59,61 @@ def play_out(client, room_id: str, tokens: dict, rng, *, spectators: int = 0, sk
     if spectators:
         got[None] = watchers
     return got
+
+
+class TestClock(Clock):
+    """Time that moves only when the test says so: the rooms' clock (``now``, ``later``),
+    and a wall clock (``wall``: what the database stores) ``offset`` ahead of it."""
+
+    __test__ = False  # not a test class, whatever its name
+
+    def __init__(self, origin: float = 0.0, offset: float = 0.0) -> None:
+        self.time, self.offset = origin, offset
+        self.timers: list = []
+
+    def now(self) -> float:
+        return self.time
+
+    def wall(self) -> float:
+        return self.time + self.offset
+
+    def later(self, delay, fn):
+        timer = _Timer(self.time + delay, fn)
+        self.timers.append(timer)
+        return timer
+
+    def advance(self, seconds: float) -> None:
+        self.time += seconds
+        for timer in sorted(self.timers, key=lambda t: t.when):
+            if timer.when <= self.time and not timer.cancelled:
+                timer.cancelled = True
+                timer.fn()
+        self.timers = [t for t in self.timers if not t.cancelled]
+
+
+class _Timer:
+    def __init__(self, when, fn) -> None:
+        self.when, self.fn, self.cancelled = when, fn, False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+@contextlib.contextmanager
+def serve_in_thread(app, uvicorn, wait: float = 20.0):
+    """Run ``app`` with a real uvicorn server on a free port of 127.0.0.1, in a daemon
+    thread of this process: its base URL once it is up; stopped on leaving."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    instance = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + wait
+    while not instance.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert instance.started, "the server did not start"
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        instance.should_exit = True
+        thread.join(10)
