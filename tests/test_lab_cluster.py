@@ -4,6 +4,8 @@ killed in the middle of a run has its games played elsewhere, none counted twice
 
 from __future__ import annotations
 
+import statistics
+
 import json
 import os
 import signal
@@ -67,4 +69,8 @@ def test_the_cluster_keeps_no_finished_chunk_in_memory(cluster, tmp_path):
     there = run_job(job, digests, scheduler=cluster.scheduler_address, workers=3,
                     on_progress=lambda done, total: held.append(_results_held(cluster)))
     assert there.games == 6000 and len(held) > 40
-    assert max(held[len(held) // 2:]) <= 8, held
+    # kept results would grow with the chunks counted (past half of them by the second
+    # half of the run); freed ones stay a handful, but a busy machine may let a dozen pile
+    # up for a moment while the client waits for the CPU
+    later = held[len(held) // 2:]
+    assert statistics.median(later) <= 8 and max(later) < len(held) // 2, held
