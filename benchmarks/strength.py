@@ -173,7 +173,7 @@ def run_matchup(name: str, games: int, bot: str, seed: int, jobs: int, results_p
             "won_by_seat": _by_seat(results_by_index, players),
             "decisions": len(times), "decision_ms_mean": round(1000 * statistics.fmean(times), 1) if times else None,
             "decision_ms_median": round(1000 * statistics.median(times), 1) if times else None,
-            "seconds": round(time.perf_counter() - started, 1)}
+            "played_now": len(tasks), "seconds": round(time.perf_counter() - started, 1)}
 
 
 def _by_seat(results: dict, players: int) -> list:
@@ -253,7 +253,8 @@ def main(argv=None) -> int:
                       f"{100 * row['target']:.0f}%: {'met' if row['met'] else 'NOT met'}"
                       f"{' (interval above it)' if row['interval_above_target'] else ''}; "
                       f"{row['decisions']} decisions, mean {row['decision_ms_mean']} ms, "
-                      f"median {row['decision_ms_median']} ms; {row['seconds']} s", flush=True)
+                      f"median {row['decision_ms_median']} ms; {row['played_now']} games played now, "
+                      f"in {row['seconds']} s", flush=True)
                 print(f"{'':<24} won from each seat: " + ", ".join(
                     f"{seat}: {'-' if rate is None else f'{100 * rate:.0f}%'}"
                     for seat, rate in enumerate(row["won_by_seat"])), flush=True)

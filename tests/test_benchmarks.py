@@ -41,7 +41,8 @@ def test_a_strength_run_resumes_from_its_results_file(tmp_path, capsys):
     # a third run has nothing left to play and reports the same
     assert strength.main(common) == 0
     again = json.loads(capsys.readouterr().out)["matchups"][0]
-    assert (again["games"], again["wins"]) == (3, report["wins"])
+    assert (again["games"], again["wins"], again["played_now"]) == (3, report["wins"], 0)
+    assert (first["played_now"], report["played_now"]) == (1, 2)
     assert len(results.read_text().splitlines()) == 4
 
 
