@@ -18,11 +18,12 @@ from kittens.interpreter.rules.load import load_edition
 ORIGINAL = load_edition("original")
 
 
-def _positions(game, seed: int, count: int):
+def _positions(game, seed: int, count: int, record: bool = False):
     """Up to ``count`` states of a random game at decisions with more than one option,
-    each with the deciding seat."""
+    each with the deciding seat (``record``: a game that records its events, as kittens
+    play does)."""
     rng = random.Random(seed)
-    state = game.new_state(seed, record=False)
+    state = game.new_state(seed, record=record)
     found = []
     while not state.is_terminal() and len(found) < count:
         decision = state.decision()
@@ -195,19 +196,6 @@ def test_learnt_titles_are_dealt_into_the_pile_not_into_hands():
     assert moved > 0  # the plain resample does put kittens into hands: the prior matters
 
 
-def _recorded_positions(game, seed: int, count: int):
-    """Like _positions, from a game that records its events (as kittens play does)."""
-    rng = random.Random(seed)
-    state = game.new_state(seed, record=True)
-    found = []
-    while not state.is_terminal() and len(found) < count:
-        decision = state.decision()
-        if len(decision.options) > 1 and rng.random() < 0.3:
-            found.append((state.clone(), decision.seat))
-        state.apply_action(rng.choice(decision.options))
-    return found
-
-
 @pytest.mark.parametrize("name, players", [("original", 4), ("imploding", 4), ("streaking", 4)])
 def test_a_dealt_world_carries_no_trace_of_the_real_hidden_cards(name, players):
     """A world is all a searching player gets besides its view, so nothing in it may point
@@ -219,7 +207,7 @@ def test_a_dealt_world_carries_no_trace_of_the_real_hidden_cards(name, players):
     game = Game(load_edition(name), players)
     titles_by_uid = {inst.uid: inst.id for inst in game.new_state(0, record=False).table.cards}
     moved = 0
-    for state, seat in _recorded_positions(game, 5, 8):
+    for state, seat in _positions(game, 5, 8, record=True):
         bit = 1 << seat
         world = state.resample_from_view(seat, random.Random(9))
         for zone in world.table.zones():
