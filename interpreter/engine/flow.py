@@ -114,7 +114,7 @@ def action_decision(state, seat: int) -> Decision:
     offers = game.offers
     pairs = []  # (combo index, title, cards) of the same-title combos the hand can make
     mixed = [0] * len(game.mixed_combos)
-    wilds = game.combo_wilds and any(card_id in game.combo_wilds for card_id in by_title)
+    wilds = game.combo_wilds and not game.combo_wilds.keys().isdisjoint(by_title)
     for card_id, insts in by_title.items():
         plays, combos, counts_in, smallest = offers[card_id]
         for rule, free, label in plays:  # the card itself, or a wildcard played as another title
@@ -136,9 +136,16 @@ def action_decision(state, seat: int) -> Decision:
         for index, card_id, insts in pairs:
             rule, _tag, size, prefix = game.same_title_combos[index]
             group = insts[:size]
-            if len(group) < size:  # wildcards fill the pair or triple
-                group = group + list(_wild_group(game, by_title, insts[0].card, card_id))[:size - len(group)]
-                if len(group) < size:
+            short = size - len(group)
+            if short > 0:  # wildcards fill the pair or triple, in the order game.fillers gives
+                for wild_id in game.fillers[card_id]:
+                    wild = by_title.get(wild_id)
+                    if wild is not None:
+                        group += wild[:short]
+                        short = size - len(group)
+                        if short <= 0:
+                            break
+                if short > 0:
                     continue
             if not rule.free:
                 if ctx is None:
@@ -157,10 +164,3 @@ def action_decision(state, seat: int) -> Decision:
 
 def _by_combo(pair) -> int:
     return pair[0]
-
-
-def _wild_group(game, by_title: dict, card, card_id: str):
-    """The wildcards in hand that may join a same-title combo of ``card``."""
-    for wild_id, wild in game.combo_wilds.items():
-        if wild_id != card_id and wild_id in by_title and wild.may_stand_for(card):
-            yield from by_title[wild_id]

@@ -83,6 +83,10 @@ class Game:
         # wildcards that may fill a same-title combo: card id -> Card
         self.combo_wilds = {card_id: card for card_id, card in edition.cards.items()
                             if card.stands_for is not None and card.in_combos}
+        # the wildcards that may fill a same-title combo of each title, in combo_wilds' order
+        self.fillers = {card_id: tuple(wild_id for wild_id, wild in self.combo_wilds.items()
+                                       if wild_id != card_id and wild.may_stand_for(card))
+                        for card_id, card in edition.cards.items()}
         self.same_title_combos = tuple((rule, rule.record.tag, rule.record.size, f"combo {rule.id} ")
                                        for rule in self.combos if rule.record.match == "same_title")
         self.mixed_combos = tuple((rule, rule.record.tag, rule.record.size, f"combo {rule.id}")
