@@ -133,6 +133,7 @@ def action_decision(state, seat: int) -> Decision:
             mixed[index] += 1
     if pairs:
         pairs.sort(key=_by_combo)  # combos in the edition's order, titles in the hand's
+        verdicts: dict = {}  # id(rule) -> legal, for combos whose tests do not look at the cards
         for index, card_id, insts in pairs:
             rule, _tag, size, prefix = game.same_title_combos[index]
             group = insts[:size]
@@ -148,9 +149,14 @@ def action_decision(state, seat: int) -> Decision:
                 if short > 0:
                     continue
             if not rule.free:
-                if ctx is None:
-                    ctx = Ctx(state, seat)
-                if not legal(rule, ctx, group, memo):
+                ok = verdicts.get(id(rule))
+                if ok is None:
+                    if ctx is None:
+                        ctx = Ctx(state, seat)
+                    ok = legal(rule, ctx, group, memo)
+                    if not rule.requires_this:  # the same answer for every title: asked once
+                        verdicts[id(rule)] = ok
+                if not ok:
                     continue
             options.append(prefix + card_id)
             values.append((rule, group))
