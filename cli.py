@@ -498,55 +498,48 @@ def arena(
     seed: SeedOpt = 0,
     variant: VariantOpt = None,
     expansions: WithOpt = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (the report is the same for any number).")] = 1,
-    output: Annotated[Format, typer.Option("--format", "-f", help="text (a table) or json.")] = Format.text,
+    workers: Annotated[Optional[int], typer.Option("--workers", "--jobs", "-j", min=1, help="Processes to play on (default: one; the report is the same for any number).")] = None,
+    scheduler: LabSchedulerOpt = None,
+    out: LabOutOpt = None,
+    resume: LabResumeOpt = False,
+    report: LabReportOpt = None,
+    output: Annotated[Format, typer.Option("--format", "-f", help="text (a table and the lab's report) or json.")] = Format.text,
     as_json: JsonOpt = False,
 ) -> None:
-    """Bots play seat-rotated games and are rated (openskill Plackett-Luce), with win
-    rates and their 95% intervals. Ctrl-C stops with the report so far (exit 130)."""
-    import functools
-
-    from .interpreter.engine.game import RuleRuntimeError
-    from .interpreter.rules.load import load_edition
-    from .interpreter.tools.arena import format_table, run_arena
-
-    json_out = start("arena", output, as_json) == "json"
+    """Bots play seat-rotated games on the balance lab's runner and are rated (openskill
+    Plackett-Luce), with win rates and their 95% intervals, then the lab's report of the
+    games. Ctrl-C stops with the report so far (exit 130); --out and --resume continue
+    a long series."""
+    from .interpreter.tools import arena as arena_tool
+    from .interpreter.tools.lab import session
 
     try:
         import openskill  # noqa: F401
     except ImportError:
+        start("arena", output, as_json)
         fail("the arena rates bots with openskill: pip install 'kittens[rl]'")
-    from .interpreter.engine.players import BotSpecError, make_player, parse_spec
-    from .interpreter.rules.load import RuleError, UsageError
 
-    try:
-        compiled = load_edition(edition, variant, tuple(expansions or ()))
-    except UsageError as exc:
-        fail(str(exc))
-    except RuleError as exc:
-        fail_rules(exc)
-    lo, hi = compiled.players
-    count = players if players is not None else min(max(4, lo), hi)
-    if not lo <= count <= hi:
-        fail(f"{compiled.name} is for {lo} to {hi} players, not {count}")
-    names = [name.strip() for name in bots.split(",") if name.strip()]
-    for name in names or [""]:
-        try:
-            make_player(parse_spec(name), 0, 0)
-        except BotSpecError as exc:
-            fail(str(exc))
-    load = functools.partial(load_edition, edition, variant, tuple(expansions or ()))
-    try:
-        report = run_arena(load, count, names, games=games, seed=seed, jobs=jobs)
-    except RuleRuntimeError as exc:
-        fail(f"the rules broke down in play: {exc}", EXIT_ERRORS)
-    if json_out:
-        typer.echo(json.dumps({"edition": compiled.name, **report.to_dict()}))
-    else:
-        typer.echo(format_table(report, compiled.name))
-    if report.interrupted:
-        typer.echo(f"kittens arena: interrupted after {report.games} finished game(s)", err=True)
-        raise typer.Exit(EXIT_INTERRUPTED)
+    def run(progress):
+        from .interpreter.engine.players import BotSpecError, make_player, parse_spec
+
+        if resume and out is None:
+            raise _usage("arena", "--resume continues an --out file: give one")
+        names = [name.strip() for name in bots.split(",") if name.strip()]
+        for name in names or [""]:
+            try:
+                make_player(parse_spec(name), 0, 0)
+            except BotSpecError as exc:
+                raise _usage("arena", str(exc))
+        arm = session.Ruleset(edition, variant, tuple(expansions or ()))
+        compiled = session.load_ruleset(arm)
+        count = session.players_for(compiled, players)
+        rated = arena_tool.run_arena(arm, count, names, games=games, seed=seed, workers=workers or 1,
+                                     scheduler=scheduler, out=out, resume=resume, on_progress=progress)
+        return session.Result(arena_tool.format_report(rated, compiled.name),
+                              {"edition": compiled.name, **rated.to_dict()}, rated.interrupted,
+                              lambda: arena_tool.report_page(rated, compiled.name))
+
+    _lab("arena", output, as_json, report, run, scheduler)
 # -- end of arena --------------------------------------------------------------------------
 
 

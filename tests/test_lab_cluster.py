@@ -74,3 +74,16 @@ def test_the_cluster_keeps_no_finished_chunk_in_memory(cluster, tmp_path):
     # up for a moment while the client waits for the CPU
     later = held[len(held) // 2:]
     assert statistics.median(later) <= 8 and max(later) < len(held) // 2, held
+
+
+def test_the_arena_plays_on_the_cluster_with_the_same_ratings(cluster):
+    """The arena runs on the lab's runner, so --scheduler works for it too: the same games,
+    rated the same, as in one process."""
+    pytest.importorskip("openskill")
+    from kittens.interpreter.tools.arena import run_arena
+
+    specs = ["heuristic", "random"]
+    here = run_arena(Ruleset("original"), 4, specs, games=40, seed=9)
+    there = run_arena(Ruleset("original"), 4, specs, games=40, seed=9, scheduler=cluster.scheduler_address)
+    assert there.meta["workers"] == 3 and there.games == 40
+    assert there.rows() == here.rows() and there.summary == here.summary

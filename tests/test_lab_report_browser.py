@@ -1,4 +1,4 @@
-"""The lab's --report page opened as a person opens it: in headless Chromium (Playwright
+"""The lab's --report page (and the arena's, built on it) opened as a person opens it: in headless Chromium (Playwright
 with the system's chromium), with screenshots kept in test-artifacts/ to look at.
 
 The page must stand alone (every plot an embedded image that loads, with a text
@@ -46,7 +46,8 @@ def test_reports_read_well_in_chromium(tmp_path):
     ARTIFACTS.mkdir(exist_ok=True)
     pages = [_report(tmp_path, "simulate", "original", "--bots", "heuristic,random"),
              _report(tmp_path, "compare", "original", "original@older_printing"),
-             _report(tmp_path, "sweep", "original", "--count", "nope=2..6/2", "-m", "card:nope")]
+             _report(tmp_path, "sweep", "original", "--count", "nope=2..6/2", "-m", "card:nope"),
+             _report(tmp_path, "arena", "original", "--bots", "heuristic,random")]
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=executable, args=FLAGS, headless=True)
         try:
@@ -61,6 +62,11 @@ def test_reports_read_well_in_chromium(tmp_path):
                 assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH, path.stem
                 if path.stem == "compare":  # the changes themselves, with their intervals
                     assert any(alt == "Changes in win rates (95% CI)" for _ok, alt, _src in images)
+                if path.stem == "arena":  # the ratings come first, above the lab's plots
+                    first = page.evaluate("() => document.querySelector('h2').textContent")
+                    rows = page.evaluate("""() => [...document.querySelector('table').rows]
+                        .slice(1).map(r => r.cells[0].textContent)""")
+                    assert first.startswith("Ratings") and sorted(rows) == ["heuristic", "random"]
                 if path.stem == "simulate":
                     fits = page.evaluate("""() => [...document.querySelectorAll('.scroll')]
                         .every(e => e.scrollWidth <= e.clientWidth)""")

@@ -1,30 +1,30 @@
 """The arena: bots play seat-rotated games and are rated.
 
-Games come in blocks of one deal each: a block plays the same seed once per
-rotation of the line-up round the table, so every bot meets the same cards
-from every seat (the luck of the deal and of the first seat cancels out).
-Each finished game ranks its seats (the winners first, then the others by how
-late they went out) and updates a Plackett-Luce rating per bot with openskill;
-win rates come with Wilson intervals. Games run in this process or, with
-``jobs`` > 1, in worker processes; either way game ``i`` is the same game and
-the ratings are updated in game order, so the report does not depend on
-``jobs``.
+The games are a balance-lab job (lab/runner.py) with one setting of its own:
+each deal is played once from every turn of the line-up round the table
+(``Job.deal_per_rotation``), so every bot meets the same cards from every seat
+and the luck of the deal and of the first seat cancels out. Through the lab's
+runner the arena gets what a long series needs: worker processes or a Dask
+cluster, every game's record streamed to an ``--out`` file as it ends and
+``--resume`` from it, Ctrl-C that keeps the finished games, and the lab's
+report of the games (who wins by seat, each bot's win rate against chance,
+game length, cards) as text, JSON or one HTML page.
 
-Each game is played by the balance lab's loop (``lab.play.play_record``). The
-lab's runner is not used for the series: it plays game ``i`` on seed ``seed +
-i`` (a new deal for every rotation, where the arena deals once per block) and
-sums games into tallies, while the ratings need every game's ranks in game order.
+What the arena adds is the ratings. Each game ranks its seats (the winners
+first, then the others by how late they went out); once the games are in, a
+Plackett-Luce rating per bot (openskill) is updated game by game in game
+order, so the ratings do not depend on the number of workers or on the order
+chunks came back in. Win rates come with Wilson intervals.
 """
 
 from __future__ import annotations
 
+import html
 import math
-import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from ..engine.game import Game
-from .lab.play import play_record
+from .lab.play import play_record, seats_for
 
 
 def lineup(specs: list[str], players: int) -> list[str]:
@@ -34,23 +34,18 @@ def lineup(specs: list[str], players: int) -> list[str]:
 
 def seating(specs: list[str], players: int, index: int, seed: int) -> tuple[int, list[str]]:
     """Game ``index``'s seed and bots by seat: block ``index // players`` shares one seed,
-    rotated ``index % players`` seats."""
-    base = lineup(specs, players)
-    shift = index % players
-    return seed + index // players, [base[(seat - shift) % players] for seat in range(players)]
+    the line-up turned ``index % players`` seats (the lab's rotation)."""
+    return seed + index // players, seats_for(list(specs), players, index, True)
 
 
 def play_one(game: Game, specs: list[str], index: int, seed: int) -> dict:
-    """Play arena game ``index``: its seed, bots by seat, winners and each seat's rank.
-
-    The game is played by the lab's loop (lab/play.py), which notes who went out when
-    without recording events: a recorded game would also make every world a search
-    player deals record its rollouts (about a quarter slower, measured)."""
+    """Play arena game ``index`` here, as a lab worker plays it: its seed, bots by seat,
+    winners and each seat's rank."""
     game_seed, bots = seating(specs, game.players, index, seed)
     record = play_record(game, game_seed, bots)
-    out = [seat for seat, _turn in record["out"]]
     return {"index": index, "seed": game_seed, "bots": bots, "winners": record["w"],
-            "ranks": ranks(game.players, record["w"], out), "turns": record["t"]}
+            "ranks": ranks(game.players, record["w"], [seat for seat, _turn in record["out"]]),
+            "turns": record["t"]}
 
 
 def ranks(players: int, winners: list[int], out: list[int]) -> list[int]:
@@ -81,6 +76,8 @@ class Report:
     seconds: float = 0.0
     interrupted: bool = False
     bots: dict = field(default_factory=dict)  # label -> BotResult
+    meta: dict = field(default_factory=dict)  # the lab run's figures (workers, --out, resumed...)
+    summary: dict | None = None  # the lab's summary of the games (lab/summary.py)
 
     def rows(self) -> list[dict]:
         """One row per bot, the best rated first (by mu - 3 sigma, openskill's ordinal)."""
@@ -101,7 +98,8 @@ class Report:
         return {"games": self.games, "players": self.players, "bots": self.specs, "seed": self.seed,
                 "no_winner": self.no_winner, "seconds": round(self.seconds, 3),
                 "rating": "openskill Plackett-Luce (mu, sigma; ordinal = mu - 3 sigma)",
-                "table": self.rows(), **({"interrupted": True} if self.interrupted else {})}
+                "table": self.rows(), **({"interrupted": True} if self.interrupted else {}),
+                "meta": self.meta, "summary": self.summary}
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -147,58 +145,89 @@ class Ratings:
             entry.sigma = sum(r.sigma for r in found) / len(found)
 
 
-def run_arena(load, players: int, specs: list[str], *, games: int, seed: int = 0, jobs: int = 1,
-              on_game=None) -> Report:
-    """Play ``games`` seat-rotated games and rate the bots.
+class Placings:
+    """Each game's ranks and winners by game index, a byte a seat (memory stays small
+    however long the series): 0 for a game not in, else the rank, plus 64 for a winner."""
 
-    ``load()`` gives the compiled edition (called once here, and once in each worker
-    process: it must be picklable, such as a functools.partial of load_edition).
-    ``on_game(result)`` is called after each game, in game order. Ctrl-C stops the
-    series with the report of the games finished, ``interrupted`` set.
+    WON = 64
+
+    def __init__(self, games: int, players: int) -> None:
+        self.players = players
+        self.cells = bytearray(games * players)
+
+    def take(self, lines: bytes) -> None:
+        """Game records from the lab's runner (JSON lines): note each game's placings."""
+        import orjson
+
+        players, cells = self.players, self.cells
+        for line in lines.splitlines():
+            if not line.strip():
+                continue
+            record = orjson.loads(line)
+            game = record["r"][0]
+            winners = game["w"]
+            placed = ranks(players, winners, [seat for seat, _turn in game["out"]])
+            at = record["i"] * players
+            for seat, rank in enumerate(placed):
+                cells[at + seat] = rank + (self.WON if seat in winners else 0)
+
+    def games(self):
+        """(index, winners, ranks) of every game in, in game order."""
+        players, cells, won = self.players, self.cells, self.WON
+        for index in range(len(cells) // players):
+            row = cells[index * players:(index + 1) * players]
+            if row[0]:
+                yield index, [seat for seat in range(players) if row[seat] & won], \
+                    [cell & (won - 1) for cell in row]
+
+
+def run_arena(arm, players: int, specs: list[str], *, games: int, seed: int = 0, workers: int = 1,
+              scheduler: str | None = None, out: str | None = None, resume: bool = False,
+              on_progress=None) -> Report:
+    """Play ``games`` seat-rotated games of ``arm`` (a lab Ruleset) on the lab's runner
+    and rate the bots.
+
+    ``workers`` processes play (one: this process), or the Dask cluster at
+    ``scheduler``; ``out`` streams every game's record to a file that ``resume``
+    continues; ``on_progress(done, total)`` is called as games come in. Ctrl-C stops
+    the series with the report of the finished games, ``interrupted`` set.
     """
+    from ..rules.load import UsageError
+    from .lab.rulesets import load_ruleset
+    from .lab.runner import Job, ResumeError, prepare, run_job
+    from .lab.summary import card_info, summarize
+
     report = Report(players, list(specs), seed)
     ratings = Ratings(report)  # fails at once when openskill is missing
-    started = time.perf_counter()
-
-    def take(result):
-        ratings.add(result)
-        if on_game is not None:
-            on_game(result)
-
+    placings = Placings(games, players)
+    job, digests = prepare(Job((arm,), players, tuple(specs), seed, games, rotate=True,
+                               deal_per_rotation=True))
     try:
-        if jobs <= 1:
-            game = Game(load(), players)
-            for index in range(games):
-                take(play_one(game, specs, index, seed))
-        else:
-            with ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start,
-                                     initargs=(load, players)) as pool:
-                chunk = max(1, min(players, games // (jobs * 4) or 1))
-                for result in pool.map(_worker_play, [(specs, index, seed) for index in range(games)],
-                                       chunksize=chunk):
-                    take(result)
-    except KeyboardInterrupt:
-        report.interrupted = True
-    report.seconds = time.perf_counter() - started
+        outcome = run_job(job, digests, workers=workers, out=out, resume=resume, on_progress=on_progress,
+                          scheduler=scheduler, on_lines=placings.take)
+    except ResumeError as exc:
+        raise UsageError(str(exc)) from None
+    for index, winners, placed in placings.games():
+        ratings.add({"bots": seating(specs, players, index, seed)[1], "winners": winners, "ranks": placed})
+    report.seconds, report.interrupted = outcome.seconds, outcome.interrupted
+    edition = load_ruleset(arm)
+    report.summary = summarize(outcome.lab.tallies[0], label=f"{edition.name} ({arm.label})",
+                               cards=card_info(edition, players))
+    report.meta = {"players": players, "bots": list(specs), "seed": seed, "games": outcome.games,
+                   "target": games, "workers": outcome.workers, "scheduler": scheduler,
+                   "played": outcome.played, "resumed": outcome.resumed, "seconds": round(outcome.seconds, 3),
+                   "out": out, "reruns": outcome.reruns, "deal_per_rotation": True,
+                   "games_per_second": round(outcome.played / outcome.seconds, 2)
+                   if outcome.seconds and outcome.played else None,
+                   "interrupted": outcome.interrupted, "ruleset": arm.to_dict(), "digest": digests[0]}
     return report
 
 
-_WORKER: dict = {}
-
-
-def _worker_start(load, players: int) -> None:
-    _WORKER["game"] = Game(load(), players)
-
-
-def _worker_play(task) -> dict:
-    specs, index, seed = task
-    return play_one(_WORKER["game"], specs, index, seed)
-
-
 def format_table(report: Report, edition_name: str) -> str:
-    """The report as a text table."""
+    """The ratings as a text table."""
     lines = [f"{report.games} game{'s' if report.games != 1 else ''} of {edition_name}, "
-             f"{report.players} players, seats rotated; bots: {', '.join(report.specs)}"]
+             f"{report.players} players, seats rotated, each deal played from every seat; "
+             f"bots: {', '.join(report.specs)}"]
     head = f"{'bot':<28} {'seats':>6} {'wins':>6} {'win rate':>9} {'95% interval':>15} " \
            f"{'mean rank':>9} {'rating (mu ± 1.96σ)':>22} {'ordinal':>8}"
     lines += [head, "-" * len(head)]
@@ -211,5 +240,45 @@ def format_table(report: Report, edition_name: str) -> str:
                      f"{interval:>15} {row['mean_rank'] or 0:>9.2f} {rating:>22} {row['ordinal']:>8.1f}")
     if report.no_winner:
         lines.append(f"no winner (turn limit): {report.no_winner}")
-    lines.append(f"ratings: openskill Plackett-Luce; {report.seconds:.1f} s")
+    lines.append("ratings: openskill Plackett-Luce, updated game by game in game order")
     return "\n".join(lines)
+
+
+def format_report(report: Report, edition_name: str) -> str:
+    """The whole text report: the ratings, how the games were run, then the lab's report
+    of the games themselves."""
+    from .lab.report import run_line, sections
+
+    lines = [format_table(report, edition_name), run_line(report.meta), ""]
+    if report.summary and report.summary["games"]:
+        lines += ["The games (the balance lab's report)", ""] + sections(report.summary)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def ratings_table(report: Report) -> str:
+    """The ratings as an HTML table, for the lab's page."""
+    head = ("bot", "seats", "wins", "win rate", "95% interval", "mean rank", "mu ± 1.96σ", "ordinal")
+    rows = []
+    for row in report.rows():
+        low, high = row["win_rate_95"]
+        cells = (row["bot"], row["seats_played"], row["wins"],
+                 "-" if row["win_rate"] is None else f"{100 * row['win_rate']:.1f}%",
+                 f"{100 * low:.1f}-{100 * high:.1f}%", f"{row['mean_rank'] or 0:.2f}",
+                 f"{row['mu']:.1f} ± {1.96 * row['sigma']:.1f}", f"{row['ordinal']:.1f}")
+        rows.append("<tr>" + "".join(f"<td>{html.escape(str(x))}</td>" for x in cells) + "</tr>")
+    header = "<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>"
+    return f"<table>{header}{''.join(rows)}</table>"
+
+
+def report_page(report: Report, edition_name: str) -> str:
+    """One self-contained HTML page: the ratings, then the lab's plots and tables."""
+    from .lab import html as lab_html
+
+    summary = report.summary
+    played = bool(summary and summary["games"])
+    plots = [("Ratings (openskill Plackett-Luce)", ratings_table(report))]
+    if played:
+        plots += [("Seats", lab_html.seat_plot([summary])), ("Game length", lab_html.length_plot([summary])),
+                  ("Cards", lab_html.card_plot(summary))]
+    tables = [lab_html.card_table(summary)] if played else []
+    return lab_html.page(f"Arena: {edition_name}", format_report(report, edition_name), plots, tables)

@@ -38,8 +38,13 @@ def simulate_text(summary: dict, meta: dict) -> str:
              run_line(meta), ""]
     if not summary["games"]:
         return "\n".join(lines)
-    lines += _wins(summary) + [""] + _skill(summary) + _length(summary) + [""] + _cards(summary)
+    lines += sections(summary)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def sections(summary: dict) -> list:
+    """The body of one ruleset's report, as lines: who wins, skill, length, cards."""
+    return _wins(summary) + [""] + _skill(summary) + _length(summary) + [""] + _cards(summary)
 
 
 def _wins(summary: dict) -> list:

@@ -3,7 +3,8 @@
 A :class:`Job` says what to play: rulesets (arms), players, bots, the seed
 base and how many games. Game ``i`` plays seed ``seed + i`` with the bots
 turned by ``i`` seats (unless seats are fixed) under every arm, whatever
-process plays it, so results do not depend on the number of workers.
+process plays it, so results do not depend on the number of workers (a job
+may instead deal once per turn of the line-up: ``Job.deal_per_rotation``).
 
 Work goes out in chunks of consecutive games. A worker plays a chunk, sums
 it into a partial :class:`~.tally.Lab` and sends that back with the chunk's
@@ -86,20 +87,23 @@ def chunk_size(games: int, workers: int, arms: int) -> int:
 
 def run_job(job: Job, digests: list, *, workers: int = 1, out: str | None = None,
             resume: bool = False, on_progress=None, scheduler: str | None = None,
-            in_process: bool | None = None) -> Outcome:
+            in_process: bool | None = None, on_lines=None) -> Outcome:
     """Play ``job`` and sum it up. ``on_progress(done, total)`` is called as chunks come
     back. ``out`` streams every game's record; with ``resume`` the games already in it
     are counted and not played again. One worker plays in this process unless
-    ``in_process`` is False (a pool of one, as the benchmark compares)."""
+    ``in_process`` is False (a pool of one, as the benchmark compares).
+    ``on_lines(lines)`` is handed the records of the games as they are counted, read
+    back or played (bytes, one JSON line a game, in whatever order chunks come back),
+    for a caller that needs more of each game than the sums (the arena's ranks)."""
     from dataclasses import replace
 
-    job = replace(job, lines=out is not None)
+    job = replace(job, lines=out is not None or on_lines is not None)
     lab = job.new_lab()
     done = bytearray(job.games)  # one byte per game: memory far below a record each
     resumed = 0
     stream = None
     if out is not None:
-        stream, resumed = open_out(out, job, digests, lab, done, resume)
+        stream, resumed = open_out(out, job, digests, lab, done, resume, on_lines)
     todo = [(start, stop) for start, stop in _pending(done, chunk_size(job.games, workers, len(job.arms)))]
     outcome = Outcome(lab, resumed, resumed=resumed, workers=workers, scheduler=scheduler)
     if on_progress is not None:
@@ -110,6 +114,8 @@ def run_job(job: Job, digests: list, *, workers: int = 1, out: str | None = None
             raise RuntimeError(f"games {start}-{until - 1} came back twice")
         if stream is not None and lines:
             _write_all(stream, lines)
+        if on_lines is not None and lines:
+            on_lines(lines)
         done[start:until] = b"\x01" * (until - start)
         lab.merge(part)
         outcome.games += until - start
@@ -163,7 +169,8 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 # -- the --out file ---------------------------------------------------------------------
-def open_out(path: str, job: Job, digests: list, lab: Lab, done: bytearray, resume: bool):
+def open_out(path: str, job: Job, digests: list, lab: Lab, done: bytearray, resume: bool,
+             on_lines=None):
     """Open the --out file for appending records (a file descriptor), after reading the
     games it holds into ``lab`` and ``done`` when resuming; (fd, games read). The file is
     locked first, so two runs never write to it at once."""
@@ -179,7 +186,7 @@ def open_out(path: str, job: Job, digests: list, lab: Lab, done: bytearray, resu
         _write_all(fd, orjson.dumps(header) + b"\n")
         return fd, 0
     try:
-        keep, read = _read_back(path, header, job, lab, done)
+        keep, read = _read_back(path, header, job, lab, done, on_lines)
     except BaseException:
         os.close(fd)
         raise
@@ -188,7 +195,7 @@ def open_out(path: str, job: Job, digests: list, lab: Lab, done: bytearray, resu
     return fd, read
 
 
-def _read_back(path: str, header: dict, job: Job, lab: Lab, done: bytearray):
+def _read_back(path: str, header: dict, job: Job, lab: Lab, done: bytearray, on_lines=None):
     """Count the games of an --out file into ``lab``: (bytes of whole lines, games read)."""
     import orjson
 
@@ -201,8 +208,9 @@ def _read_back(path: str, header: dict, job: Job, lab: Lab, done: bytearray):
             found = None
         if not isinstance(found, dict) or found.get("type") != FORMAT:
             raise ResumeError(f"{path} is not a results file of kittens' lab")
-        mismatch = [key for key in ("arms", "digests", "players", "bots", "seed", "rotate")
-                    if found.get(key) != header[key]]
+        mismatch = [key for key in ("arms", "digests", "players", "bots", "seed", "rotate",
+                                    "deal_per_rotation")
+                    if found.get(key) != header.get(key)]
         if mismatch:
             raise ResumeError(f"{path} holds games of another run (its {', '.join(mismatch)} "
                               "differ): give the same rules, players, bots and seed, or another file")
@@ -220,6 +228,8 @@ def _read_back(path: str, header: dict, job: Job, lab: Lab, done: bytearray):
                 done[index] = 1
                 lab.add(record)
                 read += 1
+                if on_lines is not None:
+                    on_lines(line)
     return keep, read
 
 

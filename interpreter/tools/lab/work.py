@@ -4,7 +4,10 @@ worker's): play a chunk of games of a :class:`Job` and sum it up.
 A :class:`Job` says what to play: rulesets (arms), players, bots, the seed
 base and how many games. Game ``i`` plays seed ``seed + i`` with the bots
 turned by ``i`` seats (unless seats are fixed) under every arm, whatever
-process plays it, so results do not depend on the number of workers.
+process plays it, so results do not depend on the number of workers. With
+``deal_per_rotation`` a deal is played once from every turn of the line-up
+(game ``i`` plays seed ``seed + i // players``): the luck of the deal then
+falls alike on every bot, as the arena wants.
 """
 
 from __future__ import annotations
@@ -33,12 +36,20 @@ class Job:
     rotate: bool = True
     teams: tuple = field(default=())  # each arm's team count (0: none), filled by prepare()
     lines: bool = True  # whether workers send each game's record as a JSON line (for --out)
+    deal_per_rotation: bool = False  # game i deals seed + i // players (see the module's docstring)
 
     def identity(self, digests: list) -> dict:
         """What a file's games must have been played with to count toward this job."""
-        return {"arms": [arm.to_dict() for arm in self.arms], "digests": digests,
-                "players": self.players, "bots": list(self.bots), "seed": self.seed,
-                "rotate": self.rotate}
+        found = {"arms": [arm.to_dict() for arm in self.arms], "digests": digests,
+                 "players": self.players, "bots": list(self.bots), "seed": self.seed,
+                 "rotate": self.rotate}
+        if self.deal_per_rotation:  # only when set: files written before it existed still resume
+            found["deal_per_rotation"] = True
+        return found
+
+    def seed_of(self, index: int) -> int:
+        """The seed game ``index`` is dealt with."""
+        return self.seed + (index // self.players if self.deal_per_rotation else index)
 
     def new_lab(self) -> Lab:
         return Lab(len(self.arms), self.players, list(self.teams) or [0] * len(self.arms))
@@ -78,7 +89,7 @@ def play_chunk(job: Job, start: int, stop: int):
         if fault:
             _maybe_fail(fault, index)
         seats = seats_for(list(job.bots), job.players, index, job.rotate)
-        seed = job.seed + index
+        seed = job.seed_of(index)
         record = {"i": index, "r": [play_record(game, seed, seats) for game in games]}
         lab.add(record)
         if keep:  # without an --out file nobody reads them: no time spent writing them
