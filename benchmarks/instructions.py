@@ -81,10 +81,13 @@ def main() -> None:
     parser.add_argument("refs", nargs="+", help="one or two commits (A B): B is compared with A")
     parser.add_argument("--mode", default="unlogged",
                         choices=["unlogged", "logged", "heuristic", "setup", "both"])
-    parser.add_argument("--edition", default="original.yaml")
+    parser.add_argument("--edition", default="original.yaml",
+                        help="a shipped edition's file name (original.yaml) or name (original)")
     parser.add_argument("-p", "--players", type=int, default=4)
     parser.add_argument("-g", "--games", type=int, default=200)
     args = parser.parse_args()
+    if not args.edition.endswith(".yaml"):  # a shipped edition by name, as the CLI takes it
+        args.edition += ".yaml"
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (apt-get install valgrind)")
     modes = ["unlogged", "logged"] if args.mode == "both" else [args.mode]
