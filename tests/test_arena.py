@@ -152,3 +152,36 @@ def test_the_arena_command_writes_the_report_page_and_resumes(tmp_path):
     assert report["games"] == 12 and report["meta"]["resumed"] == 9 and report["meta"]["played"] == 3
     missing = subprocess.run(base[:-2] + ["--resume"], capture_output=True, text=True, timeout=120)
     assert missing.returncode == 2 and "--resume continues an --out file" in missing.stderr
+
+
+def test_ctrl_c_rates_the_finished_games_and_resume_rates_them_all(tmp_path):
+    """A terminal's Ctrl-C in a long series: exit 130 with the ratings of the games kept in
+    the --out file; --resume then plays the rest, and rates exactly as one whole run."""
+    import os
+    import signal
+    import time
+
+    out = tmp_path / "arena.jsonl"
+    command = [sys.executable, "-m", "kittens", "arena", "-p", "3", "--bots", "heuristic,random",
+               "-g", "100000", "-j", "2", "--out", str(out), "--format", "json"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 20_000):
+        time.sleep(0.2)
+    os.killpg(process.pid, signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr.decode()
+    report = json.loads(stdout)
+    kept = report["meta"]["games"]
+    assert report["interrupted"] and 0 < kept < 100000 and report["games"] == kept
+    assert sum(row["seats_played"] for row in report["table"]) == 3 * kept
+    indexes = [json.loads(line)["i"] for line in out.read_bytes().splitlines()[1:]]
+    assert sorted(set(indexes)) == sorted(indexes) and len(indexes) == kept
+    target = max(indexes) + 31
+    resumed = subprocess.run(command[:8] + ["-g", str(target), "-j", "1", "--out", str(out), "--resume",
+                                            "--format", "json"], capture_output=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr.decode()
+    again = json.loads(resumed.stdout)
+    whole = run_arena(Ruleset("original"), 3, ["heuristic", "random"], games=target, seed=0)
+    assert again["meta"]["resumed"] == kept and again["games"] == target
+    assert again["table"] == whole.rows()
