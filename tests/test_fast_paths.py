@@ -148,3 +148,31 @@ def test_subclasses_of_json_types_are_written_as_their_type(value):
     any other is written as its base type, as orjson writes it unasked."""
     events = [{"type": "x", "value": value, "only": 1}, {"type": "y", "secret": {"card": 3}}]
     assert dumps_lines(events) == "\n".join(_written_plainly(e) for e in events)
+
+
+def test_the_engines_shuffle_is_pythons_shuffle():
+    """lang.machine.shuffle draws the same order as random.Random.shuffle from the same
+    generator, for every size a zone can have, and leaves the generator where it would be;
+    a generator of another kind shuffles itself."""
+    import random
+
+    from kittens.interpreter.lang.machine import shuffle
+
+    for seed in range(30):
+        for size in (0, 1, 2, 3, 7, 31, 32, 33, 56, 64, 65, 120):
+            mine, theirs = random.Random(seed), random.Random(seed)
+            a, b = list(range(size)), list(range(size))
+            shuffle(mine, a)
+            theirs.shuffle(b)
+            assert a == b and mine.getstate() == theirs.getstate(), (seed, size)
+
+    class Counting(random.Random):
+        calls = 0
+
+        def shuffle(self, x):
+            Counting.calls += 1
+            super().shuffle(x)
+
+    items = list(range(10))
+    shuffle(Counting(3), items)
+    assert Counting.calls == 1 and sorted(items) == list(range(10))

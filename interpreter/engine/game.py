@@ -25,7 +25,7 @@ import random
 from ..lang.compiler import compile_expression, compile_program
 from ..lang.errors import GameError, RuleRuntimeError  # noqa: F401 (re-exported)
 from ..lang.limits import STEP_BUDGET, label
-from ..lang.machine import Chance, Frame, remap
+from ..lang.machine import Chance, Frame, remap, shuffle
 from .compiled import compile_rule
 from .decisions import CHANCE, TERMINAL
 from .events import for_seat, kept_for
@@ -400,7 +400,7 @@ class State:
         # with its face (numbers are given in deck order, so one left at its place would
         # name the real card there)
         cards.sort()
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         for inst, (card_id, uid, card) in zip(places, cards):
             inst.card, inst.id, inst.uid = card, card_id, uid
         table.count_reactive()

@@ -24,6 +24,7 @@ import random
 import weakref
 from itertools import repeat
 
+from ..lang.machine import shuffle
 from ..lang.values import HAND, PILE, PUBLIC, PrivateInt, as_secret_as  # noqa: F401 (re-exported)
 from .events import EventLog
 
@@ -345,7 +346,7 @@ class Table:
     def shuffle(self, zone: Zone, order: list[int] | None = None) -> None:
         """Put a zone in a random order (or the given permutation); knowledge resets."""
         if order is None:
-            self.rng.shuffle(zone.cards)
+            shuffle(self.rng, zone.cards)
         else:
             zone.cards[:] = [zone.cards[i] for i in order]
         if zone.kind != PUBLIC:
