@@ -880,6 +880,7 @@ LabOutOpt = Annotated[Optional[str], typer.Option("--out", "-o", help="Stream ev
 LabResumeOpt = Annotated[bool, typer.Option("--resume", help="Continue the --out file: count the games it holds and play only the rest.")]
 LabReportOpt = Annotated[Optional[str], typer.Option("--report", help="Write one self-contained HTML page with plots to this file.")]
 LabFixedOpt = Annotated[bool, typer.Option("--fixed-seats", help="Keep each bot at its seat (default: bots move round the seats game by game, so seat and skill are not confused).")]
+LabDealOpt = Annotated[bool, typer.Option("--deal-per-rotation", help="Play each deal once from every turn of the line-up (game i deals seed + i // players), so the luck of the deal falls alike on every bot.")]
 LabFormatOpt = Annotated[Format, typer.Option("--format", "-f", help="text for people, json for every number.")]
 
 
@@ -939,13 +940,17 @@ def _lab(command: str, output: Format, as_json: bool, report: Optional[str], run
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
-def _lab_options(command, players, games, bots, seed, fixed_seats, workers, scheduler, out, resume, progress):
+def _lab_options(command, players, games, bots, seed, fixed_seats, workers, scheduler, out, resume, progress,
+                 deal_per_rotation=False):
     from .interpreter.tools.lab.session import Options
 
     from .interpreter.engine.players import BotSpecError, parse_spec
 
     if resume and out is None:
         raise _usage(command, "--resume continues an --out file: give one")
+    if deal_per_rotation and fixed_seats:
+        raise _usage(command, "--deal-per-rotation plays each deal from every turn of the line-up: "
+                     "leave out --fixed-seats")
     names = [name.strip() for name in bots.split(",") if name.strip()]
     for name in names or [""]:
         try:
@@ -954,7 +959,7 @@ def _lab_options(command, players, games, bots, seed, fixed_seats, workers, sche
             raise _usage(command, str(exc))
     return Options(players=players, games=games, bots=tuple(names), seed=seed,
                    rotate=not fixed_seats, workers=workers, scheduler=scheduler, out=out, resume=resume,
-                   progress=progress)
+                   progress=progress, deal_per_rotation=deal_per_rotation)
 
 
 def _usage(command: str, message: str):
@@ -972,6 +977,7 @@ def simulate(
     variant: VariantOpt = None,
     expansions: WithOpt = None,
     fixed_seats: LabFixedOpt = False,
+    deal_per_rotation: LabDealOpt = False,
     workers: LabWorkersOpt = None,
     scheduler: LabSchedulerOpt = None,
     out: LabOutOpt = None,
@@ -987,7 +993,7 @@ def simulate(
     def run(progress):
         arm = session.Ruleset(edition, variant, tuple(expansions or ()))
         options = _lab_options("simulate", players, games, bots, seed, fixed_seats, workers, scheduler,
-                               out, resume, progress)
+                               out, resume, progress, deal_per_rotation)
         return session.simulate(arm, options)
 
     _lab("simulate", output, as_json, report, run, scheduler)
@@ -1003,6 +1009,7 @@ def compare(
     variant: Annotated[Optional[str], typer.Option("--variant", help="A variant for every ruleset that names none.", autocompletion=complete.variants)] = None,
     expansions: WithOpt = None,
     fixed_seats: LabFixedOpt = False,
+    deal_per_rotation: LabDealOpt = False,
     workers: LabWorkersOpt = None,
     scheduler: LabSchedulerOpt = None,
     out: LabOutOpt = None,
@@ -1019,7 +1026,7 @@ def compare(
     def run(progress):
         arms = [parse_ruleset(text, variant, expansions) for text in rulesets]
         options = _lab_options("compare", players, games, bots, seed, fixed_seats, workers, scheduler,
-                               out, resume, progress)
+                               out, resume, progress, deal_per_rotation)
         return session.compare(arms, options)
 
     _lab("compare", output, as_json, report, run, scheduler)
@@ -1038,6 +1045,7 @@ def sweep(
     variant: VariantOpt = None,
     expansions: WithOpt = None,
     fixed_seats: LabFixedOpt = False,
+    deal_per_rotation: LabDealOpt = False,
     workers: LabWorkersOpt = None,
     scheduler: LabSchedulerOpt = None,
     out: LabOutOpt = None,
@@ -1057,7 +1065,7 @@ def sweep(
         name, values = session.parse_sweep(set_param if set_param is not None else count, key)
         arm = session.Ruleset(edition, variant, tuple(expansions or ()))
         options = _lab_options("sweep", players, games, bots, seed, fixed_seats, workers, scheduler,
-                               out, resume, progress)
+                               out, resume, progress, deal_per_rotation)
         return session.sweep(arm, key, name, values, options, metric or ())
 
     _lab("sweep", output, as_json, report, run, scheduler)

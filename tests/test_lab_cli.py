@@ -198,3 +198,32 @@ def test_a_missing_extra_is_named_before_any_game(monkeypatch, missing, args, ex
     assert result.exit_code == 2, result.output
     error = json.loads(result.output)["error"]
     assert missing in error and f"pip install 'kittens[{extra}]'" in error
+
+
+def test_deal_per_rotation_plays_each_deal_from_every_turn_of_the_line_up(tmp_path):
+    """--deal-per-rotation: game i is dealt seed + i // players with the line-up turned i
+    seats, played exactly as the lab plays that deal and seating by hand."""
+    from kittens.interpreter.engine.game import Game
+    from kittens.interpreter.rules.load import load_edition
+    from kittens.interpreter.tools.lab.play import play_record, seats_for
+
+    out = tmp_path / "games.jsonl"
+    result = _run("simulate", "original", "-p", "4", "-g", "12", "-j", "1", "--seed", "5", "--bots",
+                  "heuristic,random", "--deal-per-rotation", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "seeds 5-7, each dealt from every turn of the line-up" in result.output
+    game = Game(load_edition("original"), 4)
+    for line in out.read_text().splitlines()[1:]:
+        record = json.loads(line)
+        index, found = record["i"], record["r"][0]
+        mine = play_record(game, 5 + index // 4, seats_for(["heuristic", "random"], 4, index, True))
+        assert found == json.loads(json.dumps(mine)), index
+    data = json.loads(_run("simulate", "original", "-g", "8", "-j", "1", "--deal-per-rotation",
+                           "--format", "json").output)
+    assert data["meta"]["deal_per_rotation"] is True
+    both = _run("simulate", "original", "-g", "8", "--deal-per-rotation", "--fixed-seats")
+    assert both.exit_code == 2 and "leave out --fixed-seats" in both.output
+    # a file of per-rotation games is not resumed as a run of one deal per game
+    again = _run("simulate", "original", "-p", "4", "-g", "16", "-j", "1", "--seed", "5", "--bots",
+                 "heuristic,random", "--out", str(out), "--resume")
+    assert again.exit_code == 2 and "deal_per_rotation" in again.output

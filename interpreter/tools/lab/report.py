@@ -31,10 +31,19 @@ def run_line(meta: dict) -> str:
     return f"played {meta['played']} game(s) {where} in {meta['seconds']:.1f} s{speed}{resumed}"
 
 
+def seeds(meta: dict, games: int) -> str:
+    """The seeds a run's games were dealt with, in words."""
+    first = meta["seed"]
+    if meta.get("deal_per_rotation"):
+        last = first + max(games - 1, 0) // meta["players"]
+        return f"seeds {first}-{last}, each dealt from every turn of the line-up"
+    return f"seeds {first}-{first + max(games - 1, 0)}"
+
+
 def simulate_text(summary: dict, meta: dict) -> str:
     lines = [f"{summary['games']} games of {summary['label']}, {summary['players']} players, "
              f"bots {', '.join(meta['bots'])} ({'seats rotate' if meta['rotate'] else 'fixed seats'}), "
-             f"seeds {meta['seed']}-{meta['seed'] + max(summary['games'] - 1, 0)}",
+             + seeds(meta, summary["games"]),
              run_line(meta), ""]
     if not summary["games"]:
         return "\n".join(lines)
@@ -150,8 +159,8 @@ def _cards(summary: dict) -> list:
 
 
 def compare_text(summaries: list, comparisons: list, meta: dict) -> str:
-    lines = [f"{meta['games']} games of each ruleset, the same seeds ({meta['seed']}-"
-             f"{meta['seed'] + max(meta['games'] - 1, 0)}) and bots by seat ({', '.join(meta['bots'])}, "
+    lines = [f"{meta['games']} games of each ruleset, the same seeds ({seeds(meta, meta['games'])[6:]}) "
+             f"and bots by seat ({', '.join(meta['bots'])}, "
              f"{'seats rotate' if meta['rotate'] else 'fixed seats'}), {meta['players']} players",
              run_line(meta), ""]
     for summary in summaries:
@@ -177,7 +186,8 @@ def compare_text(summaries: list, comparisons: list, meta: dict) -> str:
 def sweep_text(curve: dict, meta: dict) -> str:
     name = curve["parameter"]
     lines = [f"{meta['games']} games at each {name} (the same seeds, {meta['players']} players, bots "
-             f"{', '.join(meta['bots'])}, {'seats rotate' if meta['rotate'] else 'fixed seats'})",
+             f"{', '.join(meta['bots'])}, {'seats rotate' if meta['rotate'] else 'fixed seats'}"
+             f"{', each deal from every turn of the line-up' if meta.get('deal_per_rotation') else ''})",
              run_line(meta), "",
              f"  {name:<14}{'turns (95% CI)':>22}{'first player':>24}{'seat spread':>13}"
              f"{'fairness p':>12}{'no winner':>11}"]

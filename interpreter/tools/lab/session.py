@@ -30,6 +30,7 @@ class Options:
     out: str | None = None
     resume: bool = False
     progress: object = None  # on_progress(done, total), or None
+    deal_per_rotation: bool = False  # game i deals seed + i // players (runner.Job)
 
 
 @dataclass
@@ -66,7 +67,8 @@ def _run(arms: list, options: Options):
     players = players_for(editions[0], options.players)
     for edition in editions[1:]:  # every ruleset must allow the same table
         players_for(edition, players)
-    job = Job(tuple(arms), players, tuple(options.bots), options.seed, options.games, options.rotate)
+    job = Job(tuple(arms), players, tuple(options.bots), options.seed, options.games, options.rotate,
+              deal_per_rotation=options.deal_per_rotation)
     job, digests = prepare(job)
     workers = options.workers or default_workers(options.games, len(arms))
     try:
@@ -81,6 +83,7 @@ def _run(arms: list, options: Options):
             "games_per_second": round(outcome.played * len(arms) / outcome.seconds, 1)
             if outcome.seconds and outcome.played else None,
             "interrupted": outcome.interrupted, "rulesets": [arm.to_dict() for arm in arms],
+            "deal_per_rotation": options.deal_per_rotation,
             "digests": digests}
     infos = [card_info(edition, players) for edition in editions]
     return outcome, meta, editions, infos
