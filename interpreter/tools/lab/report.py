@@ -32,18 +32,18 @@ def run_line(meta: dict) -> str:
 
 
 def seeds(meta: dict, games: int) -> str:
-    """The seeds a run's games were dealt with, in words."""
+    """The seeds a run's games were dealt with, in words ("5-7, each dealt from ...")."""
     first = meta["seed"]
     if meta.get("deal_per_rotation"):
         last = first + max(games - 1, 0) // meta["players"]
-        return f"seeds {first}-{last}, each dealt from every turn of the line-up"
-    return f"seeds {first}-{first + max(games - 1, 0)}"
+        return f"{first}-{last}, each dealt from every turn of the line-up"
+    return f"{first}-{first + max(games - 1, 0)}"
 
 
 def simulate_text(summary: dict, meta: dict) -> str:
     lines = [f"{summary['games']} games of {summary['label']}, {summary['players']} players, "
              f"bots {', '.join(meta['bots'])} ({'seats rotate' if meta['rotate'] else 'fixed seats'}), "
-             + seeds(meta, summary["games"]),
+             f"seeds {seeds(meta, summary['games'])}",
              run_line(meta), ""]
     if not summary["games"]:
         return "\n".join(lines)
@@ -159,7 +159,7 @@ def _cards(summary: dict) -> list:
 
 
 def compare_text(summaries: list, comparisons: list, meta: dict) -> str:
-    lines = [f"{meta['games']} games of each ruleset, the same seeds ({seeds(meta, meta['games'])[6:]}) "
+    lines = [f"{meta['games']} games of each ruleset, the same seeds ({seeds(meta, meta['games'])}) "
              f"and bots by seat ({', '.join(meta['bots'])}, "
              f"{'seats rotate' if meta['rotate'] else 'fixed seats'}), {meta['players']} players",
              run_line(meta), ""]
