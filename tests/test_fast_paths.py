@@ -176,3 +176,13 @@ def test_the_engines_shuffle_is_pythons_shuffle():
     items = list(range(10))
     shuffle(Counting(3), items)
     assert Counting.calls == 1 and sorted(items) == list(range(10))
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_a_game_that_does_not_record_keeps_no_event(name):
+    """``record=False`` (kittens bench, the lab, a search's worlds) keeps nothing: a
+    Show once slipped past the switch, so unlogged games grew a list of events."""
+    game = _game(name)
+    for seed in range(12):
+        state = simulate.play_game(game, seed, make_bots(["random"], game.players, seed), record=False)
+        assert state.table.log.events == [], (seed, state.table.log.events[:2])

@@ -109,6 +109,8 @@ class EventLog:
         self.events.append(event)
 
     def show(self, cards: list, seats: int) -> None:
+        if not self.record:
+            return
         self.events.append({"type": "show", "seats": seats_of(seats), "count": len(cards),
                             "zone": cards[0].zone.name,
                             "cards": [c.id for c in cards],
