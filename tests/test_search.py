@@ -55,7 +55,7 @@ class Peeking(ISMCTSBot):
         class Handle(SearchView):
             __slots__ = ()
 
-            def resample(self, rng):
+            def resample(self, rng, *, record=None):
                 world = real.clone()
                 world.table.rng.seed(rng.getrandbits(64))
                 return world
@@ -226,6 +226,36 @@ def test_a_dealt_world_carries_no_trace_of_the_real_hidden_cards(name, players):
             world.serialize()
         world.apply_action(world.decision().options[0])  # and it plays on
     assert moved >= 3
+
+
+@pytest.mark.parametrize("name, players", [("original", 4), ("imploding", 4), ("party", 6)])
+def test_a_world_dealt_without_events_is_the_same_world_and_plays_the_same(name, players):
+    """The search deals its worlds with ``record=False``: the same cards at the same places,
+    the same chance, played to the same end; only no event is kept or recorded."""
+    game = Game(load_edition(name), players)
+    for state, seat in _positions(game, 11, 6, record=True):
+        recorded = state.resample_from_view(seat, random.Random(4))
+        silent = state.resample_from_view(seat, random.Random(4), record=False)
+        assert _hidden(silent, seat) == _hidden(recorded, seat)
+        assert silent.table.log.events == [] and not silent.table.log.record
+        assert state.table.log.record and state.table.log.events  # the real game is untouched
+        rng = random.Random(8)
+        while not recorded.is_terminal():
+            option = rng.choice(recorded.legal_actions())
+            assert silent.legal_actions() == recorded.legal_actions()
+            recorded.apply_action(option)
+            silent.apply_action(option)
+        assert silent.is_terminal() and silent.returns() == recorded.returns()
+        assert silent.table.log.events == []
+        assert silent.view(seat).to_dict() == recorded.view(seat).to_dict()
+
+
+def test_the_search_decides_alike_whether_the_real_game_records_or_not():
+    game = Game(ORIGINAL, 4)
+    for recorded, seat in _positions(game, 13, 5, record=True):
+        silent = recorded.clone()
+        silent.table.log.record, silent.table.log.events = False, []
+        assert _decide(3, recorded, seat) == _decide(3, silent, seat)
 
 
 def _attacked_with_a_kitten_on_top(mine, theirs):

@@ -355,10 +355,13 @@ class State:
     def clone(self) -> "State":
         """An independent copy of this game, made directly: the table, the frames
         running and the pending decision, every card carried over."""
+        return self._copy(True)
+
+    def _copy(self, record: bool) -> "State":
         memo: dict = {}
         other = State.__new__(State)
         memo["state"] = other
-        table = self.table.copy(memo)
+        table = self.table.copy(memo, record)
         other._setup(self.game, self.seed, self.explicit_chance, table)
         other.decisions, other.budget, other.draw_nesting = self.decisions, self.budget, self.draw_nesting
         other.step_budget = self.step_budget
@@ -369,7 +372,7 @@ class State:
         other._sampled = self._sampled
         return other
 
-    def resample_from_view(self, seat: int, rng: random.Random) -> "State":
+    def resample_from_view(self, seat: int, rng: random.Random, *, record: bool | None = None) -> "State":
         """A copy of this game with every card ``seat`` cannot see dealt afresh: the
         cards it does not know are shuffled among the places it does not know, zone
         sizes and everything it knows kept, and the copy's own chance reseeded from
@@ -386,8 +389,12 @@ class State:
         The copy carries nothing else of the real cards: a card's serial number
         moves with its face, its event log keeps only what ``seat`` observed (so
         its information state for ``seat`` is this one's), and it has no seed or
-        past actions (it cannot be serialized)."""
-        other = self.clone()
+        past actions (it cannot be serialized).
+
+        ``record=False`` gives a world that keeps and records no events at all: a
+        search that never reads them plays its worlds faster. By default the world
+        records as this game does."""
+        other = self._copy(record is not False)
         table, bit = other.table, 1 << seat
         held = other._cards_in_play()
         places, cards = [], []

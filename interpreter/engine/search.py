@@ -119,7 +119,7 @@ class ISMCTSBot:
         paired = [[] for _ in options]  # the seat's reward for each root option, world by world
         done = 0
         while True:
-            world = resample(self.rng)
+            world = resample(self.rng, record=False)  # nothing here reads a world's events
             if self.out_of_hands:
                 keep_out_of_hands(world, self.seat, self.out_of_hands, self.rng)
             # every root option is tried in the same world, with the same chance and the same

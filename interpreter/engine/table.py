@@ -132,9 +132,10 @@ class Table:
         self.teams = getattr(edition, "teams", 0)
         self.together = self.teams and getattr(edition, "teams_together", False)
 
-    def copy(self, memo: dict) -> "Table":
+    def copy(self, memo: dict, record: bool = True) -> "Table":
         """An independent copy of the table; ``memo`` maps the id of every card and zone
-        to its copy, so that the game's frames can be carried over (machine.remap)."""
+        to its copy, so that the game's frames can be carried over (machine.remap).
+        ``record=False``: the copy keeps and records no events."""
         other = Table.__new__(Table)
         for name in ("edition", "players", "everyone", "_marked", "_homes", "_reactive", "current", "direction",
                      "turn", "turn_ended", "finished", "winner", "winners", "teams", "together"):
@@ -143,7 +144,7 @@ class Table:
         other._orders = {}
         other.rng = random.Random(0)  # seeded cheaply, then given this one's state
         other.rng.setstate(self.rng.getstate())
-        other.log = self.log.copy()
+        other.log = self.log.copy() if record else EventLog(False, self.everyone)
         cards = []
         for inst in self.cards:
             twin = CardInst.__new__(CardInst)

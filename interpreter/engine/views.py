@@ -161,10 +161,12 @@ class SearchView(View):
         """The compiled game (static rules and player count; no cards in play)."""
         return self._state.game
 
-    def resample(self, rng):
+    def resample(self, rng, *, record: bool | None = None):
         """A world the seat cannot tell from this game (``State.resample_from_view``),
-        its own chance reseeded from ``rng``: a copy the player may play forward."""
-        return self._state.resample_from_view(self.seat, rng)
+        its own chance reseeded from ``rng``: a copy the player may play forward.
+        ``record=False``: the world records no events (faster, for a player that
+        never reads them)."""
+        return self._state.resample_from_view(self.seat, rng, record=record)
 
 
 def _unseen(state, seat: int) -> None:
