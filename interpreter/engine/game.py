@@ -392,8 +392,9 @@ class State:
         past actions (it cannot be serialized).
 
         ``record=False`` gives a world that keeps and records no events at all: a
-        search that never reads them plays its worlds faster. By default the world
-        records as this game does."""
+        search that never reads them plays its worlds faster. Otherwise the world
+        records as this game does (a game that records nothing gives a world that
+        records nothing)."""
         other = self._copy(record is not False)
         table, bit = other.table, 1 << seat
         held = other._cards_in_play()
