@@ -520,21 +520,14 @@ def arena(
         fail("the arena rates bots with openskill: pip install 'kittens[rl]'")
 
     def run(progress):
-        from .interpreter.engine.players import BotSpecError, make_player, parse_spec
-
-        if resume and out is None:
-            raise _usage("arena", "--resume continues an --out file: give one")
-        names = [name.strip() for name in bots.split(",") if name.strip()]
-        for name in names or [""]:
-            try:
-                make_player(parse_spec(name), 0, 0)
-            except BotSpecError as exc:
-                raise _usage("arena", str(exc))
+        options = _lab_options("arena", players, games, bots, seed, False, workers, scheduler, out, resume,
+                               progress, deal_per_rotation=True)
         arm = session.Ruleset(edition, variant, tuple(expansions or ()))
         compiled = session.load_ruleset(arm)
         count = session.players_for(compiled, players)
-        rated = arena_tool.run_arena(arm, count, names, games=games, seed=seed, workers=workers or 1,
-                                     scheduler=scheduler, out=out, resume=resume, on_progress=progress)
+        rated = arena_tool.run_arena(arm, count, list(options.bots), games=games, seed=seed,
+                                     workers=workers or 1, scheduler=scheduler, out=out, resume=resume,
+                                     on_progress=progress)
         return session.Result(arena_tool.format_report(rated, compiled.name),
                               {"edition": compiled.name, **rated.to_dict()}, rated.interrupted,
                               lambda: arena_tool.report_page(rated, compiled.name))
@@ -944,7 +937,7 @@ def _lab_options(command, players, games, bots, seed, fixed_seats, workers, sche
                  deal_per_rotation=False):
     from .interpreter.tools.lab.session import Options
 
-    from .interpreter.engine.players import BotSpecError, parse_spec
+    from .interpreter.engine.players import BotSpecError, make_player, parse_spec
 
     if resume and out is None:
         raise _usage(command, "--resume continues an --out file: give one")
@@ -953,8 +946,8 @@ def _lab_options(command, players, games, bots, seed, fixed_seats, workers, sche
                      "leave out --fixed-seats")
     names = [name.strip() for name in bots.split(",") if name.strip()]
     for name in names or [""]:
-        try:
-            parse_spec(name)
+        try:  # made once here, so a setting's value is checked too (ismcts:rollout=...)
+            make_player(parse_spec(name), 0, 0)
         except BotSpecError as exc:
             raise _usage(command, str(exc))
     return Options(players=players, games=games, bots=tuple(names), seed=seed,

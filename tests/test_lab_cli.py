@@ -96,6 +96,10 @@ def test_the_report_is_one_self_contained_page(eds, tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["simulate", "no_such_edition"], "no such rule file"),
     (["simulate", "original", "--bots", "genius"], "unknown bot"),
+    (["simulate", "original", "--bots", "ismcts:rollout=clever"], "unknown rollout 'clever'"),
+    (["compare", "original", "original", "--bots", "ismcts:iterations=0"], "at least 1"),
+    (["arena", "original", "--bots", "ismcts:rollout=clever,random"], "unknown rollout 'clever'"),
+    (["arena", "original", "--resume"], "--resume continues an --out file"),
     (["simulate", "original", "-p", "9"], "2 to 5 players"),
     (["simulate", "original", "--resume"], "--resume continues an --out file"),
     (["sweep", "original"], "give one of --set"),
