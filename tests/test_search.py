@@ -250,14 +250,6 @@ def test_a_world_dealt_without_events_is_the_same_world_and_plays_the_same(name,
         assert silent.view(seat).to_dict() == recorded.view(seat).to_dict()
 
 
-def test_the_search_decides_alike_whether_the_real_game_records_or_not():
-    game = Game(ORIGINAL, 4)
-    for recorded, seat in _positions(game, 13, 5, record=True):
-        silent = recorded.clone()
-        silent.table.log.record, silent.table.log.events = False, []
-        assert _decide(3, recorded, seat) == _decide(3, silent, seat)
-
-
 def _attacked_with_a_kitten_on_top(mine, theirs):
     """Seat 2 (holding ``theirs``) about to play an Attack on seat 0 (holding ``mine``, no
     Defuse), everyone knowing an Exploding Kitten lies on top of the pile."""
