@@ -69,15 +69,12 @@ def test_the_cluster_keeps_no_finished_chunk_in_memory(cluster, tmp_path):
     there = run_job(job, digests, scheduler=cluster.scheduler_address, workers=3,
                     on_progress=lambda done, total: held.append(_results_held(cluster)))
     assert there.games == 6000 and len(held) > 40
-    # kept results would grow with the chunks counted: past half of them in the run's
-    # second half, and its last quarter well above its second. Freed ones stay flat, at a
-    # handful, or at a dozen on a busy machine where the client waits for the CPU (fresh-
-    # clone CI saw a steady 10-11): judged by growth, not by a fixed count
-    quarter = len(held) // 4
-    second, last = held[quarter:2 * quarter], held[3 * quarter:]
-    later = held[2 * quarter:]
-    assert statistics.median(last) <= statistics.median(second) + 4, held
-    assert statistics.median(later) < quarter and max(later) < len(held) // 2, held
+    # a result kept would stay until the run ends, so the results held would grow with the
+    # chunks counted: in the run's second half, from half of the samples to all of them
+    # (median three quarters). Freed ones stay flat: one or two on a quiet machine, a steady
+    # dozen on a busy one where the client waits for the CPU (fresh-clone CI saw 8-11)
+    later = held[len(held) // 2:]
+    assert statistics.median(later) < len(held) // 3 and max(later) < 2 * len(held) // 3, held
 
 
 def test_the_arena_plays_on_the_cluster_with_the_same_ratings(cluster):
