@@ -20,7 +20,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from .about import __version__, display_path
+from .about import __version__, display_path, engine_core
 from . import completion as complete
 from .clikit import (EXIT_ERRORS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE,  # noqa: F401
                      STATE, Format, FormatOpt, JsonOpt, SheetFormat, ValidateFormat, emit, fail,
@@ -43,7 +43,7 @@ OutputFormat = Format
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"kittens {__version__}")
+        typer.echo(f"kittens {__version__} ({engine_core()} engine core)")
         raise typer.Exit()
 
 
@@ -453,11 +453,13 @@ def bench(
         fail(f"the rules broke down in play: {exc}", EXIT_ERRORS)
     figures["edition"] = compiled.id
     figures["python"] = platform.python_version()
+    figures["core"] = engine_core()
     if as_json:
         typer.echo(json.dumps(figures))
         return
     typer.echo(f"{compiled.name}, {count} random bots, {games} games x {rounds} rounds (best), "
-               f"events {'on' if events else 'off'}, Python {figures['python']}, one core")
+               f"events {'on' if events else 'off'}, Python {figures['python']}, one core, "
+               f"{figures['core']} engine core")
     typer.echo(f"  {figures['games_per_second']:,.0f} games/s")
     typer.echo(f"  {figures['decisions_per_second']:,} decisions/s "
                f"({figures['decisions_per_game']} decisions per game)")

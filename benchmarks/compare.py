@@ -8,9 +8,15 @@ two commits compare, however their modules are laid out.
 
     python benchmarks/compare.py 767fe87 HEAD             # kittens bench, 4 random bots
     python benchmarks/compare.py 767fe87 HEAD --log       # kittens run with and without --log
-    python benchmarks/compare.py HEAD --workers-of run     # one commit: logged against unlogged
+    python benchmarks/compare.py HEAD --log                # one commit: logged against unlogged
+    python benchmarks/compare.py 767fe87 HEAD HEAD+compiled  # the sources, and the compiled core
 
-Prints games/s for each round and the median of each, and the ratio B/A.
+A commit named with ``+compiled`` has its engine core compiled in its folder first, as
+``pip install .`` compiles it (``setup.py build_ext --inplace``: this needs Cython,
+``pip install cython``, and a C compiler); a plain commit runs its Python sources.
+
+Prints games/s for each round and the median of each, and each commit's ratio to
+the first.
 """
 
 from __future__ import annotations
@@ -27,13 +33,27 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+COMPILED = "+compiled"
+
+
 def checkout(ref: str, where: Path) -> Path:
-    """The commit ``ref`` as a folder named kittens (importable as the package)."""
+    """The commit ``ref`` as a folder named kittens (importable as the package), with
+    its core compiled in place when ``ref`` ends in ``+compiled``."""
+    commit = ref.removesuffix(COMPILED)
     folder = where / ref.replace("/", "_") / "kittens"
     folder.mkdir(parents=True)
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], check=True,
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True,
                              capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    if ref.endswith(COMPILED):
+        if not (folder / "setup.py").exists():
+            sys.exit(f"{commit} has no setup.py: it has no compiled core to build")
+        subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=folder, check=True)
+        probe = subprocess.run([sys.executable, "-c", "from kittens.about import engine_core; print(engine_core())"],
+                               env={**os.environ, "PYTHONPATH": str(folder.parent)}, capture_output=True,
+                               text=True, check=True).stdout.strip()
+        if probe != "compiled":
+            sys.exit(f"{ref}: the core did not compile (see the messages above)")
     return folder.parent
 
 
@@ -63,7 +83,8 @@ def run(path: Path, args: argparse.Namespace, log: bool) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("refs", nargs="+", help="one or two commits (A B): B is compared with A")
+    parser.add_argument("refs", nargs="+", help="commits (A B ...), each compared with A; "
+                        "REF+compiled builds REF's compiled core first")
     parser.add_argument("--edition", default="original.yaml")
     parser.add_argument("-p", "--players", type=int, default=4)
     parser.add_argument("-g", "--games", type=int, default=1000)
@@ -92,9 +113,10 @@ def main() -> None:
         for ref in args.refs:
             share = medians[(ref, "logged")] / medians[(ref, "unlogged")]
             print(f"  {ref}: logging keeps {share:.0%} of the unlogged games/s")
-    if len(args.refs) == 2 and not args.log:
-        first, second = (medians[(ref, "bench")] for ref in args.refs)
-        print(f"  {args.refs[1]} / {args.refs[0]} = {second / first:.2f}x")
+    if len(args.refs) >= 2 and not args.log:
+        first = medians[(args.refs[0], "bench")]
+        for ref in args.refs[1:]:
+            print(f"  {ref} / {args.refs[0]} = {medians[(ref, 'bench')] / first:.2f}x")
 
 
 if __name__ == "__main__":

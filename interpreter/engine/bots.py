@@ -23,6 +23,7 @@ import random
 from typing import Protocol
 
 from ..lang import syntax as s
+from ..lang.machine import below
 from ..rules.model import calls_primitive
 from ..lang.primitives import NAMES
 
@@ -45,12 +46,10 @@ class RandomBot:
 
     def __init__(self, seed: int = 0, seat: int = 0) -> None:
         self.rng = bot_rng(seed, seat)
-        # randrange(n) for n > 0, without its argument checks: the same numbers, sooner
-        self._below = self.rng._randbelow
 
     def choose(self, view, decision):
         options = decision.options
-        return options[self._below(len(options))]
+        return options[below(self.rng, len(options))]
 
 
 class CardRoles:
@@ -160,7 +159,7 @@ class HeuristicBot:
             handler = _HANDLERS[key] = getattr(type(self), "_" + decision.kind, None)
         option = handler(self, view, decision) if handler else None
         if option is None or option not in decision.options:
-            option = decision.options[self.rng.randrange(len(decision.options))]
+            option = decision.options[below(self.rng, len(decision.options))]
         return option
 
     # -- helpers --------------------------------------------------------------
@@ -262,7 +261,7 @@ class HeuristicBot:
     def _choose_card(self, view, decision):
         options = decision.options
         if options and isinstance(options[0], int):
-            return options[self.rng.randrange(len(options))]
+            return options[below(self.rng, len(options))]
         giving = decision.info.get("actor") != self.seat
         value = self._value
         if giving:  # handing a card over: the least useful one

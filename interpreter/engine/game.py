@@ -25,7 +25,7 @@ import random
 from ..lang.compiler import compile_expression, compile_program
 from ..lang.errors import GameError, RuleRuntimeError  # noqa: F401 (re-exported)
 from ..lang.limits import STEP_BUDGET, label
-from ..lang.machine import Chance, Frame, remap, shuffle
+from ..lang.machine import Chance, Frame, below, remap, shuffle
 from .compiled import compile_rule
 from .decisions import CHANCE, TERMINAL
 from .events import for_seat, kept_for
@@ -265,7 +265,7 @@ class State:
 
     def _draw_chance(self, chance: Chance):
         # a shuffle given no order shuffles with the same generator
-        return self.table.rng.randrange(chance.size) if chance.kind == "pick" else None
+        return below(self.table.rng, chance.size) if chance.kind == "pick" else None
 
     def _advance(self, value) -> None:
         """Run the frames until one waits for a decision (or a chance outcome, when

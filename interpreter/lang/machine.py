@@ -83,6 +83,21 @@ def shuffle(rng, items: list) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+def below(rng, n: int) -> int:
+    """``rng.randrange(n)`` for ``n > 0``: the same number from the same generator, as
+    Python's own ``_randbelow`` draws it, without the argument checks and the two method
+    calls in between (a random bot asks for one at every decision). A generator of
+    another kind draws its own, and ``n <= 0`` fails as randrange fails."""
+    if n <= 0 or type(rng) is not random.Random:
+        return rng.randrange(n)
+    getrandbits = rng.getrandbits
+    bits = n.bit_length()
+    r = getrandbits(bits)
+    while r >= n:
+        r = getrandbits(bits)
+    return r
+
+
 class Chance:
     """A random outcome: ``pick`` one of ``size`` things, or an ``order`` of ``size`` cards."""
 

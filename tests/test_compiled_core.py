@@ -1,0 +1,93 @@
+"""The compiled engine core (setup.py builds the hot modules with Cython) plays exactly
+the games the Python source plays.
+
+An installed kittens (`pip install .`, as CI does) runs compiled; an editable install
+runs the sources. The compiled modules are the same Python files, so nothing may
+differ but speed: the same seeds must record the same events, with random,
+heuristic and search players, in every shipped edition.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kittens.about import PACKAGE_DIR, engine_core
+from kittens.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def hot_modules() -> list[str]:
+    """The modules setup.py compiles, as dotted names (read from its HOT_MODULES list)."""
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "HOT_MODULES":
+            paths = ast.literal_eval(node.value)
+            return ["kittens." + path[:-3].replace("/", ".") for path in paths]
+    raise AssertionError("setup.py has no HOT_MODULES list")
+
+
+def compiled(name: str) -> bool:
+    return importlib.util.find_spec(name).origin.endswith(tuple(EXTENSION_SUFFIXES))
+
+
+def test_the_hot_modules_exist_and_the_core_is_all_compiled_or_all_python():
+    names = hot_modules()
+    assert len(names) > 10
+    kinds = {name: compiled(name) for name in names}  # find_spec fails on a module that is gone
+    assert len(set(kinds.values())) == 1, f"a half-compiled core: {kinds}"
+    assert engine_core() == ("compiled" if kinds[names[0]] else "python")
+
+
+def editable_install() -> bool:
+    """Whether kittens runs from its sources (an editable install, a checkout on the
+    path) rather than from a copy installed into site-packages."""
+    import site
+    import sysconfig
+
+    installed = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")} | {site.getusersitepackages()}
+    return not any(PACKAGE_DIR.is_relative_to(Path(where).resolve()) for where in installed)
+
+
+@pytest.mark.skipif(editable_install() or os.environ.get("KITTENS_PURE_PYTHON", "0") not in ("", "0")
+                    or shutil.which("cc") is None,
+                    reason="an editable install, KITTENS_PURE_PYTHON or no C compiler: the core stays Python")
+def test_an_install_on_a_machine_with_a_c_compiler_runs_the_compiled_core():
+    assert engine_core() == "compiled", "pip install . fell back to the pure-Python core: build it " \
+        "with `pip install -v .` to see why"
+
+
+def test_the_version_and_bench_name_the_core():
+    shown = CliRunner().invoke(app, ["--version"])
+    assert shown.exit_code == 0 and f"({engine_core()} engine core)" in shown.output
+    timed = CliRunner().invoke(app, ["bench", "-g", "3", "--rounds", "1", "--json"])
+    assert timed.exit_code == 0 and f'"core": "{engine_core()}"' in timed.output
+
+
+def fingerprints(env: dict) -> str:
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "fingerprint.py"), "-g", "3",
+                           "--search", "1"], capture_output=True, text=True, env=env, cwd=ROOT.parent)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.skipif(engine_core() != "compiled",
+                    reason="the engine core is pure Python here (an editable install): nothing to compare")
+def test_the_compiled_core_plays_the_same_games_as_the_python_source(tmp_path):
+    source = tmp_path / "kittens"  # the installed package without its compiled modules
+    shutil.copytree(PACKAGE_DIR, source, ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    probe = subprocess.run([sys.executable, "-c", "from kittens.about import engine_core as e; print(e())"],
+                           capture_output=True, text=True, env={**env, "PYTHONPATH": str(tmp_path)})
+    assert probe.stdout.strip() == "python", probe.stderr  # the copy really runs the sources
+    assert fingerprints(env) == fingerprints({**env, "PYTHONPATH": str(tmp_path)})
