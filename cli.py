@@ -463,6 +463,9 @@ def bench(
     typer.echo(f"  {figures['games_per_second']:,.0f} games/s")
     typer.echo(f"  {figures['decisions_per_second']:,} decisions/s "
                f"({figures['decisions_per_game']} decisions per game)")
+    if figures["core"] == "python":
+        typer.echo("  (the engine runs as Python source here; `pip install .` with a C compiler "
+                   "builds a compiled core that plays about 1.7x as fast)")
 
 
 def _shipped_name(path) -> str | None:
