@@ -207,7 +207,7 @@ class Tally:
 
 
 def _bits(mask: int) -> int:
-    return bin(mask).count("1")
+    return mask.bit_count()
 
 
 class PairedMoments:
