@@ -10,8 +10,10 @@ heuristic and search players, in every shipped edition.
 from __future__ import annotations
 
 import ast
+import importlib
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -91,3 +93,69 @@ def test_the_compiled_core_plays_the_same_games_as_the_python_source(tmp_path):
                            capture_output=True, text=True, env={**env, "PYTHONPATH": str(tmp_path)})
     assert probe.stdout.strip() == "python", probe.stderr  # the copy really runs the sources
     assert fingerprints(env) == fingerprints({**env, "PYTHONPATH": str(tmp_path)})
+
+
+def declared_classes(pxd: Path) -> dict:
+    """class name -> the attributes a Cython declaration file gives it."""
+    classes, current = {}, None
+    for line in pxd.read_text().splitlines():
+        found = re.match(r"cdef class (\w+):", line)
+        if found:
+            current = classes[found.group(1)] = set()
+        elif current is not None:
+            attributes = re.match(r"\s+cdef public object (.+)", line)
+            if attributes:
+                current.update(name.strip() for name in attributes.group(1).split(","))
+    return classes
+
+
+def attributes_in_source(source: Path, name: str) -> tuple:
+    """(the class's __slots__ or None, the attributes its __init__ sets on self)."""
+    tree = ast.parse(source.read_text())
+    cls = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == name)
+    slots, set_in_init = None, set()
+    for node in cls.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "__slots__":
+            slots = set(ast.literal_eval(node.value))
+        if isinstance(node, ast.FunctionDef) and node.name == "__init__":
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store) \
+                        and getattr(sub.value, "id", "") == "self":
+                    set_in_init.add(sub.attr)
+    return slots, set_in_init
+
+
+@pytest.mark.parametrize("pxd", sorted((ROOT / "interpreter").rglob("*.pxd")), ids=lambda p: p.stem)
+def test_each_declaration_file_matches_its_classes(pxd):
+    """A class a .pxd declares must have exactly the attributes its source gives it: one
+    more slot in the source would be refused at run time, on the compiled core only."""
+    source = pxd.with_suffix(".py")
+    assert source.exists(), f"{pxd.name} declares a module that does not exist"
+    classes = declared_classes(pxd)
+    assert classes, f"{pxd.name} declares no class"
+    for name, declared in classes.items():
+        slots, set_in_init = attributes_in_source(source, name)
+        if slots is not None:
+            assert declared == slots, f"{pxd.name}: {name} declares {sorted(declared ^ slots)} unlike its __slots__"
+        else:  # a class with a __dict__: what the declaration names, __init__ must set
+            assert declared <= set_in_init, f"{pxd.name}: {name} declares {sorted(declared - set_in_init)}, " \
+                "which its __init__ never sets"
+
+
+def test_the_declaration_files_are_found_beside_compiled_modules():
+    names = {"kittens." + str(p.relative_to(ROOT).with_suffix("")).replace("/", ".")
+             for p in (ROOT / "interpreter").rglob("*.pxd")}
+    assert names and names <= set(hot_modules()), "a .pxd beside a module setup.py does not compile"
+
+
+HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement, not a C struct
+
+
+@pytest.mark.skipif(engine_core() != "compiled", reason="the engine core is pure Python here")
+def test_the_compiled_core_made_the_declared_classes_c_structs():
+    """Cython finds a .pxd by the module's full name; if it missed one the build would
+    still succeed, only slower. So check the classes came out as extension types."""
+    for pxd in sorted((ROOT / "interpreter").rglob("*.pxd")):
+        module = importlib.import_module("kittens." + str(pxd.relative_to(ROOT).with_suffix("")).replace("/", "."))
+        for name in declared_classes(pxd):
+            assert not getattr(module, name).__flags__ & HEAP_TYPE, f"{pxd.name}: {name} was not compiled as declared"

@@ -1,0 +1,25 @@
+# Cython declarations for table.py, read only when setup.py compiles the engine (the
+# Python sources ignore this file). Cards, zones and the table become C structs, and
+# Table.move, which runs about seventy times a game, reads its cards and zones as such.
+# Keep each list of attributes equal to the class's __slots__, and Table's to attributes
+# its __init__ sets (tests/test_compiled_core.py); the rest of a table's attributes live
+# in its __dict__ as before.
+
+cimport cython
+
+cdef class CardInst:
+    cdef public object uid, card, id, zone, known, face_up, was_face_up, played_by
+
+cdef class Zone:
+    cdef public object name, kind, owner, cards, reactive
+
+cdef class Table:
+    cdef dict __dict__
+    cdef public object log, everyone, _reactive, _marked, _homes, discard_pile, extra, hands, owed
+    cdef public object turn_ended, current, alive, draw_pile
+
+    @cython.locals(inst=CardInst, source=Zone, other=CardInst, held=list, into=list)
+    cpdef move(self, cards, Zone to, at=*, face_up=*)
+
+    @cython.locals(other=CardInst)
+    cpdef _seen_leaving(self, CardInst inst, Zone source, shown)
