@@ -2,7 +2,7 @@
 # Python sources ignore this file). Cards, zones and the table become C structs, and
 # Table.move, which runs about seventy times a game, reads its cards and zones as such.
 # Keep each list of attributes equal to the class's __slots__, and Table's to attributes
-# its __init__ sets (tests/test_compiled_core.py); the rest of a table's attributes live
+# it sets (tests/test_compiled_core.py); the rest of a table's attributes live
 # in its __dict__ as before.
 
 cimport cython

@@ -143,7 +143,7 @@ class Frame:
 
     __slots__ = ("result",)
     #: slots that hold compiled code or rules, never the game's objects: shared by a copy
-    SHARED: frozenset = frozenset()
+    SHARED = frozenset()
 
     def step(self, machine, value):  # pragma: no cover - every frame defines it
         raise NotImplementedError
@@ -151,7 +151,7 @@ class Frame:
     def copy_for(self, memo: dict) -> "Frame":
         """This frame for a copied game: every slot carried over by :func:`remap`."""
         kind = type(self)
-        other = object.__new__(kind)
+        other = kind.__new__(kind)  # (not object.__new__: a compiled frame is a C struct)
         memo[id(self)] = other
         shared = kind.SHARED
         for cls in kind.__mro__:

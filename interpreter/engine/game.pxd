@@ -1,0 +1,9 @@
+# Cython declarations for game.py, read only when setup.py compiles the engine: the
+# state as a C struct for the attributes its own methods read at every step; the rest
+# stay in its __dict__ (subclasses, such as the lab's, add their own there). Keep the
+# list to attributes State sets on itself (tests/test_compiled_core.py checks it).
+
+cdef class State:
+    cdef dict __dict__
+    cdef public object game, table, stack, _pending, _sampled, explicit_chance, budget, step_budget
+    cdef public object decisions, history

@@ -1,0 +1,7 @@
+# Cython declarations for reactions.py, read only when setup.py compiles the engine: a
+# reaction window as a C struct (see lang/machine.pxd). Attributes: exactly its __slots__.
+
+from kittens.interpreter.lang.machine cimport Frame
+
+cdef class WindowFrame(Frame):
+    cdef public object play, ctx, chain, last, seats, position, phase, index
