@@ -159,3 +159,44 @@ def test_the_compiled_core_made_the_declared_classes_c_structs():
         module = importlib.import_module("kittens." + str(pxd.relative_to(ROOT).with_suffix("")).replace("/", "."))
         for name in declared_classes(pxd):
             assert not getattr(module, name).__flags__ & HEAP_TYPE, f"{pxd.name}: {name} was not compiled as declared"
+
+
+def _source_copy(tmp_path: Path) -> Path:
+    """The checkout's files (as git knows them) in a folder named kittens."""
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True).stdout
+    copy = tmp_path / "kittens"
+    for name in filter(None, listed.decode().split("\0")):
+        if (ROOT / name).is_file():
+            (copy / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(ROOT / name, copy / name)
+    return copy
+
+
+def _build_in_place(copy: Path, **env) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=copy,
+                          capture_output=True, text=True, env={**os.environ, **env}, timeout=300)
+
+
+def _core_of(copy: Path) -> str:
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    return subprocess.run([sys.executable, "-c", "from kittens.about import engine_core; print(engine_core())"],
+                          capture_output=True, text=True, env={**env, "PYTHONPATH": str(copy.parent)},
+                          check=True).stdout.strip()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("Cython") is None, reason="Cython is not installed")
+def test_a_build_whose_compiler_fails_leaves_a_working_pure_python_kittens(tmp_path):
+    copy = _source_copy(tmp_path)
+    done = _build_in_place(copy, CC="false")  # a compiler that fails on every file
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "could not compile the engine" in done.stdout + done.stderr
+    assert not [path for path in copy.rglob("*.so")], "a failed build left compiled modules behind"
+    assert _core_of(copy) == "python"
+
+
+def test_kittens_pure_python_builds_nothing(tmp_path):
+    copy = _source_copy(tmp_path)
+    done = _build_in_place(copy, KITTENS_PURE_PYTHON="1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not [path for path in copy.rglob("*.so")]
+    assert _core_of(copy) == "python"
