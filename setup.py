@@ -2,7 +2,7 @@
 
 Everything about the package is declared in pyproject.toml; this file only adds the
 compiled core. The modules named below are plain Python, compiled unchanged, with
-the .pxd files beside two of them declaring their busiest classes as C structs: a
+the .pxd files beside seven of them declaring their busiest classes as C structs: a
 game then runs about twice as fast (``benchmarks/compare.py 767fe87 HEAD+compiled``).
 The .py files are installed beside the compiled modules, and Python loads the
 compiled ones first.
@@ -101,6 +101,7 @@ def stage_declarations() -> str:
     own name (kittens/interpreter/...), whatever this folder is called: Cython finds a
     module's declarations by its full name. Returns the folder, for Cython's include path."""
     root = os.path.join(BUILD_DIR, "include")
+    shutil.rmtree(root, ignore_errors=True)  # a .pxd since removed must not apply still
     for path in HOT_MODULES:
         pxd = path[: -len(".py")] + ".pxd"
         if not os.path.exists(pxd):
