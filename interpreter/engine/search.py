@@ -34,6 +34,7 @@ import random
 import time
 import weakref
 
+from ..lang.machine import below
 from .bots import HeuristicBot, bot_rng
 from .decisions import Chance
 from .views import View
@@ -189,7 +190,7 @@ class ISMCTSBot:
             # progressive widening: a node tries one more option as its visits grow (the
             # hint first), so rarely visited decisions follow the rollout policy
             if fresh and (best is None or len(options) - len(fresh) < 1 + int(self.widening * math.sqrt(tried))):
-                best = hint if hint in fresh else fresh[self.rng._randbelow(len(fresh))]
+                best = hint if hint in fresh else fresh[below(self.rng, len(fresh))]
                 edge = node[_key(best)] = Edge()
                 node = None
             else:
@@ -234,7 +235,7 @@ class ISMCTSBot:
         last = table.turn + ROLLOUT_TURNS
         update = places.update
         bots = self._heuristics
-        below = self.rng._randbelow
+        rng = self.rng
         while True:
             decision = state.decision()
             if decision is None or table.turn > last:
@@ -249,7 +250,7 @@ class ISMCTSBot:
                 seat = decision.seat
                 state.apply_action(bots[seat].choose(View(state, seat), decision))
             else:
-                state.apply_action(options[below(len(options))])
+                state.apply_action(options[below(rng, len(options))])
             update()
 
 
@@ -334,7 +335,7 @@ def titles_out_of_hands(game, games: int = 24, seed: int = 0, threshold: float =
             for inst in table.draw_pile.cards:
                 placed[inst.id] = placed.get(inst.id, 0) + 1
             options = state.legal_actions()
-            state.apply_action(options[rng.randrange(len(options))])
+            state.apply_action(options[below(rng, len(options))])
     found = frozenset(title for title, count in placed.items()
                       if in_hand.get(title, 0) < threshold * count)
     _LEARNT[game] = found
@@ -355,7 +356,7 @@ def keep_out_of_hands(world, seat: int, titles: frozenset, rng) -> None:
     for inst in misplaced:
         if not pool:
             break
-        other = pool.pop(rng._randbelow(len(pool)))
+        other = pool.pop(below(rng, len(pool)))
         inst.card, other.card = other.card, inst.card
         inst.id, other.id = inst.card.id, other.card.id
     table.count_reactive()
