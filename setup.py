@@ -2,7 +2,7 @@
 
 Everything about the package is declared in pyproject.toml; this file only adds the
 compiled core. The modules named below are plain Python, compiled unchanged, with
-the .pxd files beside seven of them declaring their busiest classes as C structs: a
+the .pxd files beside eight of them declaring their busiest classes as C structs: a
 game then runs about twice as fast (``benchmarks/compare.py 767fe87 HEAD+compiled``).
 The .py files are installed beside the compiled modules, and Python loads the
 compiled ones first.

@@ -103,7 +103,7 @@ def declared_classes(pxd: Path) -> dict:
         if found:
             current = classes[found.group(1)] = set()
         elif current is not None:
-            attributes = re.match(r"\s+cdef public object (.+)", line)
+            attributes = re.match(r"\s+cdef public \w+ (.+)", line)  # of any type: object, tuple, ...
             if attributes:
                 current.update(name.strip() for name in attributes.group(1).split(","))
     return classes

@@ -63,8 +63,9 @@ def test_generated_sections_are_current(page):
 
 
 def test_the_engine_writes_exactly_the_event_kinds_it_lists():
-    """Every `emit("kind", ...)` and every event dict written with a "type" names a kind
-    of EVENT_KINDS, and every kind listed is written somewhere (or it is dead)."""
+    """Every `emit("kind", ...)`, every `Shape("kind", ...)` of the rows an EventLog
+    keeps and every event dict written with a "type" names a kind of EVENT_KINDS, and
+    every kind listed is written somewhere (or it is dead)."""
     import ast
 
     from kittens.interpreter.engine.events import EVENT_KINDS
@@ -72,8 +73,8 @@ def test_the_engine_writes_exactly_the_event_kinds_it_lists():
     written = set()
     for path in (ROOT / "interpreter" / "engine").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "emit" and node.args \
-                    and isinstance(node.args[0], ast.Constant):
+            if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) and \
+                    (getattr(node.func, "attr", None) == "emit" or getattr(node.func, "id", None) == "Shape"):
                 written.add(node.args[0].value)
             if isinstance(node, ast.Dict):
                 for key, value in zip(node.keys, node.values):

@@ -8,6 +8,10 @@ only some seats learn of at all (a seat's own decision) has ``only``.
 The masks an :class:`EventLog` records are :class:`Seats` (ints) and its secrets
 :class:`Secret` (dicts): ints and dicts in every way, which a log writer turns
 into lists of seats without copying the event (see :func:`encode_lines`).
+An :class:`EventLog` keeps its busiest kinds of event as rows (a :class:`Shape`
+and the values), made into dicts only when read, and writes them to a log
+straight from the rows (:func:`write_rows`), since a logged run records and
+writes every event.
 
 ``for_seat(event, seat)`` gives what one seat observes: the event without the
 fields it may not see, or None. A game log is the full event stream, one JSON
@@ -61,20 +65,58 @@ def seats_of(mask: int) -> list[int]:
 
 
 class EventLog:
-    """Collects events when ``record`` is true; costs almost nothing otherwise."""
+    """Collects events when ``record`` is true; costs almost nothing otherwise.
 
-    __slots__ = ("record", "events", "everyone")
+    The busiest kinds of event (moves, decisions, turns, plays, windows: nine in ten
+    of a game's) are kept as rows: a tuple of a :class:`Shape` and the values of its
+    fields, a few times cheaper to make than a dict and written to a log straight
+    from the tuple (:meth:`lines`). Any other event is kept as its dict. ``events``
+    gives every event as a dict, made from the rows when first asked for.
+    """
+
+    __slots__ = ("record", "rows", "everyone", "_dicts", "_dicts_of")
 
     def __init__(self, record: bool = True, everyone: int = 0) -> None:
         self.record = record
         self.everyone = everyone  # the bit mask of all seats
-        self.events: list[dict] = []
+        self.rows: list = []
+        self._dicts: list = []  # events[:len(_dicts)] as dicts, made from the list _dicts_of
+        self._dicts_of = self.rows
+
+    @property
+    def events(self) -> list:
+        """Every event so far, as a dict (a row is turned into its dict once)."""
+        rows, dicts = self.rows, self._dicts
+        if self._dicts_of is not rows or len(dicts) > len(rows):  # the rows were replaced
+            dicts = self._dicts = []
+            self._dicts_of = rows
+        if len(dicts) < len(rows):
+            dicts.extend([as_dict(row) for row in rows[len(dicts):]])
+        return dicts
+
+    @events.setter
+    def events(self, events: list) -> None:
+        """Go on from these events (dicts, or rows as this log keeps them): the list
+        itself, to which new events are added."""
+        self.rows = events
 
     def copy(self) -> "EventLog":
         """A log that goes on from this one (events already written are never changed)."""
         other = EventLog(self.record, self.everyone)
-        other.events = list(self.events)
+        other.rows = list(self.rows)
+        if self._dicts_of is self.rows:
+            other._dicts = list(self._dicts)
+        other._dicts_of = other.rows
         return other
+
+    def lines(self) -> bytes:
+        """The events as the lines of a log, as :func:`encode_lines` writes them (but
+        without making a dict of any row: see :func:`write_rows`)."""
+        return write_rows(self.rows)
+
+    def write_lines(self, out: list) -> None:
+        """Append :meth:`lines` to ``out`` in pieces, each line ended (see :func:`write_rows`)."""
+        _write_lines(self.rows, out)
 
     def emit(self, type_: str, *, secret: dict | None = None, only: int | None = None,
              **fields) -> None:
@@ -83,39 +125,124 @@ class EventLog:
         fields["type"] = type_  # the keyword arguments are the event: no copy
         if secret:
             fields["secret"] = Secret(secret)
-        if only is not None:  # a decision's event: seventy or so a game
-            try:
-                fields["only"] = _SEATS[only]
-            except KeyError:
-                fields["only"] = seats(only)
-        self.events.append(fields)
+        if only is not None:
+            fields["only"] = seats(only)
+        self.rows.append(fields)
 
-    def move(self, inst, source, was_at: int | None, to, at: int, card_seers: int,
-             place_seers: int) -> None:
-        """Record a card's move (most events of a game are moves: about 130 of 350)."""
-        if was_at is None:
-            event = {"type": "move", "card": inst.id, "from": source.name, "to": to.name, "at": at}
-        else:  # the place a card leaves a pile from is public
-            event = {"type": "move", "card": inst.id, "from": source.name, "to": to.name, "at": at,
-                     "from_at": was_at}
-        if inst.face_up:
-            event["face_up"] = True
-        if inst.was_face_up and source.owner is not None:  # it left a hand face up, in sight
-            event["from_face_up"] = True
+    def move(self, card: str, source: str, was_at, to: str, at: int, face_up, from_face_up,
+             card_seers: int, place_seers: int, face_up_places=None) -> None:
+        """Record a card's move (most events of a game are moves: about 130 of 350):
+        ``was_at`` None when the place it left is not told, ``face_up`` and
+        ``from_face_up`` true when it lands or leaves a hand face up."""
         everyone = self.everyone
+        secret = None
         if card_seers != everyone or place_seers != everyone:
-            event["secret"] = _move_secret(card_seers if card_seers != everyone else None,
-                                           place_seers if place_seers != everyone else None)
-        self.events.append(event)
+            secret = _move_secret(card_seers if card_seers != everyone else None,
+                                  place_seers if place_seers != everyone else None)
+        self.rows.append((MOVE, at, card, True if face_up else None, face_up_places, source, was_at,
+                          True if from_face_up else None, secret, to))
+
+    def decision(self, seat: int, kind: str, option) -> None:
+        """Record a seat's own choice (only that seat learns of it)."""
+        self.rows.append((DECISION, kind, seats(1 << seat), option, seat))
+
+    def turn(self, seat: int, owed: int, number: int) -> None:
+        self.rows.append((TURN, number, owed, seat))
+
+    def end_turn(self, seat: int, owed: int) -> None:
+        self.rows.append((END_TURN, owed, seat))
+
+    def play(self, seat: int, what: str, rule_id: str, cards: list) -> None:
+        """A card (``what`` "card") or combo ("combo") played, with the cards it took."""
+        if what == "card":
+            self.rows.append((PLAY_CARD, rule_id, cards, seat))
+        else:
+            self.rows.append((PLAY_COMBO, cards, rule_id, seat))
+
+    def window(self, seat: int, rule_id: str) -> None:
+        self.rows.append((WINDOW, rule_id, seat))
+
+    def window_closed(self, seat: int, rule_id: str, answers: int) -> None:
+        self.rows.append((WINDOW_CLOSED, answers, rule_id, seat))
+
+    def answer(self, seat: int, card: str, depth: int) -> None:
+        self.rows.append((ANSWER, card, depth, seat))
 
     def show(self, cards: list, seats: int) -> None:
         if not self.record:
             return
-        self.events.append({"type": "show", "seats": seats_of(seats), "count": len(cards),
-                            "zone": cards[0].zone.name,
-                            "cards": [c.id for c in cards],
-                            "at": [c.zone.cards.index(c) for c in cards],
-                            "secret": Secret({"cards": seats, "at": seats})})
+        self.rows.append({"type": "show", "seats": seats_of(seats), "count": len(cards),
+                          "zone": cards[0].zone.name,
+                          "cards": [c.id for c in cards],
+                          "at": [c.zone.cards.index(c) for c in cards],
+                          "secret": Secret({"cards": seats, "at": seats})})
+
+
+class Shape:
+    """The fields of one kind of event kept as a row (see :class:`EventLog`), in the
+    order a log writes them (sorted), each with the text that comes before its value.
+
+    A field named in ``optional`` is left out when its value is None. The first and
+    the last field are never optional, and ``type`` sorts after every field, so what is written
+    around the values is known in advance. The log writer remembers, field by field,
+    the text of each value it wrote (``,"card":"defuse"``): a game writes the same
+    few values again and again. A ``mixed`` field is one whose values are not all
+    hashable, or not all of one JSON type (1 == True, but one is written 1 and the
+    other true): only strings are remembered there."""
+
+    __slots__ = ("type", "fields", "optional", "heads", "tail", "kept", "texts")
+
+    def __init__(self, type_: str, fields: tuple, optional: tuple = (), mixed: tuple = ()) -> None:
+        if list(fields) != sorted(fields) or fields[-1] >= "type" or fields[0] in optional or \
+                fields[-1] in optional:
+            raise ValueError(f"the fields of a {type_} row must be sorted, before 'type', "
+                             "and the first and last written always")
+        self.type, self.fields = type_, fields
+        self.optional = tuple(field in optional for field in fields)
+        self.kept = tuple(field not in mixed for field in fields)
+        # what comes before each value; the last field's value is followed by the type and
+        # a line break (the writer takes off the log's last one), all remembered with it
+        self.heads = tuple(("{" if i == 0 else ",").encode() + _key(field) for i, field in enumerate(fields))
+        self.tail = b',"type":' + _text(type_) + b"}\n"
+        self.texts = tuple({} for _ in fields)  # per field: value -> its text, with head (and tail)
+
+    def __repr__(self) -> str:
+        return f"Shape({self.type!r}, {self.fields!r})"
+
+
+def _key(field: str) -> bytes:
+    return _text(field) + b":"
+
+
+def _text(value: str) -> bytes:
+    return json.dumps(value).encode()
+
+
+MOVE = Shape("move", ("at", "card", "face_up", "face_up_places", "from", "from_at", "from_face_up",
+                      "secret", "to"),
+             optional=("face_up", "face_up_places", "from_at", "from_face_up", "secret"),
+             mixed=("face_up_places",))
+DECISION = Shape("decision", ("kind", "only", "option", "seat"), mixed=("option",))
+TURN = Shape("turn", ("number", "owed", "seat"))
+END_TURN = Shape("end_turn", ("owed", "seat"))
+PLAY_CARD = Shape("play", ("card", "cards", "seat"), mixed=("cards",))
+PLAY_COMBO = Shape("play", ("cards", "combo", "seat"), mixed=("cards",))
+WINDOW = Shape("window", ("id", "seat"))
+WINDOW_CLOSED = Shape("window_closed", ("answers", "id", "seat"))
+ANSWER = Shape("answer", ("card", "depth", "seat"))
+
+
+def as_dict(row) -> dict:
+    """An event as a dict, whether kept as its dict or as a row."""
+    if type(row) is dict:
+        return row
+    shape = row[0]
+    event = {}
+    for field, value, optional in zip(shape.fields, row[1:], shape.optional):
+        if value is not None or not optional:
+            event[field] = value
+    event["type"] = shape.type
+    return event
 
 
 def for_seat(event: dict, seat: int) -> dict | None:
@@ -202,11 +329,17 @@ class Secret(dict):
     (``written``: the masks as lists of seats), so writing a log copies no event.
     Events are never changed once recorded, their secrets included."""
 
-    __slots__ = ("written",)
+    __slots__ = ("written", "text", "key")
 
     def __init__(self, masks: dict) -> None:
         super().__init__(masks)
         self.written = {key: _SEAT_LISTS[mask] for key, mask in masks.items()}
+        self.text = None  # the JSON text of written, once a log writer needed it
+        self.key = hash(frozenset(masks.items()))
+
+    def __hash__(self) -> int:
+        """By content, as it never changes: the log writer remembers the text of each."""
+        return self.key
 
 
 #: (card seers, place seers) -> the ``secret`` of a move event, one shared by every move
@@ -265,35 +398,205 @@ def dumps_lines(events: list) -> str:
     return encode_lines(events).decode()
 
 
-def encode_lines(events: list) -> bytes:
+def encode_lines(events: list, recorded: bool = False) -> bytes:
     """:func:`dumps_lines` as ASCII bytes, ready for a file (a log written in bytes
-    is not decoded and encoded again).
+    is not decoded and encoded again). ``recorded``: the events are dicts an
+    :class:`EventLog` made (their masks are Seats and Secret), none needs converting.
 
     Written for speed, since a logged run writes every event. orjson writes the whole
     list in one call; the list's separators between events then become line breaks.
     That is exact only when ``},{`` occurs nowhere but between events, which the count
-    of pieces proves (len - 1 boundaries make len pieces); otherwise, and for text
+    of line breaks proves (JSON text holds none of its own); otherwise, and for text
     that is not ASCII, each event is written on its own."""
     if not events:
         return b""
     # an event whose masks an EventLog recorded (Seats, Secret) goes to orjson as it is,
     # and _written writes its masks; any other event with masks is converted first
-    converted = [event if ("secret" not in event or type(event["secret"]) is Secret) and
-                 ("only" not in event or type(event["only"]) is Seats) else to_json(event)
-                 for event in events]
-    data = _orjson.dumps(converted, default=_written, option=_SORTED | _SUBCLASSES)
+    converted = events if recorded else [to_json(event) if _has_plain_masks(event) else event
+                                         for event in events]
+    try:
+        data = _orjson.dumps(converted, default=_written, option=_SORTED | _SUBCLASSES)
+    except TypeError:  # past orjson (a number beyond 64 bits): each event on its own below
+        data = b"\xff"
     if data.isascii():
-        pieces = data[1:-1].split(b"},{")
-        if len(pieces) == len(events):
-            return b"}\n{".join(pieces)
+        lines = data[1:-1].replace(b"},{", b"}\n{")
+        if lines.count(b"\n") == len(events) - 1:
+            return lines
     return "\n".join(encode(to_json(event)) for event in events).encode()
+
+
+def write_rows(rows: list) -> bytes:
+    """The events of an :class:`EventLog` (rows and dicts) as the lines of a log, exactly
+    as :func:`encode_lines` writes them, without making a dict of any row.
+
+    Values are written as json.dumps writes them (keys sorted, compact, non-ASCII
+    escaped). A row is written a field at a time from the texts its shape remembers
+    (see :class:`Shape`): nearly every field of a game is one written before, so a
+    log is mostly looked up in small tables, faster than orjson writes dicts."""
+    out: list = []
+    _write_lines(rows, out)
+    if not out:
+        return b""
+    out[-1] = out[-1][:-1]  # the last line break
+    return b"".join(out)
+
+
+def _write_lines(rows: list, out: list) -> None:
+    """Append the text of :func:`write_rows` to ``out`` in pieces, every line ended by a
+    line break (a caller that joins them with more text copies the log only once)."""
+    for row in rows:
+        if type(row) is dict:
+            out.append(_dict_text(row))
+            out.append(b"\n")
+            continue
+        values = row
+        shape = values[0]
+        heads, optional, kept, texts = shape.heads, shape.optional, shape.kept, shape.texts
+        last = len(heads) - 1
+        for i in range(last + 1):
+            value = values[i + 1]
+            if value is None and optional[i]:
+                continue
+            if kept[i] or type(value) is str:
+                known = texts[i]
+                text = known.get(value)
+                if text is None:
+                    text = heads[i] + _value_text(value) + (shape.tail if i == last else b"")
+                    if len(known) < _FIELD_TEXTS_BOUND:
+                        known[value] = text
+            else:
+                text = heads[i] + _value_text(value) + (shape.tail if i == last else b"")
+            out.append(text)
+
+
+def _dict_text(event: dict) -> bytes:
+    """An event kept as a dict, as one line of a log (orjson writes dicts fastest)."""
+    try:
+        data = _orjson.dumps(to_json(event) if _has_plain_masks(event) else event, default=_written,
+                             option=_SORTED | _SUBCLASSES)
+    except TypeError:  # past orjson (a number beyond 64 bits): as json.dumps writes it
+        data = b"\xff"
+    return data if data.isascii() else encode(to_json(event)).encode()
+
+
+def _value_text(value) -> bytes:
+    out: list = []
+    _write(value, out)
+    return b"".join(out)
+
+
+def _has_plain_masks(event: dict) -> bool:
+    """Whether an event's masks are plain ints and dicts (not as an EventLog records them)."""
+    secret, only = event.get("secret"), event.get("only")
+    return (secret is not None and type(secret) is not Secret) or (only is not None and type(only) is not Seats)
+
+
+def _write(value, out: list) -> None:
+    """Append the JSON text of ``value`` to ``out``, as json.dumps(sort_keys=True,
+    separators=(",", ":")) writes it, a recorded mask or secret as its seats."""
+    kind = type(value)
+    if kind is str:
+        text = _TEXTS.get(value)
+        if text is None:
+            text = _remember(value)
+        out.append(text)
+    elif kind is int:
+        if 0 <= value < _NUMBERS_KEPT:
+            out.append(_NUMBERS[value])
+        else:
+            out.append(str(value).encode())
+    elif kind is list or kind is tuple:
+        if not value:
+            out.append(b"[]")
+            return
+        out.append(b"[")
+        first = True
+        for item in value:
+            if first:
+                first = False
+            else:
+                out.append(b",")
+            _write(item, out)
+        out.append(b"]")
+    elif kind is Seats:
+        out.append(_SEAT_TEXTS[value])
+    elif kind is Secret:
+        text = value.text
+        if text is None:
+            text = value.text = encode(value.written).encode()
+        out.append(text)
+    elif kind is dict:
+        if not value:
+            out.append(b"{}")
+            return
+        keys = sorted(value) if _all_text(value) else None
+        if keys is None:  # json.dumps turns other keys into text, or refuses them
+            out.append(json.dumps(value, sort_keys=True, separators=(",", ":")).encode())
+            return
+        first = True
+        for key in keys:
+            if first:
+                out.append(b"{")
+                first = False
+            else:
+                out.append(b",")
+            text = _TEXTS.get(key)
+            if text is None:
+                text = _remember(key)
+            out.append(text)
+            out.append(b":")
+            _write(value[key], out)
+        out.append(b"}")
+    elif value is None:
+        out.append(b"null")
+    elif value is True:
+        out.append(b"true")
+    elif value is False:
+        out.append(b"false")
+    else:  # anything else (floats, subclasses of JSON types) as json.dumps writes it
+        out.append(json.dumps(value, sort_keys=True, separators=(",", ":")).encode())
+
+
+def _all_text(mapping: dict) -> bool:
+    for key in mapping:
+        if type(key) is not str:
+            return False
+    return True
+
+
+def _remember(text: str) -> bytes:
+    """A string's JSON text, kept (a game writes the same ids and words again and again;
+    past the bound a string is written afresh each time)."""
+    written = json.dumps(text).encode()
+    if len(_TEXTS) < _TEXTS_BOUND:
+        _TEXTS[text] = written
+    return written
+
+
+class _SeatTexts(dict):
+    """mask -> the JSON text of its list of seats, remembered (see _SeatLists)."""
+
+    def __missing__(self, mask: int) -> bytes:
+        found = self[mask] = encode(seats_of(int(mask))).encode()
+        return found
+
+
+_TEXTS: dict = {}
+_TEXTS_BOUND = 1 << 16
+_FIELD_TEXTS_BOUND = 1 << 12  # values remembered per field of a shape
+_NUMBERS_KEPT = 1024
+_NUMBERS = [str(number).encode() for number in range(_NUMBERS_KEPT)]
+_SEAT_TEXTS = _SeatTexts()
 
 
 def encode(value) -> str:
     """A JSON value as compact text, keys sorted, exactly as json.dumps(separators=(",",
     ":"), sort_keys=True) writes it. orjson does the work where it can: it writes a log
     several times faster, which is most of what logging costs."""
-    text = _orjson.dumps(value, option=_SORTED).decode()
+    try:
+        text = _orjson.dumps(value, option=_SORTED).decode()
+    except TypeError:  # past orjson (a number beyond 64 bits): json.dumps writes it, or says why not
+        text = "\xff"
     return text if text.isascii() else json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 

@@ -3,7 +3,10 @@
 # stay in its __dict__ (subclasses, such as the lab's, add their own there). Keep the
 # list to attributes State sets on itself (tests/test_compiled_core.py checks it).
 
+from kittens.interpreter.engine.table cimport Table
+
 cdef class State:
     cdef dict __dict__
-    cdef public object game, table, stack, _pending, _sampled, explicit_chance, budget, step_budget
+    cdef public Table table
+    cdef public object game, stack, _pending, _sampled, explicit_chance, budget, step_budget
     cdef public object decisions, history

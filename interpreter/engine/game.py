@@ -230,8 +230,7 @@ class State:
                 raise GameError(f"seat {pending.seat}: {exc}") from None
             self.decisions += 1
             if log.record:
-                log.emit("decision", only=1 << pending.seat, seat=pending.seat,
-                         kind=pending.kind, option=option)
+                log.decision(pending.seat, pending.kind, option)
         self._sampled = None
         self.history.append(option)
         self._advance(value)

@@ -39,7 +39,7 @@ class PlayFrame(Frame):
                 for inst in cards:
                     inst.played_by = self.seat
                 if log.record:
-                    log.emit("play", seat=self.seat, **{what: rule.id}, cards=[c.id for c in cards])
+                    log.play(self.seat, what, rule.id, [c.id for c in cards])
                 self.play = Play(self.seat, rule, cards)
                 self.ctx = Ctx(state, self.seat, cards[0] if what == "card" else cards, source=rule.id)
                 self.phase = _CHOOSE
@@ -55,8 +55,8 @@ class PlayFrame(Frame):
                             if out is not None:
                                 return out
                         elif log.record:  # nobody holds an answer: the window opens and closes
-                            log.emit("window", seat=self.seat, id=rule.id)
-                            log.emit("window_closed", seat=self.seat, id=rule.id, answers=0)
+                            log.window(self.seat, rule.id)
+                            log.window_closed(self.seat, rule.id, 0)
                     continue
                 self.phase = _CHOSEN
                 out, value = run(state, rule.choose[self.index][1], self.ctx)

@@ -44,7 +44,7 @@ class WindowFrame(Frame):
             phase = self.phase
             if phase == _START:
                 if table.log.record:
-                    table.log.emit("window", seat=self.play.seat, id=self.play.rule.id)
+                    table.log.window(self.play.seat, self.play.rule.id)
                 self.phase = _ROUND
             elif phase == _ROUND:  # a new round: every seat in turn, from the last to answer
                 order = table.seats_from(self.last)
@@ -64,7 +64,7 @@ class WindowFrame(Frame):
                 rule, inst = value
                 table.move([inst], table.discard_pile)
                 if table.log.record:
-                    table.log.emit("answer", seat=seat, card=rule.id, depth=len(self.chain))
+                    table.log.answer(seat, rule.id, len(self.chain))
                 self.chain.append(Play(seat, rule, [inst]))
                 self.last, self.phase = seat, _ROUND
             else:  # resolving, last answer first
@@ -96,8 +96,7 @@ class WindowFrame(Frame):
 
     def _close(self, table) -> None:
         if table.log.record:
-            table.log.emit("window_closed", seat=self.play.seat, id=self.play.rule.id,
-                           answers=len(self.chain) - 1)
+            table.log.window_closed(self.play.seat, self.play.rule.id, len(self.chain) - 1)
         self.index, self.phase = len(self.chain) - 1, _RESOLVING
 
 

@@ -109,7 +109,7 @@ def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,
     a game being counted and written is finished first, and the summary of the
     finished games comes back with ``interrupted`` set.
     """
-    from .events import dumps, encode_lines
+    from .events import dumps
 
     summary = Summary()
     # a log that takes bytes (LogFile) is handed the game as it was encoded: ASCII
@@ -126,7 +126,9 @@ def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,
                 with interrupts.deferred():  # a game is counted and written whole, or not at all
                     if log is not None:
                         head = dumps(game_header(game, game_seed, names, **(header or {}))).encode()
-                        data = b"".join((head, b"\n", encode_lines(state.events), b"\n"))
+                        pieces = [head, b"\n"]
+                        state.table.log.write_lines(pieces)  # each line ended: the game's last too
+                        data = b"".join(pieces)
                         if write_bytes is not None:
                             write_bytes(data)
                         else:

@@ -1,11 +1,13 @@
 # Cython declarations for table.py, read only when setup.py compiles the engine (the
 # Python sources ignore this file). Cards, zones and the table become C structs, and
-# Table.move, which runs about seventy times a game, reads its cards and zones as such.
+# Table.move, which runs about seventy times a game, reads its cards and zones as such
+# and records its moves through the log's C method.
 # Keep each list of attributes equal to the class's __slots__, and Table's to attributes
 # it sets (tests/test_compiled_core.py); the rest of a table's attributes live
 # in its __dict__ as before.
 
 cimport cython
+from kittens.interpreter.engine.events cimport EventLog
 
 cdef class CardInst:
     cdef public object uid, card, id, zone, known, face_up, was_face_up, played_by
@@ -15,7 +17,8 @@ cdef class Zone:
 
 cdef class Table:
     cdef dict __dict__
-    cdef public object log, everyone, _reactive, _marked, _homes, discard_pile, extra, hands, owed
+    cdef public EventLog log
+    cdef public object everyone, _reactive, _marked, _homes, discard_pile, extra, hands, owed
     cdef public object turn_ended, current, alive, draw_pile
 
     @cython.locals(inst=CardInst, source=Zone, other=CardInst, held=list, into=list)

@@ -305,16 +305,15 @@ class Table:
             into.insert(at + offset, inst)
             inst.zone = to
             if record:  # the place a card leaves a pile from is public; from elsewhere it is not told
-                self.log.move(inst, source, was_at if source.kind == PILE else None, to, at + offset, seen,
-                              place_knowers)
+                # a card put in a secret place: face-up cards can still be counted from the top (ruling 12)
+                places = (self.face_up_places(to) or None) if secret_place else None
+                self.log.move(inst.id, source.name, was_at if source.kind == PILE else None, to.name,
+                              at + offset, face_up, inst.was_face_up and source.owner is not None, seen,
+                              place_knowers, places)
             if secret_place:  # at once: the next card's event must not name it to them
                 for other in into:
                     if not other.face_up:
                         other.known &= place_knowers
-                if record:  # face-up cards can still be counted from the top (ruling 12)
-                    places = self.face_up_places(to)
-                    if places:
-                        self.log.events[-1]["face_up_places"] = places
 
     def _seen_leaving(self, inst: CardInst, source: Zone, shown: bool) -> int:
         """The seats that see which card left ``source`` (``inst``, already taken out of
@@ -407,7 +406,7 @@ class Table:
         self.turn += 1
         self.turn_ended = False
         if self.log.record:
-            self.log.emit("turn", seat=seat, owed=self.owed[seat], number=self.turn)
+            self.log.turn(seat, self.owed[seat], self.turn)
 
     def end_turn(self, seat: int, turns: int) -> None:
         """``seat`` ends ``turns`` of its owed turns; play passes on when none are left."""
@@ -416,7 +415,7 @@ class Table:
         self.owed[seat] = max(0, self.owed[seat] - max(turns, 0))
         self.turn_ended = True
         if self.log.record:
-            self.log.emit("end_turn", seat=seat, owed=self.owed[seat])
+            self.log.end_turn(seat, self.owed[seat])
         if self.owed[seat] == 0:
             self.attacked[seat] = False
             self.current = self.next_seat(seat)

@@ -182,8 +182,7 @@ def _check(state, record: dict, index: int, line: int) -> str | None:
     """Compare one logged event with the replay's event at ``index``, answering a logged
     decision (or chance outcome) first when the replay is waiting for one; the
     mismatch in words, or None."""
-    produced = state.events
-    if index == len(produced) and record["type"] in _ANSWERS and not state.is_terminal():
+    if index == len(state.events) and record["type"] in _ANSWERS and not state.is_terminal():
         answer = record.get("outcome") if record["type"] == "chance" else record.get("option")
         try:
             state.apply_action(answer)
@@ -191,6 +190,7 @@ def _check(state, record: dict, index: int, line: int) -> str | None:
             return f"line {line}: the rules broke down at this answer: {exc}"
         except (GameError, TypeError, ValueError) as exc:
             return f"line {line}: the logged answer is not legal: {exc}"
+    produced = state.events  # read after the answer: what an action adds shows at the next reading
     want = encode(record)
     if index >= len(produced):
         return (f"event {index + 1} (line {line}) is not in the replay, which "

@@ -1,0 +1,41 @@
+# Cython declarations for events.py, read only when setup.py compiles the engine: the
+# event log and the shapes of its rows as C structs, the row recorders as C methods
+# (Table.move records about 130 moves a game), the log writer and its helpers as C
+# functions. Attributes: exactly each class's __slots__ (tests/test_compiled_core.py).
+
+cimport cython
+
+cdef class EventLog:
+    cdef public object record, rows, everyone, _dicts, _dicts_of
+
+    cpdef move(self, card, source, was_at, to, at, face_up, from_face_up, card_seers, place_seers,
+               face_up_places=*)
+    cpdef decision(self, seat, kind, option)
+    cpdef turn(self, seat, owed, number)
+    cpdef end_turn(self, seat, owed)
+    cpdef play(self, seat, what, rule_id, cards)
+    cpdef window(self, seat, rule_id)
+    cpdef window_closed(self, seat, rule_id, answers)
+    cpdef answer(self, seat, card, depth)
+
+cdef class Shape:
+    cdef public object type, fields
+    cdef public tuple optional, heads, kept, texts
+    cdef public bytes tail
+
+cdef dict _TEXTS
+
+@cython.locals(out=list)
+cpdef bytes write_rows(list rows)
+
+@cython.locals(values=tuple, shape=Shape, heads=tuple, optional=tuple, kept=tuple, texts=tuple,
+               known=dict, text=bytes, i=Py_ssize_t, last=Py_ssize_t)
+cpdef _write_lines(list rows, list out)
+
+cpdef bytes _value_text(value)
+
+@cython.locals(text=bytes, first=bint)
+cpdef _write(value, list out)
+
+cpdef seats(mask)
+cpdef _move_secret(card, at)
