@@ -220,9 +220,12 @@ def test_events_kept_as_rows_read_as_the_dicts_they_stand_for():
 def test_a_shape_names_its_fields_in_the_order_they_are_written():
     from kittens.interpreter.engine.events import Shape
 
-    for fields, optional in [(("b", "a"), ()), (("a", "zebra"), ()), (("a", "b"), ("a",)), (("a", "b"), ("b",))]:
+    for fields, optional in [(("b", "a"), ()), (("a", "type"), ()), (("a", "b"), ("a",)), (("a", "b"), ("b",)),
+                             (("a", "value", "zone"), ("value",)), (("a", "a"), ())]:
         with pytest.raises(ValueError, match="sorted"):
             Shape("x", fields, optional)
+    shape = Shape("x", ("a", "b", "value", "zone"), ("b",))  # the type is written where it sorts
+    assert shape.heads[2] == b',"type":"x","value":' and shape.tail == b"}\n"
 
 
 def _json_values():
@@ -241,7 +244,7 @@ def test_the_row_writer_writes_any_value_as_json_dumps_does():
     when its text was remembered from an earlier row."""
     from hypothesis import given, settings
 
-    from kittens.interpreter.engine.events import DECISION, EventLog, write_rows
+    from kittens.interpreter.engine.events import CHOSE, DECISION, EventLog, write_rows
 
     @settings(max_examples=300, deadline=None)
     @given(value=_json_values())
@@ -249,9 +252,10 @@ def test_the_row_writer_writes_any_value_as_json_dumps_does():
         for option in (value, True, 1, "1", 1.0, False, 0, [value]):
             log = EventLog(True, 0b1)
             log.decision(0, "ask", option)
-            log.emit("chose", seat=0, name="value", value=option)
+            log.chose(0, "value", option)  # a field after the type
+            log.emit("fizzled", seat=0, reason=option)  # an event kept as its dict
             expected = "\n".join(_written_plainly(event) for event in log.events).encode()
             assert write_rows(log.rows) == expected, option
-            assert log.rows[0][0] is DECISION
+            assert log.rows[0][0] is DECISION and log.rows[1][0] is CHOSE
 
     check()

@@ -17,6 +17,9 @@ cdef class EventLog:
     cpdef window(self, seat, rule_id)
     cpdef window_closed(self, seat, rule_id, answers)
     cpdef answer(self, seat, card, depth)
+    cpdef chose(self, seat, name, value)
+    cpdef shuffled(self, zone, count, face_up_places)
+    cpdef attacked(self, seat, victim, owed)
 
 cdef class Shape:
     cdef public object type, fields

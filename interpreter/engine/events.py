@@ -67,8 +67,8 @@ def seats_of(mask: int) -> list[int]:
 class EventLog:
     """Collects events when ``record`` is true; costs almost nothing otherwise.
 
-    The busiest kinds of event (moves, decisions, turns, plays, windows: nine in ten
-    of a game's) are kept as rows: a tuple of a :class:`Shape` and the values of its
+    The busiest kinds of event (moves, decisions, turns, plays, windows, choices:
+    more than nine in ten of a game's) are kept as rows: a tuple of a :class:`Shape` and the values of its
     fields, a few times cheaper to make than a dict and written to a log straight
     from the tuple (:meth:`lines`). Any other event is kept as its dict. ``events``
     gives every event as a dict, made from the rows when first asked for.
@@ -168,6 +168,19 @@ class EventLog:
     def answer(self, seat: int, card: str, depth: int) -> None:
         self.rows.append((ANSWER, card, depth, seat))
 
+    def chose(self, seat: int, name: str, value) -> None:
+        """A choice of a play announced (``value`` as everyone may see it)."""
+        self.rows.append((CHOSE, name, seat, value))
+
+    def shuffled(self, zone: str, count: int, face_up_places) -> None:
+        """A zone shuffled; ``face_up_places`` (place -> card id) or None."""
+        self.rows.append((SHUFFLED, count, face_up_places, zone))
+
+    def attacked(self, seat: int, victim: int, owed: int) -> None:
+        """An attack (recorded only when the log records: its callers do not ask)."""
+        if self.record:
+            self.rows.append((ATTACKED, owed, seat, victim))
+
     def show(self, cards: list, seats: int) -> None:
         if not self.record:
             return
@@ -183,27 +196,30 @@ class Shape:
     order a log writes them (sorted), each with the text that comes before its value.
 
     A field named in ``optional`` is left out when its value is None. The first and
-    the last field are never optional, and ``type`` sorts after every field, so what is written
-    around the values is known in advance. The log writer remembers, field by field,
-    the text of each value it wrote (``,"card":"defuse"``): a game writes the same
-    few values again and again. A ``mixed`` field is one whose values are not all
-    hashable, or not all of one JSON type (1 == True, but one is written 1 and the
-    other true): only strings are remembered there."""
+    the last field are never optional, nor the first that sorts after ``type``, so
+    what is written around the values is known in advance. The log writer remembers,
+    field by field, the text of each value it wrote (``,"card":"defuse"``): a game
+    writes the same few values again and again. A ``mixed`` field is one whose values
+    are not all hashable, or not all of one JSON type (1 == True, but one is written
+    1 and the other true): only strings are remembered there."""
 
     __slots__ = ("type", "fields", "optional", "heads", "tail", "kept", "texts")
 
     def __init__(self, type_: str, fields: tuple, optional: tuple = (), mixed: tuple = ()) -> None:
-        if list(fields) != sorted(fields) or fields[-1] >= "type" or fields[0] in optional or \
-                fields[-1] in optional:
-            raise ValueError(f"the fields of a {type_} row must be sorted, before 'type', "
-                             "and the first and last written always")
+        after = [field for field in fields if field > "type"]
+        if list(fields) != sorted(set(fields)) or "type" in fields or fields[0] in optional or \
+                fields[-1] in optional or (after and after[0] in optional):
+            raise ValueError(f"the fields of a {type_} row must be sorted, without 'type', and the "
+                             "first, the last and the first after 'type' written always")
         self.type, self.fields = type_, fields
         self.optional = tuple(field in optional for field in fields)
         self.kept = tuple(field not in mixed for field in fields)
-        # what comes before each value; the last field's value is followed by the type and
-        # a line break (the writer takes off the log's last one), all remembered with it
-        self.heads = tuple(("{" if i == 0 else ",").encode() + _key(field) for i, field in enumerate(fields))
-        self.tail = b',"type":' + _text(type_) + b"}\n"
+        # what comes before each value (the type, where it sorts); the last field's value is
+        # followed by the rest and a line break (the writer takes off the log's last one)
+        typed = _key("type") + _text(type_)
+        self.heads = tuple((b"{" if i == 0 else b",") + (typed + b"," if after and field == after[0] else b"")
+                           + _key(field) for i, field in enumerate(fields))
+        self.tail = (b"}" if after else b"," + typed + b"}") + b"\n"
         self.texts = tuple({} for _ in fields)  # per field: value -> its text, with head (and tail)
 
     def __repr__(self) -> str:
@@ -230,6 +246,10 @@ PLAY_COMBO = Shape("play", ("cards", "combo", "seat"), mixed=("cards",))
 WINDOW = Shape("window", ("id", "seat"))
 WINDOW_CLOSED = Shape("window_closed", ("answers", "id", "seat"))
 ANSWER = Shape("answer", ("card", "depth", "seat"))
+CHOSE = Shape("chose", ("name", "seat", "value"), mixed=("value",))
+SHUFFLED = Shape("shuffled", ("count", "face_up_places", "zone"), optional=("face_up_places",),
+                 mixed=("face_up_places",))
+ATTACKED = Shape("attacked", ("owed", "seat", "victim"))
 
 
 def as_dict(row) -> dict:

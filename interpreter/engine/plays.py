@@ -83,7 +83,7 @@ class PlayFrame(Frame):
         self.ctx.vars[name] = value
         self.index += 1
         if log.record:
-            log.emit("chose", seat=self.seat, name=name, value=_public(value))
+            log.chose(self.seat, name, _public(value))
 
 
 class ComboPickFrame(Frame):

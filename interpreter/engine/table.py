@@ -355,8 +355,7 @@ class Table:
                 inst.known = self.everyone if inst.face_up else base
         if self.log.record:  # face-up cards stay in sight: where they landed is public
             places = self.face_up_places(zone)
-            self.log.emit("shuffled", zone=zone.name, count=len(zone.cards),
-                          **({"face_up_places": places} if places else {}))
+            self.log.shuffled(zone.name, len(zone.cards), places or None)
 
     @staticmethod
     def face_up_places(zone: Zone) -> dict:
@@ -427,7 +426,7 @@ class Table:
         if attacker != self.current:
             self.owed[victim] += turns
             self.attacked[victim] = True
-            self.log.emit("attacked", seat=attacker, victim=victim, owed=self.owed[victim])
+            self.log.attacked(attacker, victim, self.owed[victim])
             return
         extra = self.owed[attacker] if stack and self.attacked[attacker] else 0
         self.owed[attacker] = 0
@@ -436,7 +435,7 @@ class Table:
         self.owed[victim] += turns + extra
         self.attacked[victim] = True
         self.current = victim
-        self.log.emit("attacked", seat=attacker, victim=victim, owed=self.owed[victim])
+        self.log.attacked(attacker, victim, self.owed[victim])
 
     def reverse(self) -> None:
         self.direction = -self.direction
