@@ -602,8 +602,8 @@ class _SeatTexts(dict):
 
 
 _TEXTS: dict = {}
-_TEXTS_BOUND = 1 << 16
-_FIELD_TEXTS_BOUND = 1 << 12  # values remembered per field of a shape
+_TEXTS_BOUND = 1 << 13
+_FIELD_TEXTS_BOUND = 1 << 10  # values remembered per field of a shape (a few MB at most)
 _NUMBERS_KEPT = 1024
 _NUMBERS = [str(number).encode() for number in range(_NUMBERS_KEPT)]
 _SEAT_TEXTS = _SeatTexts()
