@@ -54,3 +54,21 @@ def test_the_same_run_gives_the_same_fingerprint(capsys):
     once = fingerprint.fingerprint(edition, 4, 3, ["heuristic", "random"])
     assert fingerprint.fingerprint(edition, 4, 3, ["heuristic", "random"]) == once
     assert fingerprint.fingerprint(edition, 4, 3, ["random"]) != once
+
+
+def test_log_parts_times_each_part_and_writes_what_a_log_holds(tmp_path):
+    """The parts log_parts.py times are those of a logged game: the file it writes
+    holds, game by game, exactly the lines `kittens run --log` writes."""
+    import io
+
+    log_parts = _script("log_parts")
+    from kittens import Game
+    from kittens.interpreter.engine.simulate import run_games
+    from kittens.interpreter.rules.load import load_edition
+
+    game = Game(load_edition("original"), 4)
+    took = log_parts.measure(game, 3, str(tmp_path))
+    assert set(took) == set(log_parts.PARTS) and all(value > 0 for value in took.values())
+    out = io.StringIO()
+    run_games(game, games=3, seed=0, bots=["random"], log=out)
+    assert (tmp_path / "games.jsonl").read_text() == out.getvalue()

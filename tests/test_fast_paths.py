@@ -221,7 +221,7 @@ def test_a_shape_names_its_fields_in_the_order_they_are_written():
     from kittens.interpreter.engine.events import Shape
 
     for fields, optional in [(("b", "a"), ()), (("a", "type"), ()), (("a", "b"), ("a",)), (("a", "b"), ("b",)),
-                             (("a", "value", "zone"), ("value",)), (("a", "a"), ())]:
+                             (("a", "value", "zone"), ("value",)), (("a", "a"), ()), (("a", "b", "c"), ("x",))]:
         with pytest.raises(ValueError, match="sorted"):
             Shape("x", fields, optional)
     shape = Shape("x", ("a", "b", "value", "zone"), ("b",))  # the type is written where it sorts

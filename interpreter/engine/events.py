@@ -68,10 +68,12 @@ class EventLog:
     """Collects events when ``record`` is true; costs almost nothing otherwise.
 
     The busiest kinds of event (moves, decisions, turns, plays, windows, choices:
-    more than nine in ten of a game's) are kept as rows: a tuple of a :class:`Shape` and the values of its
-    fields, a few times cheaper to make than a dict and written to a log straight
-    from the tuple (:meth:`lines`). Any other event is kept as its dict. ``events``
-    gives every event as a dict, made from the rows when first asked for.
+    more than nine in ten of a game's) are kept as rows: a tuple of a :class:`Shape`
+    and the values of its fields, a few times cheaper to make than a dict (on the
+    compiled core) and written to a log straight from the tuple (:meth:`lines`).
+    Any other event is kept as its dict (:meth:`emit`). ``events`` gives every event
+    as a dict, made from its row when first asked for. The row recorders (``move``
+    to ``shuffled``) are called only while the log records: their callers ask first.
     """
 
     __slots__ = ("record", "rows", "everyone", "_dicts", "_dicts_of")
@@ -208,9 +210,11 @@ class Shape:
     def __init__(self, type_: str, fields: tuple, optional: tuple = (), mixed: tuple = ()) -> None:
         after = [field for field in fields if field > "type"]
         if list(fields) != sorted(set(fields)) or "type" in fields or fields[0] in optional or \
-                fields[-1] in optional or (after and after[0] in optional):
+                fields[-1] in optional or (after and after[0] in optional) or \
+                not set(optional) | set(mixed) <= set(fields):
             raise ValueError(f"the fields of a {type_} row must be sorted, without 'type', and the "
-                             "first, the last and the first after 'type' written always")
+                             "first, the last and the first after 'type' written always; optional "
+                             "and mixed ones among them")
         self.type, self.fields = type_, fields
         self.optional = tuple(field in optional for field in fields)
         self.kept = tuple(field not in mixed for field in fields)

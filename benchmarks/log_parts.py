@@ -1,0 +1,85 @@
+"""Where the time of a logged game goes, part by part, in one process.
+
+    python benchmarks/log_parts.py                 # the Original, 4 random bots, 2000 games
+    python benchmarks/log_parts.py --games 4000 --edition party
+
+For each seed it plays the game twice, once without recording and once recording
+its events (as ``kittens run`` and ``kittens run --log`` do), then writes it as
+``run_games`` writes a logged game: the header line, the events' lines, the join
+of the pieces and the one write to a file. Each part is timed around its own
+call, interleaved game by game, so a drift of the machine touches every part
+alike. Prints microseconds per game for each part and the share of the unlogged
+speed a logged run keeps by these parts (``compare.py --log`` measures the
+whole runs; this says where the difference lies).
+
+Run it against the installed kittens: with the compiled core (``pip install .``)
+the figures are those of a compiled run; ``kittens --version`` says which.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+
+from kittens import Game, load_edition
+from kittens.about import EDITIONS_DIR, engine_core
+from kittens.interpreter.engine.events import dumps
+from kittens.interpreter.engine.players import make_bots
+from kittens.interpreter.engine.simulate import game_header, play_game
+
+PARTS = ("unlogged game", "recorded game", "header", "lines", "join", "write")
+
+
+def measure(game: Game, games: int, folder: str) -> dict:
+    """Microseconds per game of each part (see the module's docstring)."""
+    spent = dict.fromkeys(PARTS, 0.0)
+    clock = time.perf_counter
+    names = ["random"] * game.players
+    fd = os.open(os.path.join(folder, "games.jsonl"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    try:
+        for seed in range(games):
+            started = clock()
+            play_game(game, seed, make_bots(["random"], game.players, seed), record=False)
+            played = clock()
+            state = play_game(game, seed, make_bots(["random"], game.players, seed), record=True)
+            recorded = clock()
+            pieces = [dumps(game_header(game, seed, names)).encode(), b"\n"]
+            headed = clock()
+            state.table.log.write_lines(pieces)
+            written = clock()
+            data = b"".join(pieces)
+            joined = clock()
+            os.write(fd, data)
+            done = clock()
+            for part, took in zip(PARTS, (played - started, recorded - played, headed - recorded,
+                                          written - headed, joined - written, done - joined)):
+                spent[part] += took
+    finally:
+        os.close(fd)
+    return {part: seconds / games * 1e6 for part, seconds in spent.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--edition", default="original", help="a shipped edition's name")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", "-g", type=int, default=2000)
+    args = parser.parse_args()
+    game = Game(load_edition(str(EDITIONS_DIR / f"{args.edition}.yaml")), args.players)
+    with tempfile.TemporaryDirectory() as folder:
+        took = measure(game, args.games, folder)
+    bare = took["unlogged game"]
+    extra = took["recorded game"] - bare + took["header"] + took["lines"] + took["join"] + took["write"]
+    print(f"{args.edition}, {args.players} random bots, {args.games} games, {engine_core()} core "
+          "(microseconds per game):")
+    for part in PARTS:
+        print(f"  {part:>14}: {took[part]:7.1f}")
+    print(f"  {'recording':>14}: {took['recorded game'] - bare:7.1f}  (the recorded game less the unlogged)")
+    print(f"  logging costs {extra:.1f} us a game: a logged run keeps {bare / (bare + extra):.0%} "
+          "of the unlogged games/s")
+
+
+if __name__ == "__main__":
+    main()
