@@ -200,7 +200,7 @@ class Shape:
     A field named in ``optional`` is left out when its value is None. The first and
     the last field are never optional, nor the first that sorts after ``type``, so
     what is written around the values is known in advance. The log writer remembers,
-    field by field, the text of each value it wrote (``,"card":"defuse"``): a game
+    field by field, the text of each value it wrote (``,"to":"hand 1"``): a game
     writes the same few values again and again. A ``mixed`` field is one whose values
     are not all hashable, or not all of one JSON type (1 == True, but one is written
     1 and the other true): only strings are remembered there."""
