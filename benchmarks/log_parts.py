@@ -12,6 +12,10 @@ alike. Prints microseconds per game for each part and the share of the unlogged
 speed a logged run keeps by these parts (``compare.py --log`` measures the
 whole runs; this says where the difference lies).
 
+``--whole`` also times whole runs (``simulate.run_games``, as ``kittens run`` plays
+them) in interleaved rounds: unlogged, logged to a sink that keeps nothing, and
+logged to a file, so the cost of the file system shows apart from the rest.
+
 Run it against the installed kittens: with the compiled core (``pip install .``)
 the figures are those of a compiled run; ``kittens --version`` says which.
 """
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import tempfile
 import time
 
@@ -27,7 +32,7 @@ from kittens import Game, load_edition
 from kittens.about import EDITIONS_DIR, engine_core
 from kittens.interpreter.engine.events import dumps
 from kittens.interpreter.engine.players import make_bots
-from kittens.interpreter.engine.simulate import game_header, play_game
+from kittens.interpreter.engine.simulate import LogFile, game_header, play_game, run_games
 
 PARTS = ("unlogged game", "recorded game", "header", "lines", "join", "write")
 
@@ -61,11 +66,36 @@ def measure(game: Game, games: int, folder: str) -> dict:
     return {part: seconds / games * 1e6 for part, seconds in spent.items()}
 
 
+class _Sink:
+    """A log that keeps nothing (run_games hands it each game's bytes)."""
+
+    def write_bytes(self, data: bytes) -> None:
+        pass
+
+
+def whole_runs(game: Game, games: int, rounds: int, folder: str) -> dict:
+    """Median games/s of whole runs: unlogged, logged to a sink, logged to a file."""
+    speeds: dict = {"unlogged": [], "to a sink": [], "to a file": []}
+    for _ in range(rounds):
+        for kind, found in speeds.items():
+            if kind == "to a file":
+                with LogFile(os.path.join(folder, "run.jsonl")) as log:
+                    summary = run_games(game, games=games, seed=0, bots=["random"], log=log,
+                                        keep_results=False)
+            else:
+                summary = run_games(game, games=games, seed=0, bots=["random"], keep_results=False,
+                                    log=_Sink() if kind == "to a sink" else None)
+            found.append(summary.games / summary.seconds)
+    return {kind: statistics.median(found) for kind, found in speeds.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edition", default="original", help="a shipped edition's name")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", "-g", type=int, default=2000)
+    parser.add_argument("--whole", action="store_true", help="also time whole runs (see above)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of whole runs")
     args = parser.parse_args()
     game = Game(load_edition(str(EDITIONS_DIR / f"{args.edition}.yaml")), args.players)
     with tempfile.TemporaryDirectory() as folder:
@@ -79,6 +109,12 @@ def main() -> None:
     print(f"  {'recording':>14}: {took['recorded game'] - bare:7.1f}  (the recorded game less the unlogged)")
     print(f"  logging costs {extra:.1f} us a game: a logged run keeps {bare / (bare + extra):.0%} "
           "of the unlogged games/s")
+    if args.whole:
+        with tempfile.TemporaryDirectory() as folder:
+            speeds = whole_runs(game, args.games, args.rounds, folder)
+        print(f"whole runs, median of {args.rounds} interleaved rounds (games/s):")
+        for kind, speed in speeds.items():
+            print(f"  {kind:>14}: {speed:7.0f}  ({speed / speeds['unlogged']:.0%} of unlogged)")
 
 
 if __name__ == "__main__":

@@ -72,3 +72,16 @@ def test_log_parts_times_each_part_and_writes_what_a_log_holds(tmp_path):
     out = io.StringIO()
     run_games(game, games=3, seed=0, bots=["random"], log=out)
     assert (tmp_path / "games.jsonl").read_text() == out.getvalue()
+    speeds = log_parts.whole_runs(game, 2, 1, str(tmp_path))
+    assert set(speeds) == {"unlogged", "to a sink", "to a file"} and min(speeds.values()) > 0
+    assert (tmp_path / "run.jsonl").read_text() == run_games_text(game, 2)
+
+
+def run_games_text(game, games: int) -> str:
+    import io
+
+    from kittens.interpreter.engine.simulate import run_games
+
+    out = io.StringIO()
+    run_games(game, games=games, seed=0, bots=["random"], log=out)
+    return out.getvalue()

@@ -116,6 +116,7 @@ def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,
     # throughout, so decoding it here and encoding it again in the file would change nothing
     write_bytes = getattr(log, "write_bytes", None)
     names = [bots[seat % len(bots)] for seat in range(game.players)]
+    pieces = data = None
     started = time.perf_counter()
     with _Interrupts() as interrupts:
         try:
@@ -139,6 +140,8 @@ def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,
                     summary.add(game_seed, state, keep_results)
                     if on_game is not None:
                         on_game(game_seed, state)
+                # let go of the game and its text before the next one is played, not after
+                state = pieces = data = None
         except KeyboardInterrupt:
             summary.interrupted = True
     summary.seconds = time.perf_counter() - started
