@@ -353,12 +353,11 @@ class Secret(dict):
     (``written``: the masks as lists of seats), so writing a log copies no event.
     Events are never changed once recorded, their secrets included."""
 
-    __slots__ = ("written", "text", "key")
+    __slots__ = ("written", "key")
 
     def __init__(self, masks: dict) -> None:
         super().__init__(masks)
         self.written = {key: _SEAT_LISTS[mask] for key, mask in masks.items()}
-        self.text = None  # the JSON text of written, once a log writer needed it
         self.key = hash(frozenset(masks.items()))
 
     def __hash__(self) -> int:
@@ -422,10 +421,9 @@ def dumps_lines(events: list) -> str:
     return encode_lines(events).decode()
 
 
-def encode_lines(events: list, recorded: bool = False) -> bytes:
+def encode_lines(events: list) -> bytes:
     """:func:`dumps_lines` as ASCII bytes, ready for a file (a log written in bytes
-    is not decoded and encoded again). ``recorded``: the events are dicts an
-    :class:`EventLog` made (their masks are Seats and Secret), none needs converting.
+    is not decoded and encoded again).
 
     Written for speed, since a logged run writes every event. orjson writes the whole
     list in one call; the list's separators between events then become line breaks.
@@ -436,8 +434,7 @@ def encode_lines(events: list, recorded: bool = False) -> bytes:
         return b""
     # an event whose masks an EventLog recorded (Seats, Secret) goes to orjson as it is,
     # and _written writes its masks; any other event with masks is converted first
-    converted = events if recorded else [to_json(event) if _has_plain_masks(event) else event
-                                         for event in events]
+    converted = [to_json(event) if _has_plain_masks(event) else event for event in events]
     try:
         data = _orjson.dumps(converted, default=_written, option=_SORTED | _SUBCLASSES)
     except TypeError:  # past orjson (a number beyond 64 bits): each event on its own below
@@ -542,13 +539,10 @@ def _write(value, out: list) -> None:
                 out.append(b",")
             _write(item, out)
         out.append(b"]")
-    elif kind is Seats:
-        out.append(_SEAT_TEXTS[value])
+    elif kind is Seats:  # (the writer remembers the text of each: see Shape)
+        _write(_SEAT_LISTS[value], out)
     elif kind is Secret:
-        text = value.text
-        if text is None:
-            text = value.text = encode(value.written).encode()
-        out.append(text)
+        _write(value.written, out)
     elif kind is dict:
         if not value:
             out.append(b"{}")
@@ -597,20 +591,11 @@ def _remember(text: str) -> bytes:
     return written
 
 
-class _SeatTexts(dict):
-    """mask -> the JSON text of its list of seats, remembered (see _SeatLists)."""
-
-    def __missing__(self, mask: int) -> bytes:
-        found = self[mask] = encode(seats_of(int(mask))).encode()
-        return found
-
-
 _TEXTS: dict = {}
 _TEXTS_BOUND = 1 << 13
 _FIELD_TEXTS_BOUND = 1 << 10  # values remembered per field of a shape (a few MB at most)
 _NUMBERS_KEPT = 1024
 _NUMBERS = [str(number).encode() for number in range(_NUMBERS_KEPT)]
-_SEAT_TEXTS = _SeatTexts()
 
 
 def encode(value) -> str:
