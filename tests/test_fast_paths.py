@@ -259,3 +259,67 @@ def test_the_row_writer_writes_any_value_as_json_dumps_does():
             assert log.rows[0][0] is DECISION and log.rows[1][0] is CHOSE
 
     check()
+
+
+# values that are equal in Python but written apart, in the order a writer might meet them
+_LOOK_ALIKES = [1, True, 1.0, 1, "1", ["a"], ("a",), ["a", 1], ["a", True], ("a", True), [1], [True],
+                0, False, [], (), {}, None, "a", ["a"]]
+
+
+@pytest.mark.parametrize("order", ["forward", "backward"])
+def test_remembered_texts_never_mix_up_look_alike_values(order):
+    """The writer remembers the text of a mixed field's value (strings, ints, lists of
+    strings) and of whole rows: 1 and True, a list and a tuple of the same strings, are
+    equal in Python, and only values written alike may share a text. Each row is written
+    as json.dumps writes it, whichever of its look-alikes came first."""
+    from kittens.interpreter.engine.events import EventLog, write_rows
+
+    values = _LOOK_ALIKES if order == "forward" else _LOOK_ALIKES[::-1]
+    for _ in range(2):  # the second time round, every text is remembered
+        log = EventLog(True, 0b11)
+        for value in values:
+            log.decision(1, "ask", value)
+            log.chose(0, "value", value)
+            log.play(1, "combo", "pair", value)
+            log.move("nope", "draw_pile", 0, "hand 1", 2, False, False, 0b10, 0b11,
+                     value if isinstance(value, dict) else None)
+        expected = "\n".join(_written_plainly(event) for event in log.events).encode()
+        assert write_rows(log.rows) == expected
+
+
+def test_a_secret_is_a_dict_equal_by_content_that_copies_and_pickles():
+    """Secret (compiled, a C class) behaves as the dict it is: equal to any dict or Secret
+    of the same masks, hashed by them, copied and pickled as a Secret with its content."""
+    import copy
+    import pickle
+
+    from kittens.interpreter.engine.events import Secret
+
+    one, same, other = Secret({"card": 1}), Secret({"card": 1}), Secret({"card": 2, "at": 3})
+    assert one == same and not one != same and one != other and not one == other
+    assert one == {"card": 1} and {"card": 1} == one and one != {"card": 2} and one != 1
+    assert hash(one) == hash(same) and len({one: 0, same: 1, other: 2}) == 2
+    for twin in (copy.copy(other), copy.deepcopy(other), pickle.loads(pickle.dumps(other))):
+        assert type(twin) is Secret and twin == other and twin.written == {"card": [1], "at": [0, 1]}
+        assert hash(twin) == hash(other)
+
+
+@pytest.mark.parametrize("seed", [0, 41, 2**70])
+def test_each_games_header_line_is_the_game_header_as_dumps_writes_it(seed):
+    """run_games writes the part of the header that never changes once per run and the
+    seed per game: each game's first line is still dumps(game_header(...)) exactly."""
+    from kittens.interpreter.engine.events import dumps
+
+    class Kept:
+        def __init__(self):
+            self.data = b""
+
+        def write_bytes(self, data):
+            self.data += data
+
+    game, log = _game("original"), Kept()
+    simulate.run_games(game, games=3, seed=seed, bots=["random"], log=log, header={"edition": "a \x00 path"})
+    heads = [line for line in log.data.split(b"\n") if line.startswith(b'{"bots"')]
+    names = ["random"] * game.players
+    assert heads == [dumps(simulate.game_header(game, seed + i, names, edition="a \x00 path")).encode()
+                     for i in range(3)]

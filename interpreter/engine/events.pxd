@@ -21,19 +21,27 @@ cdef class EventLog:
     cpdef shuffled(self, zone, count, face_up_places)
     cpdef attacked(self, seat, victim, owed)
 
+cdef class Secret(dict):
+    cdef public object written, key
+
 cdef class Shape:
     cdef public object type, fields
-    cdef public tuple optional, heads, kept, texts
+    cdef public tuple optional, heads, kept, texts, mixed_at
     cdef public bytes tail
+    cdef public dict lines
 
-cdef dict _TEXTS
+# the module's own tables, looked up as dicts (not through a method of an unknown object)
+cdef dict _TEXTS, _SEATS, _MOVE_SECRETS
 
 @cython.locals(out=list)
 cpdef bytes write_rows(list rows)
 
-@cython.locals(values=tuple, shape=Shape, heads=tuple, optional=tuple, kept=tuple, texts=tuple,
-               known=dict, text=bytes, i=Py_ssize_t, last=Py_ssize_t)
+@cython.locals(shape=Shape, lines=dict, text=bytes, i=Py_ssize_t)
 cpdef _write_lines(list rows, list out)
+
+@cython.locals(shape=Shape, heads=tuple, optional=tuple, kept=tuple, texts=tuple, pieces=list,
+               known=dict, text=bytes, i=Py_ssize_t, last=Py_ssize_t)
+cdef bytes _row_text(tuple values)
 
 cpdef bytes _value_text(value)
 
@@ -41,4 +49,7 @@ cpdef bytes _value_text(value)
 cpdef _write(value, list out)
 
 cpdef seats(mask)
-cpdef _move_secret(card, at)
+cpdef _move_secret(card, at, everyone)
+cpdef _text_key(value)
+cdef tuple _ONE_SEAT
+cdef Py_ssize_t _ONE_SEAT_KEPT, _ROW_TEXTS_BOUND

@@ -139,14 +139,16 @@ class EventLog:
         everyone = self.everyone
         secret = None
         if card_seers != everyone or place_seers != everyone:
-            secret = _move_secret(card_seers if card_seers != everyone else None,
-                                  place_seers if place_seers != everyone else None)
+            secret = _MOVE_SECRETS.get((card_seers, place_seers, everyone))
+            if secret is None:
+                secret = _move_secret(card_seers, place_seers, everyone)
         self.rows.append((MOVE, at, card, True if face_up else None, face_up_places, source, was_at,
                           True if from_face_up else None, secret, to))
 
     def decision(self, seat: int, kind: str, option) -> None:
         """Record a seat's own choice (only that seat learns of it)."""
-        self.rows.append((DECISION, kind, seats(1 << seat), option, seat))
+        self.rows.append((DECISION, kind, _ONE_SEAT[seat] if seat < _ONE_SEAT_KEPT else seats(1 << seat),
+                          option, seat))
 
     def turn(self, seat: int, owed: int, number: int) -> None:
         self.rows.append((TURN, number, owed, seat))
@@ -203,9 +205,15 @@ class Shape:
     field by field, the text of each value it wrote (``,"to":"hand 1"``): a game
     writes the same few values again and again. A ``mixed`` field is one whose values
     are not all hashable, or not all of one JSON type (1 == True, but one is written
-    1 and the other true): only strings are remembered there."""
+    1 and the other true): only strings, ints and lists of strings are remembered
+    there (see :func:`_text_key`).
 
-    __slots__ = ("type", "fields", "optional", "heads", "tail", "kept", "texts")
+    It also remembers whole lines, by row (``lines``): games repeat their rows (some
+    2,000 distinct moves in 40,000), so most rows are written by one lookup. A row is
+    remembered only when its mixed fields hold None, a string or an int, so that equal
+    rows are always written alike."""
+
+    __slots__ = ("type", "fields", "optional", "heads", "tail", "kept", "texts", "mixed_at", "lines")
 
     def __init__(self, type_: str, fields: tuple, optional: tuple = (), mixed: tuple = ()) -> None:
         after = [field for field in fields if field > "type"]
@@ -225,6 +233,8 @@ class Shape:
                            + _key(field) for i, field in enumerate(fields))
         self.tail = (b"}" if after else b"," + typed + b"}") + b"\n"
         self.texts = tuple({} for _ in fields)  # per field: value -> its text, with head (and tail)
+        self.mixed_at = tuple(i + 1 for i, field in enumerate(fields) if field in mixed)  # in a row
+        self.lines: dict = {}  # row -> its whole line
 
     def __repr__(self) -> str:
         return f"Shape({self.type!r}, {self.fields!r})"
@@ -347,6 +357,11 @@ def seats(mask: int) -> Seats:
     return found
 
 
+#: the Seats of one seat, by seat (a decision's ``only``: about a hundred a game)
+_ONE_SEAT_KEPT = 64
+_ONE_SEAT = tuple(seats(1 << seat) for seat in range(_ONE_SEAT_KEPT))
+
+
 class Secret(dict):
     """An event's ``secret`` (field -> the mask of seats that see it), as an
     :class:`EventLog` records it: a dict in every way, which knows how it is written
@@ -364,26 +379,35 @@ class Secret(dict):
         """By content, as it never changes: the log writer remembers the text of each."""
         return self.key
 
+    # said outright: compiled, a class that defines __hash__ would otherwise compare by identity
+    def __eq__(self, other) -> bool:
+        return dict.__eq__(self, other)
 
-#: (card seers, place seers) -> the ``secret`` of a move event, one shared by every move
-#: with those masks (None: everyone sees it): a game makes about sixty moves with a
-#: secret from a handful of pairs. Past the bound a move gets a secret of its own.
+    def __ne__(self, other) -> bool:
+        return dict.__ne__(self, other)
+
+    def __reduce__(self):
+        return Secret, (dict(self),)
+
+
+#: (card seers, place seers, everyone) -> the ``secret`` of a move event, one shared by
+#: every move with those masks: a game makes about sixty moves with a secret from a
+#: handful of masks. Past the bound a move gets a secret of its own.
 _MOVE_SECRETS: dict = {}
 _MOVE_SECRETS_BOUND = 4096
 
 
-def _move_secret(card: int | None, at: int | None) -> Secret:
-    key = (card, at)
-    secret = _MOVE_SECRETS.get(key)
-    if secret is None:
-        masks = {}
-        if card is not None:
-            masks["card"] = card
-        if at is not None:
-            masks["at"] = at
-        secret = Secret(masks)
-        if len(_MOVE_SECRETS) < _MOVE_SECRETS_BOUND:
-            _MOVE_SECRETS[key] = secret
+def _move_secret(card: int, at: int, everyone: int) -> Secret:
+    """The secret of a move whose card ``card`` sees and whose place ``at`` sees (a
+    field everyone sees is not secret), remembered."""
+    masks = {}
+    if card != everyone:
+        masks["card"] = card
+    if at != everyone:
+        masks["at"] = at
+    secret = Secret(masks)
+    if len(_MOVE_SECRETS) < _MOVE_SECRETS_BOUND:
+        _MOVE_SECRETS[(card, at, everyone)] = secret
     return secret
 
 
@@ -470,24 +494,63 @@ def _write_lines(rows: list, out: list) -> None:
             out.append(_dict_text(row))
             out.append(b"\n")
             continue
-        values = row
-        shape = values[0]
-        heads, optional, kept, texts = shape.heads, shape.optional, shape.kept, shape.texts
-        last = len(heads) - 1
-        for i in range(last + 1):
-            value = values[i + 1]
-            if value is None and optional[i]:
-                continue
-            if kept[i] or type(value) is str:
-                known = texts[i]
-                text = known.get(value)
-                if text is None:
-                    text = heads[i] + _value_text(value) + (shape.tail if i == last else b"")
-                    if len(known) < _FIELD_TEXTS_BOUND:
-                        known[value] = text
-            else:
-                text = heads[i] + _value_text(value) + (shape.tail if i == last else b"")
+        shape = row[0]
+        for i in shape.mixed_at:  # a row is remembered only when equal rows are written alike
+            value = row[i]
+            if value is not None and type(value) is not str and type(value) is not int:
+                out.append(_row_text(row))
+                break
+        else:
+            lines = shape.lines
+            text = lines.get(row)
+            if text is None:
+                text = _row_text(row)
+                if len(lines) < _ROW_TEXTS_BOUND:
+                    lines[row] = text
             out.append(text)
+
+
+def _row_text(values: tuple) -> bytes:
+    """A row's line, its line break included, written a field at a time (see Shape)."""
+    shape = values[0]
+    heads, optional, kept, texts = shape.heads, shape.optional, shape.kept, shape.texts
+    pieces = []
+    last = len(heads) - 1
+    for i in range(last + 1):
+        value = values[i + 1]
+        if value is None and optional[i]:
+            continue
+        if kept[i]:
+            key = value
+        else:  # a mixed field: strings, ints and lists of strings are remembered (see _text_key)
+            key = _text_key(value)
+        if key is None:
+            text = heads[i] + _value_text(value) + (shape.tail if i == last else b"")
+        else:
+            known = texts[i]
+            text = known.get(key)
+            if text is None:
+                text = heads[i] + _value_text(value) + (shape.tail if i == last else b"")
+                if len(known) < _FIELD_TEXTS_BOUND:
+                    known[key] = text
+        pieces.append(text)
+    return b"".join(pieces)
+
+
+def _text_key(value):
+    """What a mixed field's value is remembered by, or None when it is not: a string or
+    an int as it is, a list or tuple of strings as a tuple (both are written alike). Two
+    keys are equal only where their values are written alike: no key is a bool or a
+    float (True == 1 == 1.0, but one is written true), nor holds one."""
+    kind = type(value)
+    if kind is str or kind is int:
+        return value
+    if kind is list or kind is tuple:
+        for item in value:
+            if type(item) is not str:
+                return None
+        return tuple(value)
+    return None
 
 
 def _dict_text(event: dict) -> bytes:
@@ -594,6 +657,7 @@ def _remember(text: str) -> bytes:
 _TEXTS: dict = {}
 _TEXTS_BOUND = 1 << 13
 _FIELD_TEXTS_BOUND = 1 << 10  # values remembered per field of a shape (a few MB at most)
+_ROW_TEXTS_BOUND = 1 << 12  # lines remembered per shape (a few MB at most)
 _NUMBERS_KEPT = 1024
 _NUMBERS = [str(number).encode() for number in range(_NUMBERS_KEPT)]
 

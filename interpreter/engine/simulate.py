@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from ...about import __version__
 from .players import make_bots
+from .events import dumps, encode
 from .game import Game, State
 from .views import decision_for, view_maker
 
@@ -109,13 +110,12 @@ def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,
     a game being counted and written is finished first, and the summary of the
     finished games comes back with ``interrupted`` set.
     """
-    from .events import dumps
-
     summary = Summary()
     # a log that takes bytes (LogFile) is handed the game as it was encoded: ASCII
     # throughout, so decoding it here and encoding it again in the file would change nothing
     write_bytes = getattr(log, "write_bytes", None)
     names = [bots[seat % len(bots)] for seat in range(game.players)]
+    head_text = _HeaderText(game, names, header or {})
     pieces = data = None
     started = time.perf_counter()
     with _Interrupts() as interrupts:
@@ -126,8 +126,7 @@ def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,
                 state = play_game(game, game_seed, players, record=log is not None)
                 with interrupts.deferred():  # a game is counted and written whole, or not at all
                     if log is not None:
-                        head = dumps(game_header(game, game_seed, names, **(header or {}))).encode()
-                        pieces = [head, b"\n"]
+                        pieces = [head_text(game_seed), b"\n"]
                         state.table.log.write_lines(pieces)  # each line ended: the game's last too
                         data = b"".join(pieces)
                         if write_bytes is not None:
@@ -240,6 +239,27 @@ class LogFile:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+class _HeaderText:
+    """The header line of each game of a run, as ``dumps(game_header(...))`` writes it:
+    only the seed differs from game to game, so the rest is written once."""
+
+    #: stands for the seed while the rest is written (no text of a header can hold it:
+    #: it is written \u0000 within a string, and a path cannot hold that character)
+    MARK = "\x00seed\x00"
+
+    def __init__(self, game: Game, names: list, header: dict) -> None:
+        self.game, self.names, self.header = game, names, header
+        text = dumps(game_header(game, self.MARK, names, **header)).encode()
+        mark = encode(self.MARK).encode()
+        self.parts = text.split(mark) if text.count(mark) == 1 else None
+
+    def __call__(self, seed: int) -> bytes:
+        if self.parts is None or type(seed) is not int:
+            return dumps(game_header(self.game, seed, self.names, **self.header)).encode()
+        before, after = self.parts
+        return before + str(seed).encode() + after
 
 
 def game_header(game: Game, seed: int, bots: list[str], **extra) -> dict:
