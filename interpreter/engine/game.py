@@ -214,23 +214,24 @@ class State:
         pending = self._pending
         if pending is None:
             raise GameError("the game is over")
-        log = self.table.log
+        # self.table.log, not a local: compiled, the log is then known to be an EventLog
+        # and its methods are called directly (a decision is recorded some 80 times a game)
         if type(pending) is Chance:
             try:
                 pending.check(option)
             except ValueError as exc:
                 raise GameError(str(exc)) from None
             value = list(option) if isinstance(option, tuple) else option
-            if log.record:
-                log.emit("chance", only=0, outcome=value)
+            if self.table.log.record:
+                self.table.log.emit("chance", only=0, outcome=value)
         else:
             try:
                 value = pending.value_of(option)
             except ValueError as exc:
                 raise GameError(f"seat {pending.seat}: {exc}") from None
             self.decisions += 1
-            if log.record:
-                log.decision(pending.seat, pending.kind, option)
+            if self.table.log.record:
+                self.table.log.decision(pending.seat, pending.kind, option)
         self._sampled = None
         self.history.append(option)
         self._advance(value)

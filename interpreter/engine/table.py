@@ -21,6 +21,7 @@ forgets everything except face-up cards.
 from __future__ import annotations
 
 import random
+import sys
 import weakref
 from itertools import repeat
 
@@ -108,12 +109,14 @@ class Table:
         self.discard_pile = Zone("discard_pile", PUBLIC)
         self.removed = Zone("removed", PUBLIC)
         self.set_aside = Zone("set_aside", PUBLIC)
-        self.hands = [Zone(f"hand {seat}", HAND, seat) for seat in range(players)]
+        # the names are interned: every game then names a hand with the same string, which
+        # a log writer that remembers rows compares by identity
+        self.hands = [Zone(sys.intern(f"hand {seat}"), HAND, seat) for seat in range(players)]
         zones = getattr(edition, "zones", {})
         self.extra = {name: Zone(name, PUBLIC if spec.get("public", True) else PILE)
                       for name, spec in zones.items() if not spec.get("per_player")}
         # per-player zones: name -> one zone per seat (the cards in front of each player)
-        self.areas = {name: [Zone(f"{name} {seat}", PUBLIC if spec.get("public", True) else PILE, seat)
+        self.areas = {name: [Zone(sys.intern(f"{name} {seat}"), PUBLIC if spec.get("public", True) else PILE, seat)
                              for seat in range(players)]
                       for name, spec in zones.items() if spec.get("per_player")}
         self.cards: list[CardInst] = []
