@@ -20,6 +20,9 @@ cdef class EventLog:
     cpdef chose(self, seat, name, value)
     cpdef shuffled(self, zone, count, face_up_places)
     cpdef attacked(self, seat, victim, owed)
+    cpdef seat_out(self, seat)
+    cpdef play_cancelled(self, seat, what, rule_id)
+    cpdef game_over(self, winner, reason, winners=*)
 
 cdef class Secret(dict):
     cdef public object written, key

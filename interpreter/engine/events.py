@@ -73,7 +73,8 @@ class EventLog:
     compiled core) and written to a log straight from the tuple (:meth:`lines`).
     Any other event is kept as its dict (:meth:`emit`). ``events`` gives every event
     as a dict, made from its row when first asked for. The row recorders (``move``
-    to ``shuffled``) are called only while the log records: their callers ask first.
+    to ``shuffled``) are called only while the log records: their callers ask first;
+    the rest (``attacked`` to ``game_over``) ask themselves.
     """
 
     __slots__ = ("record", "rows", "everyone", "_dicts", "_dicts_of")
@@ -185,6 +186,27 @@ class EventLog:
         if self.record:
             self.rows.append((ATTACKED, owed, seat, victim))
 
+    # Called whether or not the log records (its callers do not ask): the balance lab's
+    # log records nothing but counts these three (lab/play.py's TallyLog overrides them).
+
+    def seat_out(self, seat: int) -> None:
+        """A seat is out of the game."""
+        if self.record:
+            self.rows.append((OUT, seat))
+
+    def play_cancelled(self, seat: int, what: str, rule_id: str) -> None:
+        """A card (``what`` "card") or combo ("combo") played was cancelled by an answer."""
+        if self.record:
+            self.rows.append((CANCELLED_CARD if what == "card" else CANCELLED_COMBO, rule_id, seat))
+
+    def game_over(self, winner, reason: str, winners=None) -> None:
+        """The game is decided; ``winners`` (a list) named only in a team game."""
+        if self.record:
+            if winners is None:
+                self.rows.append((GAME_OVER, reason, winner))
+            else:
+                self.rows.append((GAME_OVER_TEAMS, reason, winner, winners))
+
     def show(self, cards: list, seats: int) -> None:
         if not self.record:
             return
@@ -264,6 +286,11 @@ CHOSE = Shape("chose", ("name", "seat", "value"), mixed=("value",))
 SHUFFLED = Shape("shuffled", ("count", "face_up_places", "zone"), optional=("face_up_places",),
                  mixed=("face_up_places",))
 ATTACKED = Shape("attacked", ("owed", "seat", "victim"))
+OUT = Shape("out", ("seat",))
+CANCELLED_CARD = Shape("cancelled", ("card", "seat"))
+CANCELLED_COMBO = Shape("cancelled", ("combo", "seat"))
+GAME_OVER = Shape("game_over", ("reason", "winner"))
+GAME_OVER_TEAMS = Shape("game_over", ("reason", "winner", "winners"), mixed=("winners",))
 
 
 def as_dict(row) -> dict:

@@ -68,7 +68,7 @@ class PlayFrame(Frame):
             elif phase == _ANSWERED:
                 self.phase = _DONE
                 if self.play.cancelled:
-                    log.emit("cancelled", seat=self.seat, **{what: rule.id})
+                    log.play_cancelled(self.seat, what, rule.id)
                     return None
                 if rule.effect is not None:
                     out, _value = run(state, rule.effect, self.ctx)

@@ -396,7 +396,7 @@ class Table:
     def reveal(self, cards: list) -> None:
         for inst in cards:
             inst.known = self.everyone
-        if cards:  # places only within a pile: a hand's order is its owner's business
+        if cards and self.log.record:  # places only within a pile: a hand's order is its owner's business
             self.log.emit("reveal", cards=[c.id for c in cards], zones=[c.zone.name for c in cards],
                           at=[c.zone.cards.index(c) if c.zone.kind == PILE else None for c in cards])
 
@@ -454,7 +454,7 @@ class Table:
             self.alive[out] = False
             self.owed[out] = 0
             self.attacked[out] = False
-            self.log.emit("out", seat=out)
+            self.log.seat_out(out)
         self._orders.clear()
         if self.current in going:
             self.turn_ended = True
@@ -483,7 +483,7 @@ class Table:
         self.winner = winner
         self.winners = tuple(winners) if winners is not None else (() if winner is None else (winner,))
         if self.teams:  # a team game names every winner; other games keep their events as they were
-            self.log.emit("game_over", winner=winner, winners=list(self.winners), reason=reason)
+            self.log.game_over(winner, reason, list(self.winners))
         else:
-            self.log.emit("game_over", winner=winner, reason=reason)
+            self.log.game_over(winner, reason)
         raise GameOver()

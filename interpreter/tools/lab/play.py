@@ -32,7 +32,7 @@ BLIND = "(blind)"
 
 class TallyLog(EventLog):
     """An event log that records nothing but notes cancelled plays, eliminations and the
-    end (the engine emits those whether or not it records)."""
+    end (the engine reports those whether or not it records)."""
 
     __slots__ = ("table", "cancelled", "out", "reason")
 
@@ -43,14 +43,14 @@ class TallyLog(EventLog):
         self.out: list = []
         self.reason = None
 
-    def emit(self, type_: str, *, secret=None, only=None, **fields) -> None:
-        if type_ == "cancelled":
-            key = fields.get("card") or fields.get("combo")
-            self.cancelled[key] = self.cancelled.get(key, 0) + 1
-        elif type_ == "out":
-            self.out.append((fields["seat"], self.table.turn))
-        elif type_ == "game_over":
-            self.reason = fields.get("reason")
+    def play_cancelled(self, seat: int, what: str, rule_id: str) -> None:
+        self.cancelled[rule_id] = self.cancelled.get(rule_id, 0) + 1
+
+    def seat_out(self, seat: int) -> None:
+        self.out.append((seat, self.table.turn))
+
+    def game_over(self, winner, reason: str, winners=None) -> None:
+        self.reason = reason
 
     def show(self, cards, seats) -> None:  # the engine shows cards whether it records or not
         pass
