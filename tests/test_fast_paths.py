@@ -323,3 +323,18 @@ def test_each_games_header_line_is_the_game_header_as_dumps_writes_it(seed):
     names = ["random"] * game.players
     assert heads == [dumps(simulate.game_header(game, seed + i, names, edition="a \x00 path")).encode()
                      for i in range(3)]
+
+
+@pytest.mark.parametrize("text", ["\x7f", "a\x7fb", "\x7f\u00e9", "~"])
+def test_del_is_escaped_as_json_dumps_escapes_it(text):
+    """orjson writes DEL (0x7f) as it is, json.dumps as \\u007f: every writer of a log
+    writes it as json.dumps does (hypothesis found an event kept as a dict that did not)."""
+    from kittens.interpreter.engine.events import EventLog, encode, encode_lines, write_rows
+
+    assert encode({"reason": text}) == json.dumps({"reason": text}, separators=(",", ":"))
+    events = [{"type": "fizzled", "reason": text, "seat": 0}, {"type": "out", "seat": 1}]
+    assert encode_lines(events).decode() == "\n".join(_written_plainly(event) for event in events)
+    log = EventLog(True, 0b1)
+    log.emit("fizzled", seat=0, reason=text)
+    log.chose(0, "value", text)
+    assert write_rows(log.rows).decode() == "\n".join(_written_plainly(event) for event in log.events)

@@ -48,6 +48,8 @@ cdef bytes _row_text(tuple values)
 
 cpdef bytes _value_text(value)
 
+cpdef bint _as_json_writes(bytes data)
+
 @cython.locals(text=bytes, first=bint)
 cpdef _write(value, list out)
 

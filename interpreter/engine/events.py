@@ -490,7 +490,7 @@ def encode_lines(events: list) -> bytes:
         data = _orjson.dumps(converted, default=_written, option=_SORTED | _SUBCLASSES)
     except TypeError:  # past orjson (a number beyond 64 bits): each event on its own below
         data = b"\xff"
-    if data.isascii():
+    if _as_json_writes(data):
         lines = data[1:-1].replace(b"},{", b"}\n{")
         if lines.count(b"\n") == len(events) - 1:
             return lines
@@ -587,7 +587,7 @@ def _dict_text(event: dict) -> bytes:
                              option=_SORTED | _SUBCLASSES)
     except TypeError:  # past orjson (a number beyond 64 bits): as json.dumps writes it
         data = b"\xff"
-    return data if data.isascii() else encode(to_json(event)).encode()
+    return data if _as_json_writes(data) else encode(to_json(event)).encode()
 
 
 def _value_text(value) -> bytes:
@@ -697,7 +697,14 @@ def encode(value) -> str:
         text = _orjson.dumps(value, option=_SORTED).decode()
     except TypeError:  # past orjson (a number beyond 64 bits): json.dumps writes it, or says why not
         text = "\xff"
-    return text if text.isascii() else json.dumps(value, separators=(",", ":"), sort_keys=True)
+    return text if text.isascii() and "\x7f" not in text else \
+        json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _as_json_writes(data: bytes) -> bool:
+    """Whether orjson's text is what json.dumps writes: it is when it is ASCII without
+    DEL (json.dumps escapes everything beyond ASCII and DEL too; orjson writes DEL as it is)."""
+    return data.isascii() and b"\x7f" not in data
 
 
 try:
