@@ -11,6 +11,13 @@ about half a minute a run. Needs valgrind (apt-get install valgrind).
     python benchmarks/instructions.py main HEAD                 # random bots, unlogged
     python benchmarks/instructions.py main HEAD --mode logged   # and writing the log
     python benchmarks/instructions.py HEAD --mode both          # logged against unlogged
+    python benchmarks/instructions.py A B --mode both --cycles  # memory misses weighed in
+
+``--cycles`` runs callgrind's cache simulation and reports Cachegrind's estimate of
+cycles (each instruction 1, each first-level cache miss 10, each last-level miss
+100): a change that runs fewer instructions but misses the caches more shows there,
+as it does in games/s, still without the drift of a busy machine. Every run uses
+one hash seed (PYTHONHASHSEED=0), so that a run repeats exactly.
 
 Modes: ``unlogged`` (play_game as ``kittens bench``), ``logged`` (run_games
 writing every game to a log as ``kittens run --log``, to a file that keeps
@@ -22,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -60,15 +66,36 @@ else:
 
 
 def instructions(path: Path, mode: str, games: int, args) -> int:
-    """Instructions callgrind counts for ``games`` games of ``mode`` in the checkout."""
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-               sys.executable, "-c", GAMES, mode, str(games), str(args.players), args.edition]
-    done = subprocess.run(command, env={**os.environ, "PYTHONPATH": str(path)},
-                          capture_output=True, text=True)
-    found = re.search(r"Collected : (\d+)", done.stderr)
-    if done.returncode or not found:
-        sys.exit(f"the games failed under valgrind:\n{done.stderr[-2000:]}")
-    return int(found.group(1))
+    """Instructions callgrind counts for ``games`` games of ``mode`` in the checkout (with
+    --cycles: its estimate of cycles, memory accesses included; see the module's docstring)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "callgrind.out")
+        command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                   *(["--cache-sim=yes"] if args.cycles else []),
+                   sys.executable, "-c", GAMES, mode, str(games), str(args.players), args.edition]
+        # one hash seed: a string's hash decides the probes of every dict lookup
+        done = subprocess.run(command, env={**os.environ, "PYTHONPATH": str(path), "PYTHONHASHSEED": "0"},
+                              capture_output=True, text=True)
+        if done.returncode or not os.path.exists(out):
+            sys.exit(f"the games failed under valgrind:\n{done.stderr[-2000:]}")
+        with open(out, encoding="utf-8") as handle:
+            counted = dict(_totals(handle))
+    if not args.cycles:
+        return counted["Ir"]
+    # Cachegrind's estimate: a first-level miss costs about 10 cycles, a last-level one 100
+    return (counted["Ir"] + 10 * (counted["I1mr"] + counted["D1mr"] + counted["D1mw"])
+            + 100 * (counted["ILmr"] + counted["DLmr"] + counted["DLmw"]))
+
+
+def _totals(lines):
+    """(event, total) pairs of a callgrind output file."""
+    events = None
+    for line in lines:
+        if line.startswith("events:"):
+            events = line.split()[1:]
+        elif line.startswith(("totals:", "summary:")) and events:
+            yield from zip(events, map(int, line.split()[1:]))
+            return
 
 
 def per_game(path: Path, mode: str, args) -> float:
@@ -85,28 +112,32 @@ def main() -> None:
                         help="a shipped edition's file name (original.yaml) or name (original)")
     parser.add_argument("-p", "--players", type=int, default=4)
     parser.add_argument("-g", "--games", type=int, default=200)
+    parser.add_argument("--cycles", action="store_true",
+                        help="count estimated cycles (callgrind's cache simulation: memory misses "
+                             "weighed in), not instructions; about twice as slow")
     args = parser.parse_args()
     if not args.edition.endswith(".yaml"):  # a shipped edition by name, as the CLI takes it
         args.edition += ".yaml"
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (apt-get install valgrind)")
     modes = ["unlogged", "logged"] if args.mode == "both" else [args.mode]
+    unit = "estimated cycles" if args.cycles else "instructions"
     with tempfile.TemporaryDirectory() as tmp:
         paths = {ref: checkout(ref, Path(tmp)) for ref in args.refs}
         figures = {}
         for ref in args.refs:
             for mode in modes:
                 figures[(ref, mode)] = per_game(paths[ref], mode, args)
-                print(f"{ref}: {mode}: {figures[(ref, mode)] / 1e6:.3f}M instructions a game", flush=True)
-    print(f"\n{args.edition}, {args.players} players, {args.games} games (callgrind):")
+                print(f"{ref}: {mode}: {figures[(ref, mode)] / 1e6:.3f}M {unit} a game", flush=True)
+    print(f"\n{args.edition}, {args.players} players, {args.games} games (callgrind, {unit}):")
     for mode in modes:
         if len(args.refs) == 2:
             first, second = (figures[(ref, mode)] for ref in args.refs)
-            print(f"  {mode}: {args.refs[1]} / {args.refs[0]} = {second / first:.3f} (instructions a game)")
+            print(f"  {mode}: {args.refs[1]} / {args.refs[0]} = {second / first:.3f} ({unit} a game)")
     if args.mode == "both":
         for ref in args.refs:
             share = figures[(ref, "unlogged")] / figures[(ref, "logged")]
-            print(f"  {ref}: a logged game takes {1 / share:.2f}x the instructions of an unlogged one "
+            print(f"  {ref}: a logged game takes {1 / share:.2f}x the {unit} of an unlogged one "
                   f"(logging would keep {share:.0%} of the games/s)")
 
 
