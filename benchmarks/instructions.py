@@ -65,9 +65,9 @@ else:
 """
 
 
-def instructions(path: Path, mode: str, games: int, args) -> int:
-    """Instructions callgrind counts for ``games`` games of ``mode`` in the checkout (with
-    --cycles: its estimate of cycles, memory accesses included; see the module's docstring)."""
+def instructions(path: Path, mode: str, games: int, args) -> dict:
+    """What callgrind counts for ``games`` games of ``mode`` in the checkout: instructions,
+    and with --cycles its estimate of cycles too (see the module's docstring)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
@@ -80,11 +80,11 @@ def instructions(path: Path, mode: str, games: int, args) -> int:
             sys.exit(f"the games failed under valgrind:\n{done.stderr[-2000:]}")
         with open(out, encoding="utf-8") as handle:
             counted = dict(_totals(handle))
-    if not args.cycles:
-        return counted["Ir"]
-    # Cachegrind's estimate: a first-level miss costs about 10 cycles, a last-level one 100
-    return (counted["Ir"] + 10 * (counted["I1mr"] + counted["D1mr"] + counted["D1mw"])
-            + 100 * (counted["ILmr"] + counted["DLmr"] + counted["DLmw"]))
+    found = {"instructions": counted["Ir"]}
+    if args.cycles:  # Cachegrind's estimate: a first-level miss costs about 10 cycles, a last-level 100
+        found["estimated cycles"] = (counted["Ir"] + 10 * (counted["I1mr"] + counted["D1mr"] + counted["D1mw"])
+                                     + 100 * (counted["ILmr"] + counted["DLmr"] + counted["DLmw"]))
+    return found
 
 
 def _totals(lines):
@@ -98,9 +98,10 @@ def _totals(lines):
             return
 
 
-def per_game(path: Path, mode: str, args) -> float:
+def per_game(path: Path, mode: str, args) -> dict:
     instructions(path, mode, 1, args)  # compile the checkout's modules once, outside the count
-    return (instructions(path, mode, args.games, args) - instructions(path, mode, 0, args)) / args.games
+    played, bare = instructions(path, mode, args.games, args), instructions(path, mode, 0, args)
+    return {unit: (played[unit] - bare[unit]) / args.games for unit in played}
 
 
 def main() -> None:
@@ -113,33 +114,40 @@ def main() -> None:
     parser.add_argument("-p", "--players", type=int, default=4)
     parser.add_argument("-g", "--games", type=int, default=200)
     parser.add_argument("--cycles", action="store_true",
-                        help="count estimated cycles (callgrind's cache simulation: memory misses "
-                             "weighed in), not instructions; about twice as slow")
+                        help="also estimate cycles (callgrind's cache simulation: memory misses "
+                             "weighed in); about twice as slow")
     args = parser.parse_args()
     if not args.edition.endswith(".yaml"):  # a shipped edition by name, as the CLI takes it
         args.edition += ".yaml"
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (apt-get install valgrind)")
     modes = ["unlogged", "logged"] if args.mode == "both" else [args.mode]
-    unit = "estimated cycles" if args.cycles else "instructions"
+    units = ["instructions", "estimated cycles"] if args.cycles else ["instructions"]
     with tempfile.TemporaryDirectory() as tmp:
         paths = {ref: checkout(ref, Path(tmp)) for ref in args.refs}
         figures = {}
         for ref in args.refs:
             for mode in modes:
-                figures[(ref, mode)] = per_game(paths[ref], mode, args)
-                print(f"{ref}: {mode}: {figures[(ref, mode)] / 1e6:.3f}M {unit} a game", flush=True)
+                counted = per_game(paths[ref], mode, args)
+                for unit in units:
+                    figures[(ref, mode, unit)] = counted[unit]
+                print(f"{ref}: {mode}: " + ", ".join(f"{counted[unit] / 1e6:.3f}M {unit}" for unit in units)
+                      + " a game", flush=True)
+    for unit in units:
+        report(args, modes, figures, unit)
+
+
+def report(args, modes: list, figures: dict, unit: str) -> None:
     print(f"\n{args.edition}, {args.players} players, {args.games} games (callgrind, {unit}):")
     for mode in modes:
         if len(args.refs) == 2:
-            first, second = (figures[(ref, mode)] for ref in args.refs)
+            first, second = (figures[(ref, mode, unit)] for ref in args.refs)
             print(f"  {mode}: {args.refs[1]} / {args.refs[0]} = {second / first:.3f} ({unit} a game)")
     if args.mode == "both":
         for ref in args.refs:
-            share = figures[(ref, "unlogged")] / figures[(ref, "logged")]
-            print(f"  {ref}: a logged game takes {1 / share:.2f}x the {unit} of an unlogged one "
-                  f"(logging would keep {share:.0%} of the games/s)")
-
+            share = figures[(ref, "unlogged", unit)] / figures[(ref, "logged", unit)]
+            print(f"  {ref}: a logged game takes {1 / share:.3f}x the {unit} of an unlogged one "
+                  f"(logging would keep {share:.1%} of the games/s)")
 
 if __name__ == "__main__":
     main()
