@@ -684,7 +684,7 @@ def _remember(text: str) -> bytes:
 _TEXTS: dict = {}
 _TEXTS_BOUND = 1 << 13
 _FIELD_TEXTS_BOUND = 1 << 10  # values remembered per field of a shape (a few MB at most)
-_ROW_TEXTS_BOUND = 1 << 12  # lines remembered per shape (a few MB at most)
+_ROW_TEXTS_BOUND = 1 << 12  # lines remembered per shape (with their rows, some 20 MB at most in all)
 _NUMBERS_KEPT = 1024
 _NUMBERS = [str(number).encode() for number in range(_NUMBERS_KEPT)]
 
