@@ -853,3 +853,13 @@ def test_loops_are_estimated_only_where_the_deck_is_known(tmp_path):
         "          for c in draw_pile {\n            for d in draw_pile { reveal(d) }\n          }\n" \
         "        }\n      }\n"
     assert validate(write(tmp_path / "lib.yaml", text)) == []
+
+
+@pytest.mark.parametrize("text, found", [
+    ("[[[x]]]", (1, 3)), ("a: '[[[['\nb: [[[x]]]", (2, 6)), ('# [[[[\n{a: [[x]]}', (2, 6)),
+    ("a: \"[[[[\" # [[[[\n", None), ("[[]][[x]]", None), ("a: b#[[[[\n", (1, 8)),
+], ids=["flow", "after quotes", "after a comment", "only quoted", "siblings", "a hash in a word"])
+def test_the_depth_past_the_limit_is_found_outside_quotes_and_comments(text, found):
+    """Where PyYAML (6.0.4) stops at its own nesting limit first, the loader finds the
+    place the rule files' limit was crossed itself (here the limit is 2)."""
+    assert loader._deeper_than(text, 2) == found

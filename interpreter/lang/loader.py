@@ -241,6 +241,15 @@ def load_text(text: str, path: str = "<string>") -> tuple[Document | None, list[
     except _Budget as stop:
         return None, [stop.diagnostic]
     except yaml.MarkedYAMLError as exc:
+        if "maximum nesting depth" in (exc.problem or ""):
+            # PyYAML 6.0.4 stops at a nesting limit of its own (1,000 levels) while it scans
+            # ahead, before a container reaches the builder: ours (MAX_DEPTH) is what to report
+            found = _deeper_than(text, MAX_DEPTH)
+            line, col = found or ((exc.problem_mark.line + 1, exc.problem_mark.column + 1)
+                                  if exc.problem_mark else (1, 1))
+            return None, [Diagnostic(path, line, col, ERROR, "yaml-too-deep",
+                                     f"the YAML nests more than {MAX_DEPTH} levels deep: flatten it",
+                                     doc.source_line(line))]
         mark, message = _explain(exc, text)
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         return None, [Diagnostic(path, line, col, ERROR, "yaml-syntax",
@@ -314,6 +323,29 @@ class _ScalarCursor:
         if value[offset].isspace():
             return min(self.source_pos, self.end)
         return self.found + 1 if past_end else self.found
+
+
+def _deeper_than(text: str, limit: int):
+    """(line, column) of the first bracket or brace that opens a flow list or mapping
+    ``limit`` levels deep, counting outside quotes and comments; None if there is none."""
+    depth, line, start, quote = 0, 1, 0, None
+    for index, char in enumerate(text):
+        if char == "\n":
+            line, start = line + 1, index + 1
+            if quote is None or quote == "#":
+                quote = None
+        elif quote is not None:
+            if char == quote and quote != "#":
+                quote = None
+        elif char in "'\"" or (char == "#" and (index == start or text[index - 1] in " \t")):
+            quote = char
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return line, index - start + 1
+        elif char in "]}":
+            depth = max(0, depth - 1)
+    return None
 
 
 def _explain(exc: yaml.MarkedYAMLError, text: str):
