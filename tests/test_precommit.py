@@ -16,14 +16,21 @@ from conftest import ROOT
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
 
 
+# A hook's environment is kittens installed by pre-commit (on first use, by `pre-commit run`
+# or by the `git commit` that runs the hooks): in pure Python, since the hooks are under
+# test here, not the compiled core, whose build took minutes on a slow day (a `git commit`
+# that installed it timed out at 120 s); and with the time an install may take.
+_HOOK_ENV = {"KITTENS_PURE_PYTHON": "1"}
+
+
 def _git(folder: Path, *args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org")
-    return subprocess.run(["git", *args], cwd=folder, capture_output=True, text=True, env=env, timeout=120)
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org", **_HOOK_ENV)
+    return subprocess.run(["git", *args], cwd=folder, capture_output=True, text=True, env=env, timeout=900)
 
 
 def _pre_commit(folder: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PRE_COMMIT_HOME=str(home))
+    env = dict(os.environ, PRE_COMMIT_HOME=str(home), **_HOOK_ENV)
     env.pop("VIRTUAL_ENV", None)
     return subprocess.run([sys.executable, "-m", "pre_commit", *args], cwd=folder, capture_output=True,
                           text=True, env=env, timeout=900)
