@@ -34,6 +34,7 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was built
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 48
+_TOO_DEEP = f"the YAML nests more than {MAX_DEPTH} levels deep: flatten it"
 MAX_NODES = 200_000
 
 _CORE = "tag:yaml.org,2002:"
@@ -247,8 +248,7 @@ def load_text(text: str, path: str = "<string>") -> tuple[Document | None, list[
             found = _deeper_than(text, MAX_DEPTH)
             line, col = found or ((exc.problem_mark.line + 1, exc.problem_mark.column + 1)
                                   if exc.problem_mark else (1, 1))
-            return None, [Diagnostic(path, line, col, ERROR, "yaml-too-deep",
-                                     f"the YAML nests more than {MAX_DEPTH} levels deep: flatten it",
+            return None, [Diagnostic(path, line, col, ERROR, "yaml-too-deep", _TOO_DEEP,
                                      doc.source_line(line))]
         mark, message = _explain(exc, text)
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -327,7 +327,8 @@ class _ScalarCursor:
 
 def _deeper_than(text: str, limit: int):
     """(line, column) of the first bracket or brace that opens a flow list or mapping
-    ``limit`` levels deep, counting outside quotes and comments; None if there is none."""
+    more than ``limit`` levels deep (the first past the limit), counting outside quotes
+    and comments; None if nothing nests that deep."""
     depth, line, start, quote = 0, 1, 0, None
     for index, char in enumerate(text):
         if char == "\n":
@@ -525,8 +526,7 @@ class _Builder:
         self._check_tag(event)
         self._count(event)
         if len(self.stack) >= MAX_DEPTH:
-            self._fail(event, "yaml-too-deep",
-                       f"the YAML nests more than {MAX_DEPTH} levels deep: flatten it")
+            self._fail(event, "yaml-too-deep", _TOO_DEEP)
         path = self._next_path()
         if path is None:
             self._fail(event, "yaml-syntax",
