@@ -12,11 +12,14 @@ about half a minute a run. Needs valgrind (apt-get install valgrind).
     python benchmarks/instructions.py main HEAD --mode logged   # and writing the log
     python benchmarks/instructions.py HEAD --mode both          # logged against unlogged
     python benchmarks/instructions.py A B --mode both --cycles  # memory misses weighed in
+    python benchmarks/instructions.py A B --mode both --cycles --ll-cache 1  # ... in a small cache
 
 ``--cycles`` runs callgrind's cache simulation and reports Cachegrind's estimate of
 cycles (each instruction 1, each first-level cache miss 10, each last-level miss
 100): a change that runs fewer instructions but misses the caches more shows there,
-as it does in games/s, still without the drift of a busy machine. Every run uses
+as it does in games/s, still without the drift of a busy machine. ``--ll-cache MB``
+simulates a smaller last-level cache than the machine's own (valgrind takes the
+host's): on a shared machine other tenants hold most of it. Every run uses
 one hash seed (PYTHONHASHSEED=0), so that a run repeats exactly.
 
 Modes: ``unlogged`` (play_game as ``kittens bench``), ``logged`` (run_games
@@ -72,6 +75,7 @@ def instructions(path: Path, mode: str, games: int, args) -> dict:
         out = os.path.join(tmp, "callgrind.out")
         command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                    *(["--cache-sim=yes"] if args.cycles else []),
+                   *([f"--LL={args.ll_cache << 20},16,64"] if args.cycles and args.ll_cache else []),
                    sys.executable, "-c", GAMES, mode, str(games), str(args.players), args.edition]
         # one hash seed: a string's hash decides the probes of every dict lookup
         done = subprocess.run(command, env={**os.environ, "PYTHONPATH": str(path), "PYTHONHASHSEED": "0"},
@@ -116,9 +120,16 @@ def main() -> None:
     parser.add_argument("--cycles", action="store_true",
                         help="also estimate cycles (callgrind's cache simulation: memory misses "
                              "weighed in); about twice as slow")
+    parser.add_argument("--ll-cache", type=int, metavar="MB",
+                        help="with --cycles: simulate a last-level cache of this many MB (a power "
+                             "of two; 16-way) instead of this machine's. A shared machine's busy "
+                             "neighbours leave a game far less than the whole cache, and a change "
+                             "that holds more memory can win by instructions and lose by time")
     args = parser.parse_args()
     if not args.edition.endswith(".yaml"):  # a shipped edition by name, as the CLI takes it
         args.edition += ".yaml"
+    if args.ll_cache is not None and (args.ll_cache < 1 or args.ll_cache & (args.ll_cache - 1)):
+        sys.exit(f"--ll-cache {args.ll_cache}: give a power of two (1, 2, 4, ... MB)")
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (apt-get install valgrind)")
     modes = ["unlogged", "logged"] if args.mode == "both" else [args.mode]
@@ -138,7 +149,8 @@ def main() -> None:
 
 
 def report(args, modes: list, figures: dict, unit: str) -> None:
-    print(f"\n{args.edition}, {args.players} players, {args.games} games (callgrind, {unit}):")
+    cache = f", a {args.ll_cache} MB last-level cache" if args.cycles and args.ll_cache else ""
+    print(f"\n{args.edition}, {args.players} players, {args.games} games (callgrind{cache}, {unit}):")
     for mode in modes:
         if len(args.refs) == 2:
             first, second = (figures[(ref, mode, unit)] for ref in args.refs)
