@@ -269,7 +269,7 @@ _LOOK_ALIKES = [1, True, 1.0, 1, "1", ["a"], ("a",), ["a", 1], ["a", True], ("a"
 @pytest.mark.parametrize("order", ["forward", "backward"])
 def test_remembered_texts_never_mix_up_look_alike_values(order):
     """The writer remembers the text of a mixed field's value (strings, ints, lists of
-    strings) and of whole rows: 1 and True, a list and a tuple of the same strings, are
+    strings): 1 and True, a list and a tuple of the same strings, are
     equal in Python, and only values written alike may share a text. Each row is written
     as json.dumps writes it, whichever of its look-alikes came first."""
     from kittens.interpreter.engine.events import EventLog, write_rows

@@ -29,9 +29,8 @@ cdef class Secret(dict):
 
 cdef class Shape:
     cdef public object type, fields
-    cdef public tuple optional, heads, kept, texts, mixed_at
+    cdef public tuple optional, heads, kept, texts
     cdef public bytes tail
-    cdef public dict lines
 
 # the module's own tables, looked up as dicts (not through a method of an unknown object)
 cdef dict _TEXTS, _SEATS, _MOVE_SECRETS
@@ -39,12 +38,11 @@ cdef dict _TEXTS, _SEATS, _MOVE_SECRETS
 @cython.locals(out=list)
 cpdef bytes write_rows(list rows)
 
-@cython.locals(shape=Shape, lines=dict, text=bytes, i=Py_ssize_t)
 cpdef _write_lines(list rows, list out)
 
-@cython.locals(shape=Shape, heads=tuple, optional=tuple, kept=tuple, texts=tuple, pieces=list,
+@cython.locals(shape=Shape, heads=tuple, optional=tuple, kept=tuple, texts=tuple,
                known=dict, text=bytes, i=Py_ssize_t, last=Py_ssize_t)
-cdef bytes _row_text(tuple values)
+cdef _write_row(tuple values, list out)
 
 cpdef bytes _value_text(value)
 
@@ -57,4 +55,4 @@ cpdef seats(mask)
 cpdef _move_secret(card, at, everyone)
 cpdef _text_key(value)
 cdef tuple _ONE_SEAT
-cdef Py_ssize_t _ONE_SEAT_KEPT, _ROW_TEXTS_BOUND
+cdef Py_ssize_t _ONE_SEAT_KEPT

@@ -228,14 +228,9 @@ class Shape:
     writes the same few values again and again. A ``mixed`` field is one whose values
     are not all hashable, or not all of one JSON type (1 == True, but one is written
     1 and the other true): only strings, ints and lists of strings are remembered
-    there (see :func:`_text_key`).
+    there (see :func:`_text_key`)."""
 
-    It also remembers whole lines, by row (``lines``): games repeat their rows (some
-    2,000 distinct moves in 40,000), so most rows are written by one lookup. A row is
-    remembered only when its mixed fields hold None, a string or an int, so that equal
-    rows are always written alike."""
-
-    __slots__ = ("type", "fields", "optional", "heads", "tail", "kept", "texts", "mixed_at", "lines")
+    __slots__ = ("type", "fields", "optional", "heads", "tail", "kept", "texts")
 
     def __init__(self, type_: str, fields: tuple, optional: tuple = (), mixed: tuple = ()) -> None:
         after = [field for field in fields if field > "type"]
@@ -255,8 +250,6 @@ class Shape:
                            + _key(field) for i, field in enumerate(fields))
         self.tail = (b"}" if after else b"," + typed + b"}") + b"\n"
         self.texts = tuple({} for _ in fields)  # per field: value -> its text, with head (and tail)
-        self.mixed_at = tuple(i + 1 for i, field in enumerate(fields) if field in mixed)  # in a row
-        self.lines: dict = {}  # row -> its whole line
 
     def __repr__(self) -> str:
         return f"Shape({self.type!r}, {self.fields!r})"
@@ -520,28 +513,20 @@ def _write_lines(rows: list, out: list) -> None:
         if type(row) is dict:
             out.append(_dict_text(row))
             out.append(b"\n")
-            continue
-        shape = row[0]
-        for i in shape.mixed_at:  # a row is remembered only when equal rows are written alike
-            value = row[i]
-            if value is not None and type(value) is not str and type(value) is not int:
-                out.append(_row_text(row))
-                break
         else:
-            lines = shape.lines
-            text = lines.get(row)
-            if text is None:
-                text = _row_text(row)
-                if len(lines) < _ROW_TEXTS_BOUND:
-                    lines[row] = text
-            out.append(text)
+            _write_row(row, out)
 
 
-def _row_text(values: tuple) -> bytes:
-    """A row's line, its line break included, written a field at a time (see Shape)."""
+def _write_row(values: tuple, out: list) -> None:
+    """Append a row's line to ``out``, its line break included, a field at a time: each
+    piece is a field's remembered text, its head (and the tail) included (see Shape).
+
+    The pieces go straight into ``out``, one join for the whole game. (Whole lines were
+    remembered by row for a while: fewer instructions, but some 2,000 remembered lines
+    and their rows are cold after a game, and on a shared machine the misses cost more
+    than the instructions saved: see benchmarks/instructions.py --ll-cache.)"""
     shape = values[0]
     heads, optional, kept, texts = shape.heads, shape.optional, shape.kept, shape.texts
-    pieces = []
     last = len(heads) - 1
     for i in range(last + 1):
         value = values[i + 1]
@@ -552,7 +537,7 @@ def _row_text(values: tuple) -> bytes:
         else:  # a mixed field: strings, ints and lists of strings are remembered (see _text_key)
             key = _text_key(value)
         if key is None:
-            text = heads[i] + _value_text(value) + (shape.tail if i == last else b"")
+            out.append(heads[i] + _value_text(value) + (shape.tail if i == last else b""))
         else:
             known = texts[i]
             text = known.get(key)
@@ -560,8 +545,7 @@ def _row_text(values: tuple) -> bytes:
                 text = heads[i] + _value_text(value) + (shape.tail if i == last else b"")
                 if len(known) < _FIELD_TEXTS_BOUND:
                     known[key] = text
-        pieces.append(text)
-    return b"".join(pieces)
+            out.append(text)
 
 
 def _text_key(value):
@@ -684,7 +668,6 @@ def _remember(text: str) -> bytes:
 _TEXTS: dict = {}
 _TEXTS_BOUND = 1 << 13
 _FIELD_TEXTS_BOUND = 1 << 10  # values remembered per field of a shape (a few MB at most)
-_ROW_TEXTS_BOUND = 1 << 12  # lines remembered per shape (with their rows, some 20 MB at most in all)
 _NUMBERS_KEPT = 1024
 _NUMBERS = [str(number).encode() for number in range(_NUMBERS_KEPT)]
 
