@@ -2,6 +2,7 @@
 
     python benchmarks/log_parts.py                 # the Original, 4 random bots, 2000 games
     python benchmarks/log_parts.py --games 4000 --edition party
+    python benchmarks/log_parts.py --whole --no-parts -g 1000 --rounds 3   # whole runs only
 
 For each seed it plays the game twice, once without recording and once recording
 its events (as ``kittens run`` and ``kittens run --log`` do), then writes it as
@@ -13,8 +14,10 @@ speed a logged run keeps by these parts (``compare.py --log`` measures the
 whole runs; this says where the difference lies).
 
 ``--whole`` also times whole runs (``simulate.run_games``, as ``kittens run`` plays
-them) in interleaved rounds: unlogged, logged to a sink that keeps nothing, and
-logged to a file, so the cost of the file system shows apart from the rest.
+them), interleaved in batches of 50 games: unlogged, logged to a sink that keeps
+nothing, and logged to a file, so the cost of the file system shows apart from the
+rest. On a busy machine this is steadier than ``compare.py --log``, whose rounds
+of whole processes each meet a different moment of the machine.
 
 Run it against the installed kittens: with the compiled core (``pip install .``)
 the figures are those of a compiled run; ``kittens --version`` says which.
@@ -24,15 +27,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import tempfile
 import time
 
 from kittens import Game, load_edition
 from kittens.about import EDITIONS_DIR, engine_core
-from kittens.interpreter.engine.events import dumps
 from kittens.interpreter.engine.players import make_bots
-from kittens.interpreter.engine.simulate import LogFile, game_header, play_game, run_games
+from kittens.interpreter.engine.simulate import LogFile, _HeaderText, play_game, run_games
 
 PARTS = ("unlogged game", "recorded game", "header", "lines", "join", "write")
 
@@ -42,6 +43,7 @@ def measure(game: Game, games: int, folder: str) -> dict:
     spent = dict.fromkeys(PARTS, 0.0)
     clock = time.perf_counter
     names = ["random"] * game.players
+    header = _HeaderText(game, names, {})  # as run_games writes each game's header
     fd = os.open(os.path.join(folder, "games.jsonl"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
     try:
         for seed in range(games):
@@ -50,7 +52,7 @@ def measure(game: Game, games: int, folder: str) -> dict:
             played = clock()
             state = play_game(game, seed, make_bots(["random"], game.players, seed), record=True)
             recorded = clock()
-            pieces = [dumps(game_header(game, seed, names)).encode(), b"\n"]
+            pieces = [header(seed), b"\n"]
             headed = clock()
             state.table.log.write_lines(pieces)
             written = clock()
@@ -73,31 +75,27 @@ class _Sink:
         pass
 
 
-def whole_runs(game: Game, games: int, rounds: int, folder: str) -> dict:
-    """Median games/s of whole runs: unlogged, logged to a sink, logged to a file."""
-    speeds: dict = {"unlogged": [], "to a sink": [], "to a file": []}
-    for _ in range(rounds):
-        for kind, found in speeds.items():
-            if kind == "to a file":
-                with LogFile(os.path.join(folder, "run.jsonl")) as log:
-                    summary = run_games(game, games=games, seed=0, bots=["random"], log=log,
-                                        keep_results=False)
-            else:
-                summary = run_games(game, games=games, seed=0, bots=["random"], keep_results=False,
-                                    log=_Sink() if kind == "to a sink" else None)
-            found.append(summary.games / summary.seconds)
-    return {kind: statistics.median(found) for kind, found in speeds.items()}
+def whole_runs(game: Game, games: int, rounds: int, folder: str, batch: int = 50) -> dict:
+    """games/s of whole runs, each kind played in batches of ``batch`` games taken in
+    turn (unlogged, logged to a sink, logged to a file: the same seeds for each), so
+    that the machine's drift, which lasts seconds, touches each kind alike. ``rounds``
+    times ``games`` games of each kind in all; the file is one log, written on."""
+    spent = {"unlogged": 0.0, "to a sink": 0.0, "to a file": 0.0}
+    played = 0
+    with LogFile(os.path.join(folder, "run.jsonl")) as file:
+        logs = {"unlogged": None, "to a sink": _Sink(), "to a file": file}
+        for first in range(0, games * rounds, batch):
+            count = min(batch, games * rounds - first)
+            for kind, log in logs.items():
+                summary = run_games(game, games=count, seed=first, bots=["random"], log=log,
+                                    keep_results=False)
+                spent[kind] += summary.seconds
+            played += count
+    return {kind: played / seconds for kind, seconds in spent.items()}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--edition", default="original", help="a shipped edition's name")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--games", "-g", type=int, default=2000)
-    parser.add_argument("--whole", action="store_true", help="also time whole runs (see above)")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds of whole runs")
-    args = parser.parse_args()
-    game = Game(load_edition(str(EDITIONS_DIR / f"{args.edition}.yaml")), args.players)
+def parts(game: Game, args: argparse.Namespace) -> None:
+    """Print the microseconds per game of each part (see the module's docstring)."""
     with tempfile.TemporaryDirectory() as folder:
         took = measure(game, args.games, folder)
     bare = took["unlogged game"]
@@ -109,10 +107,25 @@ def main() -> None:
     print(f"  {'recording':>14}: {took['recorded game'] - bare:7.1f}  (the recorded game less the unlogged)")
     print(f"  logging costs {extra:.1f} us a game: a logged run keeps {bare / (bare + extra):.0%} "
           "of the unlogged games/s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--edition", default="original", help="a shipped edition's name")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", "-g", type=int, default=2000)
+    parser.add_argument("--whole", action="store_true", help="also time whole runs (see above)")
+    parser.add_argument("--no-parts", action="store_true", help="with --whole: time whole runs only")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="with --whole: play rounds x games games of each kind")
+    args = parser.parse_args()
+    game = Game(load_edition(str(EDITIONS_DIR / f"{args.edition}.yaml")), args.players)
+    if not (args.whole and args.no_parts):
+        parts(game, args)
     if args.whole:
         with tempfile.TemporaryDirectory() as folder:
             speeds = whole_runs(game, args.games, args.rounds, folder)
-        print(f"whole runs, median of {args.rounds} interleaved rounds (games/s):")
+        print(f"whole runs, {args.rounds} x {args.games} games of each, interleaved 50 at a time (games/s):")
         for kind, speed in speeds.items():
             print(f"  {kind:>14}: {speed:7.0f}  ({speed / speeds['unlogged']:.0%} of unlogged)")
 
