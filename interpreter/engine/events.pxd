@@ -29,7 +29,8 @@ cdef class Secret(dict):
 
 cdef class Shape:
     cdef public object type, fields
-    cdef public tuple optional, heads, kept, texts
+    cdef public tuple heads, texts
+    cdef public bytes optional, kept
     cdef public bytes tail
 
 # the module's own tables, looked up as dicts (not through a method of an unknown object)
@@ -40,7 +41,7 @@ cpdef bytes write_rows(list rows)
 
 cpdef _write_lines(list rows, list out)
 
-@cython.locals(shape=Shape, heads=tuple, optional=tuple, kept=tuple, texts=tuple,
+@cython.locals(shape=Shape, heads=tuple, optional=bytes, kept=bytes, texts=tuple,
                known=dict, text=bytes, i=Py_ssize_t, last=Py_ssize_t)
 cdef _write_row(tuple values, list out)
 

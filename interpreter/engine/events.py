@@ -241,8 +241,9 @@ class Shape:
                              "first, the last and the first after 'type' written always; optional "
                              "and mixed ones among them")
         self.type, self.fields = type_, fields
-        self.optional = tuple(field in optional for field in fields)
-        self.kept = tuple(field not in mixed for field in fields)
+        # flags as bytes (0 or 1 a field): the compiled writer reads them as C chars
+        self.optional = bytes(field in optional for field in fields)
+        self.kept = bytes(field not in mixed for field in fields)
         # what comes before each value (the type, where it sorts); the last field's value is
         # followed by the rest and a line break (the writer takes off the log's last one)
         typed = _key("type") + _text(type_)
