@@ -21,7 +21,7 @@ cdef class Table:
     cdef public object everyone, _reactive, _marked, _homes, discard_pile, extra, hands, owed
     cdef public object turn_ended, current, alive, draw_pile
 
-    @cython.locals(inst=CardInst, source=Zone, other=CardInst, held=list, into=list)
+    @cython.locals(inst=CardInst, source=Zone, other=CardInst, held=list, into=list, place=Py_ssize_t)
     cpdef move(self, cards, Zone to, at=*, face_up=*)
 
     @cython.locals(other=CardInst)

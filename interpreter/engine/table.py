@@ -307,16 +307,20 @@ class Table:
             inst.was_face_up, inst.face_up = inst.face_up, face_up
             into.insert(at + offset, inst)
             inst.zone = to
-            if record:  # the place a card leaves a pile from is public; from elsewhere it is not told
-                # a card put in a secret place: face-up cards can still be counted from the top (ruling 12)
-                places = (self.face_up_places(to) or None) if secret_place else None
-                self.log.move(inst.id, source.name, was_at if source.kind == PILE else None, to.name,
-                              at + offset, face_up, inst.was_face_up and source.owner is not None, seen,
-                              place_knowers, places)
+            places = None
             if secret_place:  # at once: the next card's event must not name it to them
-                for other in into:
+                # a card put in a secret place: face-up cards can still be counted from the
+                # top (ruling 12), so the event names them (found in the same pass)
+                places = {} if record else None
+                for place, other in enumerate(into):
                     if not other.face_up:
                         other.known &= place_knowers
+                    elif record:
+                        places[str(place)] = other.id
+            if record:  # the place a card leaves a pile from is public; from elsewhere it is not told
+                self.log.move(inst.id, source.name, was_at if source.kind == PILE else None, to.name,
+                              at + offset, face_up, inst.was_face_up and source.owner is not None, seen,
+                              place_knowers, places or None)
 
     def _seen_leaving(self, inst: CardInst, source: Zone, shown: bool) -> int:
         """The seats that see which card left ``source`` (``inst``, already taken out of
