@@ -4,9 +4,12 @@
 # list to attributes State sets on itself (tests/test_compiled_core.py checks it).
 
 from kittens.interpreter.engine.table cimport Table
+from kittens.interpreter.lang.machine cimport Decision
 
 cdef class State:
     cdef dict __dict__
     cdef public Table table
     cdef public object game, stack, _pending, _sampled, explicit_chance, budget, step_budget
     cdef public object decisions, history
+
+    cdef _record_decision(self, Decision decision, option)

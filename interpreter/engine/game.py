@@ -231,10 +231,15 @@ class State:
                 raise GameError(f"seat {pending.seat}: {exc}") from None
             self.decisions += 1
             if self.table.log.record:
-                self.table.log.decision(pending.seat, pending.kind, option)
+                self._record_decision(pending, option)
         self._sampled = None
         self.history.append(option)
         self._advance(value)
+
+    def _record_decision(self, decision, option) -> None:
+        # apart from apply_action so that, compiled, ``decision`` is known to be a
+        # Decision and its fields are read directly (some 80 decisions a logged game)
+        self.table.log.decision(decision.seat, decision.kind, option)
 
     # -- the flow -------------------------------------------------------------
     def call(self, frame: Frame):
