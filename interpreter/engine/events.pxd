@@ -7,7 +7,9 @@ cimport cython
 
 cdef class EventLog:
     cdef public object record, rows, everyone, _dicts, _dicts_of
+    cdef public dict _secrets
 
+    @cython.locals(by_place=dict)
     cpdef move(self, card, source, was_at, to, at, face_up, from_face_up, card_seers, place_seers,
                face_up_places=*)
     cpdef decision(self, seat, kind, option)
@@ -19,6 +21,7 @@ cdef class EventLog:
     cpdef answer(self, seat, card, depth)
     cpdef chose(self, seat, name, value)
     cpdef shuffled(self, zone, count, face_up_places)
+    cpdef reveal(self, cards, zones, at)
     cpdef attacked(self, seat, victim, owed)
     cpdef seat_out(self, seat)
     cpdef play_cancelled(self, seat, what, rule_id)
@@ -34,7 +37,7 @@ cdef class Shape:
     cdef public bytes tail
 
 # the module's own tables, looked up as dicts (not through a method of an unknown object)
-cdef dict _TEXTS, _SEATS, _MOVE_SECRETS
+cdef dict _TEXTS, _SEATS, _MOVE_SECRETS, _SHOW_SECRETS
 
 @cython.locals(out=list)
 cpdef bytes write_rows(list rows)
@@ -53,7 +56,8 @@ cpdef bint _as_json_writes(bytes data)
 cpdef _write(value, list out)
 
 cpdef seats(mask)
-cpdef _move_secret(card, at, everyone)
+cpdef _move_secret(card, at, everyone, dict known)
+cpdef dict _move_secrets_of(everyone)
 cpdef _text_key(value)
 cdef tuple _ONE_SEAT
 cdef Py_ssize_t _ONE_SEAT_KEPT

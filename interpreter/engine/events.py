@@ -77,11 +77,12 @@ class EventLog:
     the rest (``attacked`` to ``game_over``) ask themselves.
     """
 
-    __slots__ = ("record", "rows", "everyone", "_dicts", "_dicts_of")
+    __slots__ = ("record", "rows", "everyone", "_secrets", "_dicts", "_dicts_of")
 
     def __init__(self, record: bool = True, everyone: int = 0) -> None:
         self.record = record
-        self.everyone = everyone  # the bit mask of all seats
+        self.everyone = everyone  # the bit mask of all seats (never changed)
+        self._secrets = _move_secrets_of(everyone)  # card seers -> place seers -> a move's secret
         self.rows: list = []
         self._dicts: list = []  # events[:len(_dicts)] as dicts, made from the list _dicts_of
         self._dicts_of = self.rows
@@ -106,6 +107,7 @@ class EventLog:
     def copy(self) -> "EventLog":
         """A log that goes on from this one (events already written are never changed)."""
         other = EventLog(self.record, self.everyone)
+        other._secrets = self._secrets
         other.rows = list(self.rows)
         if self._dicts_of is self.rows:
             other._dicts = list(self._dicts)
@@ -140,9 +142,12 @@ class EventLog:
         everyone = self.everyone
         secret = None
         if card_seers != everyone or place_seers != everyone:
-            secret = _MOVE_SECRETS.get((card_seers, place_seers, everyone))
+            # looked up by the masks themselves (small ints): no key to build, hash or free
+            by_place = self._secrets.get(card_seers)
+            if by_place is not None:
+                secret = by_place.get(place_seers)
             if secret is None:
-                secret = _move_secret(card_seers, place_seers, everyone)
+                secret = _move_secret(card_seers, place_seers, everyone, self._secrets)
         self.rows.append((MOVE, at, card, True if face_up else None, face_up_places, source, was_at,
                           True if from_face_up else None, secret, to))
 
@@ -208,13 +213,21 @@ class EventLog:
                 self.rows.append((GAME_OVER_TEAMS, reason, winner, winners))
 
     def show(self, cards: list, seats: int) -> None:
+        """Cards (of the table) shown to the seats of a mask, with their places (called
+        whether or not the log records)."""
         if not self.record:
             return
-        self.rows.append({"type": "show", "seats": seats_of(seats), "count": len(cards),
-                          "zone": cards[0].zone.name,
-                          "cards": [c.id for c in cards],
-                          "at": [c.zone.cards.index(c) for c in cards],
-                          "secret": Secret({"cards": seats, "at": seats})})
+        secret = _SHOW_SECRETS.get(seats)
+        if secret is None:
+            secret = Secret({"cards": seats, "at": seats})
+            if len(_SHOW_SECRETS) < _SHOW_SECRETS_BOUND:
+                _SHOW_SECRETS[seats] = secret
+        self.rows.append((SHOW, [c.zone.cards.index(c) for c in cards], [c.id for c in cards],
+                          len(cards), seats_of(seats), secret, cards[0].zone.name))
+
+    def reveal(self, cards: list, zones: list, at: list) -> None:
+        """Cards shown to everyone: their ids, zones and places (None where not told)."""
+        self.rows.append((REVEAL, at, cards, zones))
 
 
 class Shape:
@@ -277,6 +290,8 @@ WINDOW = Shape("window", ("id", "seat"))
 WINDOW_CLOSED = Shape("window_closed", ("answers", "id", "seat"))
 ANSWER = Shape("answer", ("card", "depth", "seat"))
 CHOSE = Shape("chose", ("name", "seat", "value"), mixed=("value",))
+SHOW = Shape("show", ("at", "cards", "count", "seats", "secret", "zone"), mixed=("at", "cards", "seats"))
+REVEAL = Shape("reveal", ("at", "cards", "zones"), mixed=("at", "cards", "zones"))
 SHUFFLED = Shape("shuffled", ("count", "face_up_places", "zone"), optional=("face_up_places",),
                  mixed=("face_up_places",))
 ATTACKED = Shape("attacked", ("owed", "seat", "victim"))
@@ -411,24 +426,39 @@ class Secret(dict):
         return Secret, (dict(self),)
 
 
-#: (card seers, place seers, everyone) -> the ``secret`` of a move event, one shared by
-#: every move with those masks: a game makes about sixty moves with a secret from a
-#: handful of masks. Past the bound a move gets a secret of its own.
+#: everyone -> card seers -> place seers -> the ``secret`` of a move event, one shared
+#: by every move with those masks: a game makes about sixty moves with a secret from a
+#: handful of masks. Past the bound (per mask, of the masks below it) a move gets a
+#: secret of its own.
 _MOVE_SECRETS: dict = {}
-_MOVE_SECRETS_BOUND = 4096
+_SHOW_SECRETS: dict = {}  # seats -> the secret of cards shown to them (both fields theirs)
+_SHOW_SECRETS_BOUND = 4096
+_MOVE_SECRETS_BOUND = 64
 
 
-def _move_secret(card: int, at: int, everyone: int) -> Secret:
+def _move_secrets_of(everyone: int) -> dict:
+    """The secrets of moves among these seats, as an EventLog looks them up."""
+    found = _MOVE_SECRETS.get(everyone)
+    if found is None:
+        found = {} if len(_MOVE_SECRETS) >= _MOVE_SECRETS_BOUND else \
+            _MOVE_SECRETS.setdefault(everyone, {})
+    return found
+
+
+def _move_secret(card: int, at: int, everyone: int, known: dict) -> Secret:
     """The secret of a move whose card ``card`` sees and whose place ``at`` sees (a
-    field everyone sees is not secret), remembered."""
+    field everyone sees is not secret), remembered in ``known`` (see _MOVE_SECRETS)."""
     masks = {}
     if card != everyone:
         masks["card"] = card
     if at != everyone:
         masks["at"] = at
     secret = Secret(masks)
-    if len(_MOVE_SECRETS) < _MOVE_SECRETS_BOUND:
-        _MOVE_SECRETS[(card, at, everyone)] = secret
+    by_place = known.get(card)
+    if by_place is None and len(known) < _MOVE_SECRETS_BOUND:
+        by_place = known[card] = {}
+    if by_place is not None and len(by_place) < _MOVE_SECRETS_BOUND:
+        by_place[at] = secret
     return secret
 
 

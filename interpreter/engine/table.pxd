@@ -15,6 +15,9 @@ cdef class CardInst:
 cdef class Zone:
     cdef public object name, kind, owner, cards, reactive
 
+@cython.locals(inst=CardInst, place=Py_ssize_t)
+cpdef dict face_up_places(list cards)
+
 cdef class Table:
     cdef dict __dict__
     cdef public EventLog log

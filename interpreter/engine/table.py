@@ -66,6 +66,15 @@ class Zone:
         return f"<zone {self.name}: {len(self.cards)}>"
 
 
+def face_up_places(cards: list) -> dict:
+    """Place (as a JSON key) -> card id of the face-up cards of a pile (what anyone can count)."""
+    places = {}
+    for place, inst in enumerate(cards):
+        if inst.face_up:
+            places[str(place)] = inst.id
+    return places
+
+
 def _card_facts(edition) -> tuple:
     """What a table needs to know of an edition's cards, worked out once per edition:
     whether any has a distinct back, whether any has a home (`returns_to`), and the
@@ -361,13 +370,8 @@ class Table:
             for inst in zone.cards:
                 inst.known = self.everyone if inst.face_up else base
         if self.log.record:  # face-up cards stay in sight: where they landed is public
-            places = self.face_up_places(zone)
+            places = face_up_places(zone.cards)
             self.log.shuffled(zone.name, len(zone.cards), places or None)
-
-    @staticmethod
-    def face_up_places(zone: Zone) -> dict:
-        """Place (as a JSON key) -> card id of the face-up cards of a pile (what anyone can count)."""
-        return {str(i): inst.id for i, inst in enumerate(zone.cards) if inst.face_up}
 
     def rearrange(self, cards: list, knowers: int) -> None:
         """Put ``cards`` (all in one zone) back into the places they fill, in this order.
@@ -385,7 +389,7 @@ class Table:
         if self.log.record:
             event = {"zone": zone.name, "at": slots, "cards": [inst.id for inst in cards],
                      "secret": {"cards": knowers}}
-            places = self.face_up_places(zone)
+            places = face_up_places(zone.cards)
             if places:
                 event["face_up_places"] = places
             self.log.emit("rearranged", **event)
@@ -401,28 +405,29 @@ class Table:
         for inst in cards:
             inst.known = self.everyone
         if cards and self.log.record:  # places only within a pile: a hand's order is its owner's business
-            self.log.emit("reveal", cards=[c.id for c in cards], zones=[c.zone.name for c in cards],
-                          at=[c.zone.cards.index(c) if c.zone.kind == PILE else None for c in cards])
+            self.log.reveal([c.id for c in cards], [c.zone.name for c in cards],
+                            [c.zone.cards.index(c) if c.zone.kind == PILE else None for c in cards])
 
     # -- turns ----------------------------------------------------------------
     def start_turn(self, seat: int) -> None:
         self.current = seat
-        if self.owed[seat] < 1:
-            self.owed[seat] = 1
-        self.turn += 1
+        owed = self.owed[seat]
+        if owed < 1:
+            owed = self.owed[seat] = 1
+        number = self.turn = self.turn + 1
         self.turn_ended = False
         if self.log.record:
-            self.log.turn(seat, self.owed[seat], self.turn)
+            self.log.turn(seat, owed, number)
 
     def end_turn(self, seat: int, turns: int) -> None:
         """``seat`` ends ``turns`` of its owed turns; play passes on when none are left."""
         if seat != self.current or not self.alive[seat] or self.turn_ended:
             return
-        self.owed[seat] = max(0, self.owed[seat] - max(turns, 0))
+        owed = self.owed[seat] = max(0, self.owed[seat] - max(turns, 0))
         self.turn_ended = True
         if self.log.record:
-            self.log.end_turn(seat, self.owed[seat])
-        if self.owed[seat] == 0:
+            self.log.end_turn(seat, owed)
+        if owed == 0:
             self.attacked[seat] = False
             self.current = self.next_seat(seat)
 
