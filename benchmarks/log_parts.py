@@ -7,7 +7,7 @@
 For each seed it plays the game twice, once without recording and once recording
 its events (as ``kittens run`` and ``kittens run --log`` do), then writes it as
 ``run_games`` writes a logged game: the header line, the events' lines, the join
-of the pieces and the one write to a file. Each part is timed around its own
+of the pieces (and their encoding) and the one write to a file. Each part is timed around its own
 call, interleaved game by game, so a drift of the machine touches every part
 alike. Prints microseconds per game for each part and the share of the unlogged
 speed a logged run keeps by these parts (``compare.py --log`` measures the
@@ -52,11 +52,11 @@ def measure(game: Game, games: int, folder: str) -> dict:
             played = clock()
             state = play_game(game, seed, make_bots(["random"], game.players, seed), record=True)
             recorded = clock()
-            pieces = [header(seed), b"\n"]
+            pieces = [header(seed), "\n"]
             headed = clock()
             state.table.log.write_lines(pieces)
             written = clock()
-            data = b"".join(pieces)
+            data = "".join(pieces).encode()
             joined = clock()
             os.write(fd, data)
             done = clock()

@@ -47,9 +47,9 @@ def test_a_logged_game_is_written_as_plain_json_writes_it(name):
         assert dumps_lines(state.events) == expected
         assert encode_lines(state.events) == expected.encode()
         assert state.table.log.lines() == expected.encode()  # written from the rows
-        pieces = [b"head\n"]
+        pieces = ["head\n"]
         state.table.log.write_lines(pieces)
-        assert b"".join(pieces) == b"head\n" + expected.encode() + b"\n"
+        assert "".join(pieces) == "head\n" + expected + "\n"
         secrets += sum("secret" in event for event in state.events)
     assert secrets  # the cached conversion was used
 
@@ -225,7 +225,7 @@ def test_a_shape_names_its_fields_in_the_order_they_are_written():
         with pytest.raises(ValueError, match="sorted"):
             Shape("x", fields, optional)
     shape = Shape("x", ("a", "b", "value", "zone"), ("b",))  # the type is written where it sorts
-    assert shape.heads[2] == b',"type":"x","value":' and shape.tail == b"}\n"
+    assert shape.heads[2] == ',"type":"x","value":' and shape.tail == "}\n"
 
 
 def _json_values():

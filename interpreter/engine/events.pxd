@@ -34,7 +34,7 @@ cdef class Shape:
     cdef public object type, fields
     cdef public tuple heads, texts
     cdef public bytes optional, kept
-    cdef public bytes tail
+    cdef public str tail
 
 # the module's own tables, looked up as dicts (not through a method of an unknown object)
 cdef dict _TEXTS, _SEATS, _MOVE_SECRETS, _SHOW_SECRETS
@@ -45,14 +45,14 @@ cpdef bytes write_rows(list rows)
 cpdef _write_lines(list rows, list out)
 
 @cython.locals(shape=Shape, heads=tuple, optional=bytes, kept=bytes, texts=tuple,
-               known=dict, text=bytes, i=Py_ssize_t, last=Py_ssize_t)
+               known=dict, text=str, i=Py_ssize_t, last=Py_ssize_t)
 cdef _write_row(tuple values, list out)
 
-cpdef bytes _value_text(value)
+cpdef str _value_text(value)
 
 cpdef bint _as_json_writes(bytes data)
 
-@cython.locals(text=bytes, first=bint)
+@cython.locals(text=str, first=bint)
 cpdef _write(value, list out)
 
 cpdef seats(mask)

@@ -126,13 +126,13 @@ def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,
                 state = play_game(game, game_seed, players, record=log is not None)
                 with interrupts.deferred():  # a game is counted and written whole, or not at all
                     if log is not None:
-                        pieces = [head_text(game_seed), b"\n"]
+                        pieces = [head_text(game_seed), "\n"]
                         state.table.log.write_lines(pieces)  # each line ended: the game's last too
-                        data = b"".join(pieces)
+                        data = "".join(pieces)  # ASCII: json.dumps escapes the rest
                         if write_bytes is not None:
-                            write_bytes(data)
+                            write_bytes(data.encode())
                         else:
-                            log.write(data.decode())
+                            log.write(data)
                         flush = getattr(log, "flush", None)
                         if flush is not None:
                             flush()
@@ -251,15 +251,15 @@ class _HeaderText:
 
     def __init__(self, game: Game, names: list, header: dict) -> None:
         self.game, self.names, self.header = game, names, header
-        text = dumps(game_header(game, self.MARK, names, **header)).encode()
-        mark = encode(self.MARK).encode()
+        text = dumps(game_header(game, self.MARK, names, **header))
+        mark = encode(self.MARK)
         self.parts = text.split(mark) if text.count(mark) == 1 else None
 
-    def __call__(self, seed: int) -> bytes:
+    def __call__(self, seed: int) -> str:
         if self.parts is None or type(seed) is not int:
-            return dumps(game_header(self.game, seed, self.names, **self.header)).encode()
+            return dumps(game_header(self.game, seed, self.names, **self.header))
         before, after = self.parts
-        return before + str(seed).encode() + after
+        return before + str(seed) + after
 
 
 def game_header(game: Game, seed: int, bots: list[str], **extra) -> dict:
