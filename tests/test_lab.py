@@ -421,3 +421,25 @@ def test_records_are_written_out_only_for_an_out_file(eds, tmp_path):
     finally:
         runner_module.play_chunk = original
     assert set(seen[:1]) == {False} and seen[-1] is True
+
+
+def test_a_ctrl_c_while_games_are_counted_still_reports_them(eds):
+    """Ctrl-C can arrive while the games a worker sent back are being counted (not only
+    while the run waits for them): it stops the run with what came back, as one during
+    the wait does, instead of dropping the report (kittens arena exited 130 silently)."""
+    import signal
+
+    job, digests = _job(eds, 400)
+    calls = []
+
+    def interrupt_once(done, total):
+        calls.append(done)
+        if len(calls) == 2:  # the first chunk counted (the first call is before any game)
+            signal.raise_signal(signal.SIGINT)
+
+    try:
+        outcome = run_job(job, digests, workers=2, on_progress=interrupt_once)
+    except KeyboardInterrupt:
+        pytest.fail("a Ctrl-C while counting games dropped the run's report")
+    assert outcome.interrupted and 0 < outcome.games < 400
+    assert calls[-1] == outcome.games  # the chunk being counted when it came was counted whole

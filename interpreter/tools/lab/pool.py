@@ -13,6 +13,7 @@ import multiprocessing
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
+from ...engine.simulate import _Interrupts
 from .work import _worker_init, play_chunk
 
 #: how many times a run starts fresh workers after some died before it gives up
@@ -42,7 +43,7 @@ def _one_pool(job, todo: list, workers: int, collect, outcome, context, stop) ->
     # Chunks are handed out a few at a time, so a Ctrl-C drops few that were queued.
     queue = list(reversed(todo))
     with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init,
-                             initargs=(stop,)) as pool:
+                             initargs=(stop,)) as pool, _Interrupts() as interrupts:
         running = {}
 
         def feed() -> None:
@@ -60,40 +61,53 @@ def _one_pool(job, todo: list, workers: int, collect, outcome, context, stop) ->
             while running:
                 try:
                     finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+                    # a Ctrl-C while the games that came back are counted waits until they
+                    # are (landing inside collect, it lost the report), then stops the run
+                    # as one during the wait does
+                    with interrupts.deferred():
+                        broken = _count_finished(finished, running, queue, lost, collect, stop)
                 except KeyboardInterrupt:
                     _stop(stop, queue, outcome)
                     continue
-                for future in finished:
-                    chunk = running.pop(future)
-                    try:
-                        until, lines, part = future.result()
-                    except BrokenProcessPool:
-                        lost.append(chunk)
-                        continue
-                    collect(chunk[0], until, lines, part)
-                    if until < chunk[1] and not stop.is_set():  # should not happen: play it again
-                        queue.append((until, chunk[1]))
-                if lost:  # the pool is broken: everything still running is lost too
-                    for future, chunk in running.items():
-                        try:
-                            until, lines, part = future.result()
-                        except BrokenProcessPool:
-                            lost.append(chunk)
-                        else:
-                            collect(chunk[0], until, lines, part)
-                    running.clear()
-                    lost.extend(reversed(queue))
-                    queue.clear()
+                if broken:
                     break
                 feed()
             if queue and not stop.is_set():  # the pool broke before these were handed out
                 lost.extend(reversed(queue))
                 queue.clear()
-        except KeyboardInterrupt:  # a second Ctrl-C while collecting: stop at once
+        except KeyboardInterrupt:  # a Ctrl-C while handing out chunks: stop at once
             _stop(stop, queue, outcome)
             pool.shutdown(wait=False, cancel_futures=True)
             raise
     return sorted(lost)
+
+
+def _count_finished(finished, running: dict, queue: list, lost: list, collect, stop) -> bool:
+    """Count the chunks that came back; True when the pool broke (the chunks still
+    running are then counted or lost, and those not handed out are lost too)."""
+    for future in finished:
+        chunk = running.pop(future)
+        try:
+            until, lines, part = future.result()
+        except BrokenProcessPool:
+            lost.append(chunk)
+            continue
+        collect(chunk[0], until, lines, part)
+        if until < chunk[1] and not stop.is_set():  # should not happen: play it again
+            queue.append((until, chunk[1]))
+    if not lost:
+        return False
+    for future, chunk in running.items():  # the pool is broken: everything still running is lost too
+        try:
+            until, lines, part = future.result()
+        except BrokenProcessPool:
+            lost.append(chunk)
+        else:
+            collect(chunk[0], until, lines, part)
+    running.clear()
+    lost.extend(reversed(queue))
+    queue.clear()
+    return True
 
 
 def _stop(stop, queue: list, outcome) -> None:
