@@ -9,6 +9,7 @@ and then the edition's state checks.
 from __future__ import annotations
 
 from ..lang.machine import Ctx, Decision, Frame, run
+from . import moments
 from .compiled import legal
 from .plays import ComboPickFrame, PlayFrame
 from .setup import SetupFrame
@@ -23,7 +24,7 @@ PLAY_LIMIT = 1000
 DRAW = "draw"
 
 # phases of the game
-_DEAL, _TURN, _ASK, _ACT, _ACTED = range(5)
+_DEAL, _TURN, _ASK, _ACT, _ACTED, _BEGUN, _CHECKED = range(7)
 
 
 class GameFrame(Frame):
@@ -46,6 +47,10 @@ class GameFrame(Frame):
             if phase == _ASK:  # the action decision comes first: it is asked most
                 if table.turn_ended:
                     self.phase = _TURN
+                    if state.game.phases.active:  # the turn's end, for a player still in
+                        out = moments.begin(state, "turn_end", self.seat)
+                        if out is not None:
+                            return out
                     continue
                 self.plays += 1
                 if self.plays > PLAY_LIMIT:
@@ -59,18 +64,48 @@ class GameFrame(Frame):
                 if out is not None:
                     return out
             elif phase == _ACTED:
+                if state.game.phases.active:  # the action's moments first, then the checks
+                    self.phase = _CHECKED
+                    out = moments.settle(state)
+                    if out is not None:
+                        return out
+                    continue
                 self.phase = _ASK
                 if state.game.checks:
                     out = state.call(ChecksFrame(state))
                     if out is not None:
                         return out
+            elif phase == _CHECKED:
+                self.phase = _ASK
+                if state.game.checks:
+                    out = state.call(ChecksFrame(state))
+                    if out is not None:
+                        return out
+                out = moments.settle(state)  # what the checks set off, and the end condition
+                if out is not None:
+                    return out
             elif phase == _TURN:
                 if table.turn >= TURN_LIMIT:
                     table.finish(None, "turn_limit")
+                active = state.game.phases.active
+                if active:  # a turn's end (and its triggers) may have met the end condition
+                    moments.check_end(state)
                 table.start_turn(table.current)
                 self.seat, self.plays, self.phase = table.current, 0, _ASK
-            else:  # _DEAL
+                if active:
+                    out = moments.begin(state, "turn_start", self.seat)
+                    if out is not None:
+                        return out
+            elif phase == _BEGUN:  # after the deal: cards are watched, the game's start runs
                 self.phase = _TURN
+                phases = state.game.phases
+                if phases.active:
+                    table.watch = phases.watch
+                    out = moments.begin(state, "game_start", table.current)
+                    if out is not None:
+                        return out
+            else:  # _DEAL
+                self.phase = _BEGUN
                 if self.layout is None:
                     out = state.call(SetupFrame())
                     if out is not None:

@@ -30,6 +30,7 @@ from .compiled import compile_rule
 from .decisions import CHANCE, TERMINAL
 from .events import for_seat, kept_for
 from .flow import PLAY_LIMIT, TURN_LIMIT, GameFrame  # noqa: F401 (re-exported)
+from .moments import Phases, game_end, scores
 from .table import GameOver, Table
 from .triggers import draw as draw_card
 
@@ -92,8 +93,9 @@ class Game:
         self.mixed_combos = tuple((rule, rule.record.tag, rule.record.size, f"combo {rule.id}")
                                   for rule in self.combos if rule.record.match != "same_title")
         self.offers = self._offers(edition)
-        # what names a running effect in an error: card, combo or check id -> label
-        self.labels = {**{check.id: label(check) for check, _c, _e in self.checks},
+        self.phases = Phases(edition, zones)  # triggers and scores (moments.py)
+        # what names a running effect in an error: card, combo, check or trigger id -> label
+        self.labels = {**self.phases.labels, **{check.id: label(check) for check, _c, _e in self.checks},
                        **{rule.id: label(rule.record) for rule in self.combos},
                        **{card_id: label(card) for card_id, card in edition.cards.items()}}
 
@@ -160,6 +162,13 @@ class State:
         self._pending = None
         self._sampled = None  # a chance order sampled for legal_actions(), until applied
         self._kept_log = None  # (seat, events, the log as that seat may know it): see resample_from_view
+        phases = game.phases
+        table.outs = phases.outs
+        table.at_end = self._at_end if phases.at_end() else None
+
+    def _at_end(self, winner, reason, winners):
+        """The table's hook once the game is decided (game_end triggers, winners on points)."""
+        return game_end(self, winner, reason, winners)
 
     # -- the step API ---------------------------------------------------------
     def current_player(self) -> int:
@@ -329,6 +338,12 @@ class State:
         every seat while the game goes on or when it stopped without a winner."""
         winners = set(self.table.winners) if self._pending is None else set()
         return [1.0 if seat in winners else 0.0 for seat in range(self.game.players)]
+
+    def scores(self) -> list[int]:
+        """Each seat's score by the edition's `win: {score: ...}` as the table stands now
+        (every 0 in a game not won on points). Read it once the game is over: during
+        play a score may count cards a seat may not see."""
+        return scores(self)
 
     def rewards(self) -> list[float]:
         """What each seat earned by the last action: the returns, paid when the game ends."""

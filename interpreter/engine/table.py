@@ -27,6 +27,7 @@ from itertools import repeat
 
 from ..lang.machine import shuffle
 from ..lang.values import HAND, PILE, PUBLIC, PrivateInt, as_secret_as  # noqa: F401 (re-exported)
+from ..lang.limits import NUMBER_LIMIT
 from .events import EventLog
 
 
@@ -101,6 +102,14 @@ def _card_facts(edition) -> tuple:
 _FACTS: dict = {}
 
 
+def _zone_key(zone: Zone) -> str:
+    """How a trigger names a zone: any hand is `hand`, any copy of a per-player zone its
+    name, a shared zone its name."""
+    if zone.owner is None:
+        return zone.name
+    return "hand" if zone.kind == HAND else zone.name.rsplit(" ", 1)[0]
+
+
 class GameOver(Exception):
     """Raised when the game has been decided; unwinds every running effect."""
 
@@ -143,6 +152,18 @@ class Table:
         self.winners: tuple = ()  # every winning seat: one, or a whole team
         self.teams = getattr(edition, "teams", 0)
         self.together = self.teams and getattr(edition, "teams_together", False)
+        # per-player counters (scores, tokens, marks): name -> one value per seat, and bounds
+        counters = getattr(edition, "counters", {})
+        self.counters = {name: [spec.get("start", 0)] * players for name, spec in counters.items()}
+        self.bounds = {name: (spec.get("min", -NUMBER_LIMIT), spec.get("max", NUMBER_LIMIT))
+                       for name, spec in counters.items()}
+        # moments for the edition's triggers (engine/moments.py): what to watch, and what
+        # happened during the action under way, as (moment, seat, card, zone) in order
+        self.watch: frozenset = frozenset()  # (moment, zone) pairs watched as cards move
+        self.outs: frozenset = frozenset()  # of player_out / player_back, when triggers use them
+        self.moments: list = []
+        self.at_end = None  # the state's hook run when the game is decided (game_end, scores)
+        self.ending = False  # that hook is running: nothing can end the game again
 
     def copy(self, memo: dict, record: bool = True) -> "Table":
         """An independent copy of the table; ``memo`` maps the id of every card and zone
@@ -150,9 +171,12 @@ class Table:
         ``record=False``: the copy keeps and records no events."""
         other = Table.__new__(Table)
         for name in ("edition", "players", "everyone", "_marked", "_homes", "_reactive", "current", "direction",
-                     "turn", "turn_ended", "finished", "winner", "winners", "teams", "together"):
+                     "turn", "turn_ended", "finished", "winner", "winners", "teams", "together",
+                     "bounds", "watch", "outs", "ending"):
             setattr(other, name, getattr(self, name))
         other.alive, other.owed, other.attacked = list(self.alive), list(self.owed), list(self.attacked)
+        other.counters = {name: list(values) for name, values in self.counters.items()}
+        other.at_end = None  # the copied state sets its own
         other._orders = {}
         other.rng = random.Random(0)  # seeded cheaply, then given this one's state
         other.rng.setstate(self.rng.getstate())
@@ -179,6 +203,7 @@ class Table:
         other.hands = [zone(hand) for hand in self.hands]
         other.extra = {name: zone(z) for name, z in self.extra.items()}
         other.areas = {name: [zone(z) for z in zones] for name, zones in self.areas.items()}
+        other.moments = [(kind, seat, memo.get(id(card), card), key) for kind, seat, card, key in self.moments]
         memo[id(self)] = other
         return other
 
@@ -299,8 +324,11 @@ class Table:
         record = self.log.record
         reactive, marked_backs = self._reactive, self._marked
         into = to.cards
+        watch = self.watch
         for offset, inst in enumerate(cards):
             source = inst.zone
+            if watch:
+                self._note_move(inst, source, to)
             if reactive and inst.id in reactive:
                 source.reactive -= 1
                 to.reactive += 1
@@ -330,6 +358,18 @@ class Table:
                 self.log.move(inst.id, source.name, was_at if source.kind == PILE else None, to.name,
                               at + offset, face_up, inst.was_face_up and source.owner is not None, seen,
                               place_knowers, places or None)
+
+    def _note_move(self, inst: CardInst, source: Zone, to: Zone) -> None:
+        """Queue the moments a watched move makes (before the card moves: the pile's
+        last card leaving is still in it)."""
+        watch, moments = self.watch, self.moments
+        left, entered = _zone_key(source), _zone_key(to)
+        if ("card_leaves", left) in watch:
+            moments.append(("card_leaves", source.owner, inst, left))
+        if ("card_enters", entered) in watch:
+            moments.append(("card_enters", to.owner, inst, entered))
+        if source is self.draw_pile and len(source.cards) == 1 and ("pile_empty", None) in watch:
+            moments.append(("pile_empty", None, None, None))
 
     def _seen_leaving(self, inst: CardInst, source: Zone, shown: bool) -> int:
         """The seats that see which card left ``source`` (``inst``, already taken out of
@@ -464,6 +504,8 @@ class Table:
             self.owed[out] = 0
             self.attacked[out] = False
             self.log.seat_out(out)
+            if "player_out" in self.outs:
+                self.moments.append(("player_out", out, None, None))
         self._orders.clear()
         if self.current in going:
             self.turn_ended = True
@@ -475,6 +517,28 @@ class Table:
                             self.team(left[0]) if left else ())
         elif len(left) <= 1:
             self.finish(left[0] if left else None, "last_standing")
+
+    def revive(self, seat: int) -> None:
+        """Bring ``seat`` back at its own place in the turn order, owing nothing until its
+        turn comes round (nothing happens while it plays on or once the game is over)."""
+        if self.alive[seat] or self.finished or self.ending:
+            return
+        self.alive[seat] = True
+        self.owed[seat] = 0
+        self.attacked[seat] = False
+        self._orders.clear()
+        self.log.emit("seat_back", seat=seat)
+        if "player_back" in self.outs:
+            self.moments.append(("player_back", seat, None, None))
+
+    def set_counter(self, name: str, seat: int, value: int) -> None:
+        """Set a seat's counter, kept within its bounds; everyone sees the new value."""
+        low, high = self.bounds[name]
+        value = low if value < low else high if value > high else int(value)
+        values = self.counters[name]
+        if values[seat] != value:
+            values[seat] = value
+            self.log.emit("counter", seat=seat, name=name, value=value)
 
     # -- teams ------------------------------------------------------------------
     def team_of(self, seat: int) -> int:
@@ -488,10 +552,15 @@ class Table:
         return tuple(s for s in range(self.players) if self.team_of(s) == self.team_of(seat))
 
     def finish(self, winner: int | None, reason: str, winners: tuple | None = None) -> None:
+        if self.ending:  # an effect run at the end cannot end the game a second time
+            return
+        if self.at_end is not None and reason not in ("turn_limit", "play_limit"):
+            self.ending = True  # game_end triggers run, and a game on points names its winners
+            winner, winners = self.at_end(winner, reason, winners)
         self.finished = True
         self.winner = winner
         self.winners = tuple(winners) if winners is not None else (() if winner is None else (winner,))
-        if self.teams:  # a team game names every winner; other games keep their events as they were
+        if self.teams or len(self.winners) > 1:  # every winner named; other games' events as they were
             self.log.game_over(winner, reason, list(self.winners))
         else:
             self.log.game_over(winner, reason)

@@ -18,6 +18,26 @@ from .cost import Estimate
 from .diagnostics import ERROR, WARNING, did_you_mean
 
 
+#: aggregates over a list: op -> (what each item's value must be, what the aggregate gives;
+#: None: the list's own type). `count` counts the items its `if` keeps (the value is not used).
+AGGREGATES = {
+    "sum": (P.INT, P.INT),
+    "max": (P.INT, P.INT),
+    "min": (P.INT, P.INT),
+    "count": (None, P.INT),
+    "any": (P.BOOL, P.BOOL),
+    "all": (P.BOOL, P.BOOL),
+    "most": (P.INT, None),
+    "least": (P.INT, None),
+    "filter": (None, None),
+}
+
+#: what walking a list of each type gives, one item at a time (`for`, aggregates)
+ELEMENT = {P.PLAYERS: P.PLAYER, P.PLAYER: P.PLAYER, P.CARDS: P.CARD, P.ZONE: P.CARD, P.CARD: P.CARD}
+#: the list type of what walking gives
+LIST_OF = {P.PLAYER: P.PLAYERS, P.CARD: P.CARDS}
+
+
 @dataclass(frozen=True)
 class Finding:
     pos: int
@@ -37,6 +57,7 @@ class CheckEnv:
     zones: frozenset = frozenset()  # extra zones declared by the files in scope
     player_zones: frozenset = frozenset()  # of those, the ones each player has a copy of
     limits: object = None  # cost.Limits of the edition; None: values and zone sizes unknown
+    counters: frozenset | None = None  # the per-player counters declared; None: not known yet
 
 
 class Checker:
@@ -48,6 +69,8 @@ class Checker:
         self.pure = pure
         self.scopes: list[dict[str, str]] = [dict(names)]
         self.findings: list[Finding] = []
+        self.fixed: set = set(P.BUILTIN_NAMES) | {"this"}  # names no assignment may change
+        self.aggregating = 0  # how many aggregates enclose the expression being checked
 
     # -- entry points ---------------------------------------------------------
     def program(self, program: s.Program) -> list[Finding]:
@@ -106,21 +129,24 @@ class Checker:
     def _stmt(self, stmt) -> None:
         if isinstance(stmt, s.Let):
             self._bind(stmt.name_pos, stmt.name, self._expr(stmt.value))
+        elif isinstance(stmt, s.Assign):
+            self._assign(stmt)
         elif isinstance(stmt, s.If):
             self._expect(stmt.condition, P.BOOL)
             self._block(stmt.then)
             self._block(stmt.otherwise)
         elif isinstance(stmt, s.For):
             iterable = self._expr(stmt.iterable)
-            element = {P.PLAYERS: P.PLAYER, P.PLAYER: P.PLAYER, P.CARDS: P.CARD,
-                       P.ZONE: P.CARD, P.CARD: P.CARD}.get(iterable or "")
+            element = ELEMENT.get(iterable or "")
             if iterable and not element:
                 self._error(stmt.iterable.pos, "type-mismatch",
                             f"`for` needs players or cards to walk through, not {iterable}")
             self.scopes.append({})
             self._bind(stmt.name_pos, stmt.name, element)
+            self.fixed.add(stmt.name)
             for inner in stmt.body:
                 self._stmt(inner)
+            self.fixed.discard(stmt.name)
             self.scopes.pop()
         elif isinstance(stmt, s.CallStmt):
             returns = self._call(stmt.call)
@@ -129,6 +155,48 @@ class Checker:
                 self._error(stmt.call.pos, "unused-value",
                             f"{stmt.call.name}() gives a value that is thrown away here: "
                             "use it in `let` or as an argument", WARNING)
+
+    def _assign(self, stmt: s.Assign) -> None:
+        """``name = value``: only a name a `let` or `choose` made, and a value of its type."""
+        found = self._expr(stmt.value)
+        declared = self._lookup(stmt.name)
+        if declared is None:
+            self._error(stmt.pos, "unknown-name",
+                        f"'{stmt.name}' is not defined yet: write `let {stmt.name} = ...` first"
+                        f"{did_you_mean(stmt.name, self._visible_names())}")
+        elif stmt.name in self.fixed:
+            self._error(stmt.pos, "fixed-name",
+                        f"'{stmt.name}' cannot be given a new value here (it is given by the game or "
+                        "walks a loop): `let` a name of your own")
+        elif found and declared != "?" and not P.accepts(declared, found):
+            self._error(stmt.value.pos, "type-mismatch",
+                        f"'{stmt.name}' holds {declared}; it cannot be given {found}")
+
+    def _aggregate(self, expr: s.Aggregate) -> str | None:
+        """``op(value for name in iterable if condition)``: queries only, a finite list."""
+        spec = AGGREGATES.get(expr.op)
+        if spec is None:
+            self._error(expr.pos, "unknown-aggregate",
+                        f"no aggregate is called '{expr.op}'{did_you_mean(expr.op, AGGREGATES)}; "
+                        f"the aggregates are {', '.join(AGGREGATES)}")
+            return None
+        wanted, gives = spec
+        self.aggregating += 1
+        iterable = self._expr(expr.iterable)
+        element = ELEMENT.get(iterable or "")
+        if iterable and not element:
+            self._error(expr.iterable.pos, "type-mismatch",
+                        f"{expr.op}(... for {expr.name} in ...) walks players or cards, not {iterable}")
+        self.scopes.append({})
+        self._bind(expr.name_pos, expr.name, element)
+        self.fixed.add(expr.name)
+        self._expect(expr.value, wanted)
+        if expr.condition is not None:
+            self._expect(expr.condition, P.BOOL)
+        self.fixed.discard(expr.name)
+        self.scopes.pop()
+        self.aggregating -= 1
+        return gives or LIST_OF.get(element or "")
 
     # -- expressions ----------------------------------------------------------
     def _expr(self, expr) -> str | None:
@@ -176,10 +244,14 @@ class Checker:
         if isinstance(expr, s.Not):
             self._expect(expr.operand, P.BOOL)
             return P.BOOL
+        if isinstance(expr, s.Aggregate):
+            return self._aggregate(expr)
         raise TypeError(f"unexpected node {expr!r}")  # pragma: no cover
 
     def _compare(self, expr: s.Compare) -> str:
         left, right = self._expr(expr.left), self._expr(expr.right)
+        if expr.op in ("==", "!=") and self._title_literal(expr, left, right):
+            return P.BOOL
         if expr.op in ("<", ">", "<=", ">="):
             for side, found in ((expr.left, left), (expr.right, right)):
                 if found and found != P.INT:
@@ -187,6 +259,15 @@ class Checker:
         elif left and right and not (P.accepts(left, right) or P.accepts(right, left)):
             self._error(expr.pos, "type-mismatch", f"cannot compare {left} with {right}")
         return P.BOOL
+
+    def _title_literal(self, expr: s.Compare, left, right) -> bool:
+        """A card title compared with a written one (`choose_title() == "nope"`): the
+        string is a card id, checked like one. False when the sides are not such a pair."""
+        for found, other in ((left, expr.right), (right, expr.left)):
+            if found == P.CARD_ID and isinstance(other, s.StrLit):
+                self._literal(other, P.CARD_ID)
+                return True
+        return False
 
     def _call(self, call: s.Call) -> str | None:
         prim = P.PRIMITIVES.get(call.name)
@@ -200,10 +281,11 @@ class Checker:
             where = " or ".join(sorted(prim.contexts))
             self._error(call.pos, "not-allowed-here",
                         f"{call.name}() cannot be used in a {self.context} effect (only in {where})")
-        if self.pure and prim.kind != P.QUERY:
+        if (self.pure or self.aggregating) and prim.kind != P.QUERY:
+            where = "inside an aggregate (sum, max, any, ...)" if self.aggregating else "here"
             self._error(call.pos, "not-allowed-here",
                         f"{call.name}() is {'an' if prim.kind == P.ACTION else 'a'} {prim.kind}; "
-                        "only queries may be used here")
+                        f"only queries may be used {where}")
         self._arguments(call, prim)
         return prim.returns
 
@@ -235,7 +317,7 @@ class Checker:
                             f"{call.name}() needs its '{param.name}' argument: {prim.signature()}")
 
     def _argument(self, call: s.Call, param: P.Param, arg) -> None:
-        if isinstance(arg, s.StrLit) and param.type in (P.CARD_ID, P.TAG, P.STR, P.ZONE_NAME):
+        if isinstance(arg, s.StrLit) and param.type in (P.CARD_ID, P.TAG, P.STR, P.ZONE_NAME, P.COUNTER_NAME):
             self._literal(arg, param.type)
             return
         found = self._expr(arg)
@@ -252,6 +334,8 @@ class Checker:
             known, what, code = self.env.tags, "tag", "unknown-tag"
         elif wanted == P.ZONE_NAME:
             known, what, code = self.env.player_zones, "per-player zone", "unknown-zone"
+        elif wanted == P.COUNTER_NAME:
+            known, what, code = self.env.counters, "counter", "unknown-counter"
         else:
             return
         if known is not None and arg.value not in known:

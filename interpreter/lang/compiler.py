@@ -151,7 +151,7 @@ class _Compiler:
     def stmt(self, stmt) -> Code:
         if isinstance(stmt, s.CallStmt):
             return self.call(stmt.call)
-        if isinstance(stmt, s.Let):
+        if isinstance(stmt, (s.Let, s.Assign)):  # a name's first value and its later ones
             return self._let(stmt)
         if isinstance(stmt, s.If):
             return self._if(stmt)
@@ -159,7 +159,7 @@ class _Compiler:
             return self._for(stmt)
         raise TypeError(f"unexpected statement {stmt!r}")  # pragma: no cover
 
-    def _let(self, stmt: s.Let) -> Code:
+    def _let(self, stmt) -> Code:
         name, value = stmt.name, self.expr(stmt.value)
         if value.waits:
             return Code(ops=value.ops + ((STORE, name),))
@@ -226,13 +226,15 @@ class _Compiler:
             left, right = self.expr(expr.left), self.expr(expr.right)
             if not (left.waits or right.waits):  # the commonest test: two closures, no list
                 f0, f1 = left.fn, right.fn
-                if right.constant is not _NO_CONSTANT:
+                if right.constant is not _NO_CONSTANT and right.constant is not _ME:
                     c1 = right.constant
                     return Code(lambda ctx: op(f0(ctx), c1))
                 return Code(lambda ctx: op(f0(ctx), f1(ctx)))
             return self._combine([left, right], lambda values: op(values[0], values[1]))
         if isinstance(expr, s.BoolOp):
             return self._boolop(expr)
+        if isinstance(expr, s.Aggregate):
+            return self._aggregate(expr)
         if isinstance(expr, s.Not):
             inner = self.expr(expr.operand)
             if inner.waits:
@@ -261,6 +263,41 @@ class _Compiler:
                 return value
             _too_large(where, value, f"rules.{key} is")
         return rule
+
+    def _aggregate(self, expr: s.Aggregate) -> Code:
+        """An aggregate: a closure (the checker lets only queries in), which charges its
+        value's and condition's weight for every item it walks, all at once first."""
+        parts = (expr.value,) if expr.condition is None else (expr.value, expr.condition)
+        codes = [self.expr(part) for part in (expr.iterable, *parts)]
+        if any(code.waits for code in codes):  # pragma: no cover - the checker refuses these
+            raise TypeError("an aggregate may use queries only")
+        walk, value = codes[0].fn, codes[1].fn
+        keep = codes[2].fn if len(codes) > 2 else None
+        reduce, name, where = _REDUCE[expr.op], expr.name, self.where
+        steps = weight(parts) - 1  # the calls made for each item (a `for` body's own step aside)
+        wants_values = expr.op not in ("count", "filter")
+
+        def aggregate(ctx):
+            items = items_of(walk(ctx))
+            state = ctx.state
+            state.budget -= (steps + 1) * len(items)
+            if state.budget < 0:
+                over_budget(where)
+            names = ctx.vars
+            before = names.get(name, _NO_CONSTANT)
+            kept, values = [], []
+            for item in items:
+                names[name] = item
+                if keep is None or keep(ctx):
+                    kept.append(item)
+                    if wants_values:
+                        values.append(value(ctx))
+            if before is _NO_CONSTANT:
+                names.pop(name, None)
+            else:
+                names[name] = before
+            return reduce(kept, values, where)
+        return Code(aggregate)
 
     def _sum(self, expr: s.Sum) -> Code:
         terms = [self.expr(expr.first)] + [self.expr(t) for t in expr.terms]
@@ -326,6 +363,45 @@ class _Compiler:
         for arg in args:  # plain arguments stay closures inside the operations
             items += _expr_ops(arg)
         return Code(ops=tuple(items) + ((CALL, impl, len(args), prim.waits),))
+
+
+def _total(kept, values, where):
+    result = 0
+    for value in values:
+        result += value
+        if not -NUMBER_LIMIT <= result <= NUMBER_LIMIT:
+            _too_large(where, result)
+    return as_secret_as(int(result), values)
+
+
+def _best(pick):
+    def best(kept, values, where):
+        return as_secret_as(pick(values), values) if values else 0
+    return best
+
+
+def _extremes(pick):
+    """The items whose value is the largest (or smallest), in the order walked."""
+    def extremes(kept, values, where):
+        if not values:
+            return []
+        target = pick(values)
+        return [item for item, value in zip(kept, values) if value == target]
+    return extremes
+
+
+#: how each aggregate turns the items its `if` kept (and their values) into its result
+_REDUCE = {
+    "sum": _total,
+    "max": _best(max),
+    "min": _best(min),
+    "count": lambda kept, values, where: len(kept),
+    "any": lambda kept, values, where: any(values),
+    "all": lambda kept, values, where: all(values),
+    "most": _extremes(max),
+    "least": _extremes(min),
+    "filter": lambda kept, values, where: kept,
+}
 
 
 def _truth(values):

@@ -30,7 +30,7 @@ def weight(body) -> int:
     """Steps one run of a block costs: one, plus one per primitive call in it.
 
     Calls inside the body of a ``for`` within the block are not counted: that
-    loop charges its own body for every item it walks.
+    loop charges its own body for every item it walks; so does an aggregate.
     """
     steps = 1
     stack = list(body)
@@ -38,7 +38,7 @@ def weight(body) -> int:
         node = stack.pop()
         if isinstance(node, tuple):
             stack.extend(node)
-        elif isinstance(node, s.For):
+        elif isinstance(node, (s.For, s.Aggregate)):  # their bodies charge per item
             stack.append(node.iterable)
         elif isinstance(node, s.Node):
             if isinstance(node, s.Call):
@@ -141,6 +141,9 @@ class Estimate:
         for stmt in body:
             if isinstance(stmt, s.Let):
                 self._bind(stmt.name, self._type(stmt.value), self._bound(stmt.value))
+            elif isinstance(stmt, s.Assign):  # a loop may add to it each time: no bound is known
+                self._bound(stmt.value)
+                self._forget(stmt.name)
             elif isinstance(stmt, s.CallStmt):
                 self._bound(stmt.call)
             elif isinstance(stmt, s.If):
@@ -194,12 +197,35 @@ class Estimate:
             return self._sum(node)
         if isinstance(node, s.Call):
             return self._call(node)
+        if isinstance(node, s.Aggregate):
+            return self._aggregate(node)
         for child in {s.Compare: ("left", "right"), s.BoolOp: ("operands",),
                       s.Not: ("operand",)}.get(type(node), ()):
             value = getattr(node, child)
             for part in value if isinstance(value, tuple) else (value,):
                 self._bound(part)
         return 1 if isinstance(node, (s.Compare, s.BoolOp, s.Not)) else None
+
+    def _aggregate(self, node: s.Aggregate) -> int | None:
+        """An aggregate's bound: a sum adds up to one value per item; the others give one."""
+        self._bound(node.iterable)
+        kind = self._type(node.iterable)
+        element = P.PLAYER if kind in (P.PLAYERS, P.PLAYER) else P.CARD
+        self.scopes.append({node.name: (element, None)})
+        value = self._bound(node.value)
+        if node.condition is not None:
+            self._bound(node.condition)
+        self.scopes.pop()
+        if node.op in ("any", "all"):
+            return 1
+        if self.limits is None:
+            return None
+        items = self.limits.players if kind == P.PLAYERS else self.limits.cards
+        if node.op == "count":
+            return items
+        if node.op == "sum":
+            return None if value is None else items * value
+        return value if node.op in ("max", "min") else None
 
     def _rule(self, node: s.RuleRef) -> int | None:
         if self.limits is None:
@@ -241,6 +267,13 @@ class Estimate:
     # -- names and types ------------------------------------------------------
     def _bind(self, name: str, type_, bound) -> None:
         self.scopes[-1][name] = (type_, bound)
+
+    def _forget(self, name: str) -> None:
+        """A name given a new value: keep its type, drop its bound."""
+        for scope in reversed(self.scopes):
+            if name in scope:
+                scope[name] = (scope[name][0], None)
+                return
 
     def _lookup(self, name: str):
         for scope in reversed(self.scopes):

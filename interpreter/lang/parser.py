@@ -161,6 +161,14 @@ class _ToSyntax(Transformer):
     def let_stmt(self, meta, items):
         return s.Let(_pos(meta), str(items[0]), items[0].start_pos, items[1])
 
+    def assign_stmt(self, meta, items):
+        return s.Assign(items[0].start_pos, str(items[0]), items[1])
+
+    def aggregate(self, meta, items):
+        op, value, name, iterable = items[:4]
+        condition = items[4] if len(items) > 4 else None
+        return s.Aggregate(op.start_pos, str(op), str(name), name.start_pos, value, iterable, condition)
+
     def if_stmt(self, meta, items):
         otherwise = items[2] if len(items) > 2 else ()
         if isinstance(otherwise, s.If):

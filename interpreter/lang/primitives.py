@@ -39,7 +39,8 @@ PLAYER, PLAYERS = "player", "players"
 CARD, CARDS, ZONE = "card", "cards", "zone"
 CARD_ID, TAG = "card_id", "tag"
 ZONE_NAME = "zone_name"  # a string naming a zone declared `per_player: true`
-TYPES = (INT, BOOL, STR, PLAYER, PLAYERS, CARD, CARDS, ZONE, CARD_ID, TAG, ZONE_NAME)
+COUNTER_NAME = "counter_name"  # a string naming a counter declared under `counters:`
+TYPES = (INT, BOOL, STR, PLAYER, PLAYERS, CARD, CARDS, ZONE, CARD_ID, TAG, ZONE_NAME, COUNTER_NAME)
 
 #: a value of the key type may be used where any type of the value set is wanted
 SUBTYPES = {
@@ -155,6 +156,14 @@ def opponents(ctx, of):
             if seat != of and (not table.teams or table.team_of(seat) != table.team_of(of))]
 
 
+@primitive([], PLAYERS, QUERY,
+           'Every player who is out of the game, in turn order starting after the acting player (nobody while all play on).')
+def out_players(ctx):
+    table = ctx.table
+    alive, n, me = table.alive, table.players, ctx.me
+    return [seat for seat in ((me + i * table.direction) % n for i in range(1, n + 1)) if not alive[seat]]
+
+
 @primitive([("among", PLAYERS)], PLAYERS, QUERY,
            'The players of `among` who hold at least one card.')
 def with_cards(ctx, among):
@@ -186,6 +195,12 @@ def holding(ctx, among, card):
 def played_by(ctx, card):
     found = cards_of(card)
     return found[0].played_by if found else None
+
+
+@primitive([("name", COUNTER_NAME), ("player", PLAYER, "me")], INT, QUERY,
+           "`player`'s counter `name` (a score, tokens, a mark): a number every player can see, declared under `counters:`.")
+def counter(ctx, name, player):
+    return ctx.table.counters[name][player]
 
 
 # -- cards and zones ----------------------------------------------------------------
@@ -516,6 +531,27 @@ def reverse(ctx):
 def eliminate(ctx, player):
     if player is not None:
         ctx.table.eliminate(player)
+
+
+@primitive([("player", PLAYER)], None, ACTION,
+           'Bring `player` back into the game, at their own seat in the turn order: they keep the cards their hand holds (give them some with `move`), owe no turns and play when their turn comes round. Nothing happens to a player who is still in the game, or once the game is over.')
+def revive(ctx, player):
+    if player is not None:
+        ctx.table.revive(player)
+
+
+@primitive([("name", COUNTER_NAME), ("amount", INT), ("player", PLAYER, "me")], None, ACTION,
+           "Add `amount` (a negative number takes away) to `player`'s counter `name`; it stays within the counter's `min` and `max`. Everyone sees the new value.")
+def add_counter(ctx, name, amount, player):
+    if player is not None:
+        ctx.table.set_counter(name, player, ctx.table.counters[name][player] + amount)
+
+
+@primitive([("name", COUNTER_NAME), ("value", INT), ("player", PLAYER, "me")], None, ACTION,
+           "Set `player`'s counter `name` to `value` (kept within the counter's `min` and `max`). Everyone sees the new value.")
+def set_counter(ctx, name, value, player):
+    if player is not None:
+        ctx.table.set_counter(name, player, value)
 
 
 @primitive([("player", PLAYER)], None, ACTION,

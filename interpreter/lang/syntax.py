@@ -91,7 +91,20 @@ class Not(Node):
     operand: "Expr"
 
 
-Expr = IntLit | StrLit | BoolLit | Name | RuleRef | Call | Sum | Compare | BoolOp | Not
+@dataclass(frozen=True)
+class Aggregate(Node):
+    """``op(value for name in iterable if condition)``: a number, a truth or the best
+    items of a finite list (see checker.AGGREGATES); ``condition`` None keeps every item."""
+
+    op: str
+    name: str
+    name_pos: int
+    value: "Expr"
+    iterable: "Expr"
+    condition: "Expr | None"
+
+
+Expr = IntLit | StrLit | BoolLit | Name | RuleRef | Call | Sum | Compare | BoolOp | Not | Aggregate
 
 
 # -- statements ---------------------------------------------------------------
@@ -99,6 +112,14 @@ Expr = IntLit | StrLit | BoolLit | Name | RuleRef | Call | Sum | Compare | BoolO
 class Let(Node):
     name: str
     name_pos: int
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Assign(Node):
+    """``name = value``: a new value for a name a `let` (or a card's `choose`) made."""
+
+    name: str
     value: Expr
 
 
@@ -122,7 +143,7 @@ class CallStmt(Node):
     call: Call
 
 
-Stmt = Let | If | For | CallStmt
+Stmt = Let | Assign | If | For | CallStmt
 
 
 @dataclass(frozen=True)

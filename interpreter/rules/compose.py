@@ -3,7 +3,7 @@
 Two kinds of file build on an edition instead of standing alone:
 
 * an **expansion** (``kind: expansion``) *adds*: card libraries, deck counts
-  (added to the base's), combos, checks, zones, parameters and rules, setup
+  (added to the base's), combos, checks, triggers, zones, counters, parameters and rules, setup
   steps; a player range widens the base's;
 * a **house rule** is an edition that ``extends`` another and *changes* it,
   with one explicit key per kind of change (``add_cards``, ``remove_cards``,
@@ -33,9 +33,9 @@ from ..lang.loader import Document
 #: parts an expansion replaces outright when it gives them (`players` widens instead)
 REPLACED = ("setup", "turn", "win", "teams")
 #: mapping parts whose keys are set one by one (later files win)
-KEYED = ("params", "rules", "zones", "skin")
+KEYED = ("params", "rules", "zones", "skin", "counters")
 #: list parts that grow
-APPENDED = ("include", "checks")
+APPENDED = ("include", "checks", "triggers")
 #: parts a house rule replaces outright
 HOUSE_REPLACED = ("players", "turn", "win", "teams", "marks", "description")
 #: parts a house rule may not give whole, and the keys that say what it means instead
@@ -251,7 +251,7 @@ class Layered:
             if part in data:
                 self.data[part] = data[part]
                 self._set((part,), layer, (part,))
-        for part in ("zones", "skin"):
+        for part in ("zones", "skin", "counters"):
             self._keyed(layer, part, part, claim=False)
         self._appended(layer)
         problems += self._changes(layer)

@@ -16,6 +16,7 @@ from ..lang import primitives as P
 from ..lang.checker import CheckEnv
 from ..lang.diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
 from . import cardset
+from . import moments
 from . import plugins
 from .compose import by_marks, is_by_marks
 from .stack import chosen_variants, resolve_stack, stack_files, variant_sources
@@ -126,9 +127,11 @@ def _compile_view(ws: Workspace, path: str, expansions: tuple, variants: tuple) 
             ws.report(doc.diagnostic(("params", name), "redefined-name",
                                      f"'{name}' is an engine rule: set it under `rules:`, not `params:`",
                                      key=True))
+    counters = dict(data.get("counters", {}))
     env = CheckEnv(card_ids=frozenset(cards), tags=frozenset(t for c in cards.values() for t in c.tags),
                    rules={name: spec[0] for name, spec in P.ENGINE_RULES.items()} | param_types,
-                   **zone_env(zones), limits=edition_limits(data, card_params))
+                   **zone_env(zones), limits=edition_limits(data, card_params),
+                   counters=frozenset(counters))
     for lib in libraries:
         check_effects(ws, lib, env)
     cardset.check_patches(ws, patches, cards, env)
@@ -136,9 +139,10 @@ def _compile_view(ws: Workspace, path: str, expansions: tuple, variants: tuple) 
     ws.check(doc, ("turn", "draw"), turn_draw, env, P.TURN,
              base_names() | {zone: P.ZONE for zone in env.zones})
     checks = _checks(ws, doc, env, zones)
+    phases = (moments.triggers(ws, doc, env, zones), counters, moments.scoring(ws, doc, env))
     cards = _skinned(ws, doc, cards)
     _check_card_refs(ws, cards, zones)
-    compiler = _ViewCompiler(ws, doc, cards, combos, env, turn_draw, zones, checks, card_params)
+    compiler = _ViewCompiler(ws, doc, cards, combos, env, turn_draw, zones, checks, card_params, phases)
     edition = compiler.compile(variants[0][0] if variants else None)
     if edition is None or ws.has_errors(doc.paths):
         return None
@@ -232,8 +236,9 @@ class _ViewCompiler:
     """Compiles the edition as seen through one variant (or none)."""
 
     def __init__(self, ws, doc: Document, cards, combos, env, turn_draw, zones, checks=(),
-                 card_params=None):
+                 card_params=None, phases=((), {}, None)):
         self.ws, self.doc, self.cards, self.combos = ws, doc, cards, combos
+        self.triggers, self.counters, self.scoring = phases
         self.card_params = card_params or {}
         self.env, self.turn_draw, self.zones, self.checks = env, turn_draw, zones, checks
         self._marks_checked: bool | None = None  # whether the edition's `marks` are sound
@@ -263,7 +268,8 @@ class _ViewCompiler:
         rules.update(data.get("rules", {}))
         env = CheckEnv(self.env.card_ids, self.env.tags,
                        {**self.env.rules, **_param_types(params)},
-                       self.env.mentioned_cards, self.env.zones, self.env.player_zones)
+                       self.env.mentioned_cards, self.env.zones, self.env.player_zones,
+                       counters=self.env.counters)
         setup, setup_path = self._setup(env)
         teams = self._teams(lo)
         if self.ws.has_errors(doc.paths):  # the whole-edition checks need sound parts
@@ -272,7 +278,9 @@ class _ViewCompiler:
         combos = list(self._switches({combo.id: combo for combo in combos}, params).values())
         edition = Edition(id=data["id"], name=data["name"], players=(lo, hi), cards=cards,
                           deck=deck, combos=tuple(combos), setup=setup, rules=rules, params=params,
-                          turn_draw=self.turn_draw, win=data["win"], zones=self.zones,
+                          turn_draw=self.turn_draw, win=data["win"] if isinstance(data["win"], str) else "score",
+                          zones=self.zones, triggers=self.triggers, counters=self.counters,
+                          scoring=self.scoring,
                           origin=Origin(doc.path, 1), variant=variant, checks=self.checks, teams=teams,
                           teams_together=bool(data.get("teams", {}).get("together", False)),
                           kind="expansion" if doc.expansions() else "edition",

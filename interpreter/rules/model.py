@@ -102,6 +102,39 @@ class Check:
     origin: Origin
 
 
+#: the moments a trigger may run at (see engine/moments.py for when each comes)
+MOMENTS = ("game_start", "turn_start", "turn_end", "player_out", "player_back", "pile_empty",
+           "card_enters", "card_leaves", "game_end")
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """An effect the edition runs at a moment of the game (``on``): the start or end of a
+    turn, a player going out or coming back, a card entering or leaving ``zone``, the
+    draw pile running out, the game's start or end. ``condition`` (or None) is looked at
+    first, with ``me`` the player the moment concerns."""
+
+    id: str
+    text: str
+    on: str
+    zone: str | None
+    condition: object
+    effect: s.Program
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """How a game won on points ends and is decided (the mapping form of `win:`):
+    ``score`` and ``tie_break`` are worked out for each player (``me``); ``ends_when``
+    (or None) ends the game when it holds after an action or a turn."""
+
+    score: object
+    ends_when: object
+    tie_break: object
+    origin: Origin
+
+
 @dataclass(frozen=True)
 class SetupStep:
     """One setup step; ``count`` is an int, a checked expression or (lo, hi, n) ranges."""
@@ -134,6 +167,9 @@ class Edition:
     unavailable: dict = field(default_factory=dict)
     zones: dict = field(default_factory=dict)  # extra zone name -> {"public", "per_player"}
     checks: tuple = ()  # of Check, looked at after every play and draw
+    triggers: tuple = ()  # of Trigger, run at the moments they name
+    counters: dict = field(default_factory=dict)  # name -> {"start", "min", "max", "text"}
+    scoring: Scoring | None = None  # a game won on points; None: by being the last one left
     kind: str = "edition"  # edition | expansion (an expansion applied to its base)
     expansions: tuple = ()  # paths of the expansions applied, in order
     description: str = ""

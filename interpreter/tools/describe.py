@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from ..lang import primitives as P
+from ..lang.checker import AGGREGATES
 from ..lang import syntax as s
 
 N = P.NAMES
@@ -312,6 +313,9 @@ class _Words:
             return found[1] if found else P.ZONE  # an undeclared bare name is an extra zone
         if isinstance(node, s.Call) and node.name in P.PRIMITIVES:
             return P.PRIMITIVES[node.name].returns
+        if isinstance(node, s.Aggregate) and node.op in AGGREGATES:
+            gives = AGGREGATES[node.op][1]
+            return gives or {P.PLAYERS: P.PLAYERS, P.PLAYER: P.PLAYERS}.get(self.type_of(node.iterable), P.CARDS)
         return None
 
     def is_zone(self, node) -> bool:
@@ -373,7 +377,33 @@ class _Words:
             return joined
         if isinstance(node, s.Not):
             return self.negate(node.operand)
+        if isinstance(node, s.Aggregate):
+            return self.aggregate(node)
         return "something"  # a shape this module does not know: say little, never fail
+
+    def aggregate(self, node: s.Aggregate) -> str:
+        """`sum(count(hand(p)) for p in players() if ...)` as "the total of ... over ..."."""
+        over, kind = self.expr(node.iterable), self.type_of(node.iterable)
+        self.scopes.append({node.name: _EACH.get(kind, ("that card", P.CARD))})
+        try:
+            value = self.expr(node.value)
+            where = f" for which {self.expr(node.condition)}" if node.condition is not None else ""
+        finally:
+            self.scopes.pop()
+        of = f"each of {over}{where}"
+        bare = value[4:] if value.startswith("the ") else value  # "the largest number of ..."
+        wording = {
+            "sum": f"the total of {value} over {of}",
+            "max": f"the largest {bare} among {of}",
+            "min": f"the smallest {bare} among {of}",
+            "count": f"how many of {over} there are{where}",
+            "any": f"{value} for at least one of {over}{where}",
+            "all": f"{value} for every one of {over}{where}",
+            "most": f"those of {over}{where} with the largest {bare}",
+            "least": f"those of {over}{where} with the smallest {bare}",
+            "filter": f"those of {over}{where}",
+        }
+        return wording.get(node.op, "something")
 
     def rule(self, node: s.RuleRef) -> str:
         value = self.params.get(node.name)
@@ -450,6 +480,9 @@ class _Words:
             return self.if_(stmt)
         if isinstance(stmt, s.For):
             return self.for_(stmt)
+        if isinstance(stmt, s.Assign):
+            found = self.lookup(stmt.name)
+            return f"{found[0] if found else f'“{words(stmt.name)}”'} becomes {self.expr(stmt.value)}"
         return "something the wording does not cover"
 
     def let(self, stmt: s.Let, rest: tuple) -> str | None:
@@ -462,7 +495,9 @@ class _Words:
         # a long value used twice is named: read in place, each `let b = a * a` would
         # double the words, and thirty of them would not fit in any memory
         short = len(uses) <= 1 or len(phrase) <= _INLINE_LONGEST
-        if short and (kind == P.ZONE or (_unchanged_at_uses(uses, rest) and (len(uses) == 1 or not chance))):
+        # a name given new values later (`best = ...`) is always named: it holds more than one thing
+        changes = any(isinstance(n, s.Assign) and n.name == stmt.name for n in s.walk(rest))
+        if short and not changes and (kind == P.ZONE or (_unchanged_at_uses(uses, rest) and (len(uses) == 1 or not chance))):
             if uses or not chance:
                 self.scopes[-1][stmt.name] = (phrase, kind)
                 return None

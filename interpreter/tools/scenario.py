@@ -197,6 +197,12 @@ class _Run(Expectations):
         for name, by_seat in data.get("areas", {}).items():
             for seat, items in by_seat.items():
                 self._place(table, items, table.areas[name][int(seat)])
+        for name, by_seat in data.get("counters", {}).items():
+            if name not in table.counters:
+                self._fail(("counters", name), f"the edition has no counter '{name}' "
+                                               f"(its counters: {', '.join(table.counters) or 'none'})")
+            for seat, value in by_seat.items():
+                table.counters[name][int(seat)] = value
         for index in data.get("face_up", []):
             inst = table.draw_pile.cards[index]
             inst.face_up, inst.known = True, table.everyone

@@ -34,6 +34,24 @@ class Expectations:
         if sorted(wanted) != sorted(self.state.winners):
             self._mismatch(path, "winners", sorted(wanted), sorted(self.state.winners))
 
+    def _check_counters(self, path, wanted):
+        counters = self.state.table.counters
+        for name, by_seat in wanted.items():
+            if name not in counters:
+                self._fail(path + (name,), f"the edition has no counter '{name}' "
+                                           f"(its counters: {', '.join(counters) or 'none'})", stop=False)
+                continue
+            for seat, value in by_seat.items():
+                got = counters[name][int(seat)]
+                if got != value:
+                    self._mismatch(path + (name, seat), f"counter '{name}' of seat {seat}", value, got)
+
+    def _check_scores(self, path, wanted):
+        got = self.state.scores()
+        for seat, value in wanted.items():
+            if got[int(seat)] != value:
+                self._mismatch(path + (seat,), f"score of seat {seat}", value, got[int(seat)])
+
     def _check_finished(self, path, wanted):
         if self.state.is_terminal() != wanted:
             self._mismatch(path, "game over", wanted, self.state.is_terminal())

@@ -1,0 +1,183 @@
+"""Phase triggers and scores: what an edition runs at moments of the game, and who wins on points.
+
+When each moment comes (docs/format.md, "Triggers", says the same for designers):
+
+* ``game_start``: once, after the deal, before the first turn; ``me`` is the first player;
+* ``turn_start`` / ``turn_end``: at the start and the end of every turn, each of
+  several owed turns counting as one turn of its own; ``me`` is the player whose
+  turn it is (``turn_end`` runs only for a player still in the game);
+* ``player_out`` / ``player_back``: a player went out or came back (``me``);
+* ``pile_empty``: a card left the draw pile and none is left (``me``: whose turn it is);
+* ``card_enters`` / ``card_leaves``: a card entered or left the zone the trigger
+  watches (``this``; ``me`` is the zone's owner, or whose turn it is for a shared zone);
+* ``game_end``: once the game is decided, before the winners are named; nobody is
+  asked anything there (the loader refuses choices and chance).
+
+The moments an action sets off (a player out, cards moving) are queued by the
+table and run once the action is over, in the order they came, before the state
+checks; what those triggers set off runs next, in the same pass. Several triggers
+of one moment run in the order the rule files list them (base first). All of it
+counts against the action's step budget, and one pass may run at most
+:data:`MAX_TRIGGER_RUNS` triggers: a trigger that keeps setting itself off stops the
+game with an error naming it.
+"""
+
+from __future__ import annotations
+
+from ..lang.compiler import compile_expression, compile_program
+from ..lang.errors import RuleRuntimeError
+from ..lang.limits import label
+from ..lang.machine import Ctx, Frame, run
+
+#: the most triggers one pass (an action, a turn's start or end) may run
+MAX_TRIGGER_RUNS = 1000
+#: moments whose trigger runs only for a player still in the game
+_ALIVE_ONLY = ("turn_start", "turn_end", "player_back")
+
+
+class Phases:
+    """An edition's triggers and scoring, compiled once per game (part of ``Game``)."""
+
+    def __init__(self, edition, zones: frozenset) -> None:
+        self.by_moment: dict = {}
+        for trigger in edition.triggers:
+            entry = (trigger, compile_expression(trigger.condition, zones, label(trigger)),
+                     compile_program(trigger.effect, zones, label(trigger)))
+            self.by_moment.setdefault(trigger.on, []).append(entry)
+        # what the table must watch while cards move: (moment, zone) pairs and the pile
+        self.watch = frozenset((t.on, t.zone) for t in edition.triggers if t.zone is not None) | \
+            (frozenset({("pile_empty", None)}) if "pile_empty" in self.by_moment else frozenset())
+        self.outs = frozenset(m for m in ("player_out", "player_back") if m in self.by_moment)
+        scoring = edition.scoring
+        where = f"the win condition ({scoring.origin})" if scoring is not None else None
+        self.score = compile_expression(scoring.score, zones, where) if scoring else None
+        self.tie_break = compile_expression(scoring.tie_break, zones, where) if scoring else None
+        self.ends_when = compile_expression(scoring.ends_when, zones, where) if scoring else None
+        self.scoring = scoring is not None
+        self.labels = {trigger.id: label(trigger) for trigger in edition.triggers}
+        #: whether the flow has anything to do between actions beyond the state checks
+        self.active = bool(self.by_moment) or self.ends_when is not None
+
+    def runs(self, moment: str, seat=None, card=None, zone=None) -> list:
+        """(trigger entry, seat, card) for each trigger of one moment (and zone)."""
+        return [(entry, seat, card) for entry in self.by_moment.get(moment, ())
+                if zone is None or entry[0].zone == zone]
+
+    def at_end(self) -> bool:
+        """Whether the game's end needs the state (game_end triggers, or scores)."""
+        return self.scoring or "game_end" in self.by_moment
+
+
+class TriggersFrame(Frame):
+    """Run some triggers, then whatever the table queued meanwhile, until nothing is left."""
+
+    __slots__ = ("runs", "index", "count")
+
+    def __init__(self, runs: list) -> None:
+        self.runs, self.index, self.count = runs, 0, 0
+        self.result = None
+
+    def step(self, state, value):
+        table, phases = state.table, state.game.phases
+        while True:
+            if self.index >= len(self.runs):
+                if not table.moments:
+                    return None
+                queued, table.moments = table.moments, []
+                self.runs = [run_ for moment in queued for run_ in phases.runs(*moment)]
+                self.index = 0
+                continue
+            (trigger, condition, effect), seat, card = self.runs[self.index]
+            self.index += 1
+            self.count += 1
+            if self.count > MAX_TRIGGER_RUNS:
+                raise RuleRuntimeError(
+                    f"{label(trigger)}: triggers set each other off more than {MAX_TRIGGER_RUNS:,} "
+                    "times after one action; make the trigger's `if` false once it has acted, or "
+                    "let it watch another zone")
+            seat = table.current if seat is None else seat
+            if trigger.on in _ALIVE_ONLY and not table.alive[seat]:
+                continue
+            ctx = Ctx(state, seat, card, source=trigger.id)
+            if condition is None or condition.fn(ctx):
+                table.log.emit("trigger", seat=seat, id=trigger.id)
+                out, _value = run(state, effect, ctx)
+                if out is not None:
+                    return out
+
+
+def begin(state, moment: str, seat: int):
+    """Run the triggers of a turn's (or the game's) start or end for ``seat`` as one action
+    of its own (a fresh step budget): None when done, else what the game waits for."""
+    runs = state.game.phases.runs(moment, seat)
+    if not runs and not state.table.moments:
+        return None
+    state.budget = state.step_budget
+    return state.call(TriggersFrame(runs))
+
+
+def settle(state):
+    """After an action: its queued moments' triggers (None when done, else what the game
+    waits for); the game ends here when its end condition holds."""
+    if state.table.moments:
+        out = state.call(TriggersFrame([]))
+        if out is not None:
+            return out
+    check_end(state)
+    return None
+
+
+def check_end(state) -> None:
+    """End the game when the edition's `ends_when` holds."""
+    ends_when = state.game.phases.ends_when
+    if ends_when is not None and ends_when.fn(Ctx(state, state.table.current)):
+        state.table.finish(None, "ended")
+
+
+def game_end(state, winner, reason: str, winners):
+    """The table's hook at the end: run the game_end triggers, then name the winners on
+    points (a win by `win()` stands). Gives (winner, winners)."""
+    table, phases = state.table, state.game.phases
+    for trigger, condition, effect in phases.by_moment.get("game_end", ()):
+        ctx = Ctx(state, table.current, source=trigger.id)
+        if condition is None or condition.fn(ctx):
+            table.log.emit("trigger", seat=table.current, id=trigger.id)
+            effect.fn(ctx)  # the loader lets nothing wait here
+    if not phases.scoring:
+        return winner, winners
+    points = scores(state)
+    table.log.emit("scores", scores=points)
+    if reason == "won":
+        return winner, winners
+    best = best_seats(state, points)
+    return (best[0] if best else None), tuple(best)
+
+
+def scores(state) -> list:
+    """Each seat's score now (0 for every seat in a game not won on points)."""
+    score = state.game.phases.score
+    if score is None:
+        return [0] * state.table.players
+    return [int(score.fn(Ctx(state, seat))) for seat in range(state.table.players)]
+
+
+def best_seats(state, points: list) -> list:
+    """The winners on points: the players still in (a team with one still in, scoring the
+    sum of its members' points) with the highest score, then the highest tie-break;
+    still tied, they share the win."""
+    table = state.table
+    tie = state.game.phases.tie_break
+    breaks = [int(tie.fn(Ctx(state, seat))) if tie is not None else 0 for seat in range(table.players)]
+    if table.teams:
+        groups = {}
+        for seat in range(table.players):
+            groups.setdefault(table.team_of(seat), []).append(seat)
+        contenders = [seats for seats in groups.values() if any(table.alive[s] for s in seats)]
+        ranked = [((sum(points[s] for s in seats), sum(breaks[s] for s in seats)), seats)
+                  for seats in contenders]
+    else:
+        ranked = [((points[seat], breaks[seat]), [seat]) for seat in range(table.players) if table.alive[seat]]
+    if not ranked:
+        return []
+    top = max(key for key, _seats in ranked)
+    return sorted(seat for key, seats in ranked if key == top for seat in seats)

@@ -1,0 +1,94 @@
+"""Loading an edition's phase triggers and its scoring (`triggers:` and the mapping form
+of `win:`), each parsed and checked once, like the state checks.
+
+A trigger names the moment it runs at (``on``), an optional condition (``if``) and
+its effect; a card moment (``card_enters`` / ``card_leaves``) names the zone it
+watches. Effects at the game's end may not ask anyone or draw on chance: the game
+is over, and its result must not wait for a decision.
+"""
+
+from __future__ import annotations
+
+from ..lang import primitives as P
+from ..lang import syntax as s
+from ..lang.checker import CheckEnv
+from ..lang.diagnostics import ERROR, did_you_mean
+from .model import Origin, Scoring, Trigger
+from .workspace import Workspace, base_names
+
+#: the moments that concern one card: `this` is the card, and they name a zone
+CARD_MOMENTS = ("card_enters", "card_leaves")
+#: what a trigger's `zone` may name besides the edition's zones: any player's hand
+ANY_HAND = "hand"
+
+
+def triggers(ws: Workspace, doc, env: CheckEnv, zones: dict) -> tuple:
+    """The edition's triggers, parsed and checked; a broken one is reported and left out."""
+    names = base_names() | {zone: P.ZONE for zone in env.zones}
+    known_zones = {"draw_pile", "discard_pile", "removed", ANY_HAND, *zones}
+    found = []
+    for index, raw in enumerate(doc.data.get("triggers", [])):
+        path = ("triggers", index)
+        on, zone = raw["on"], raw.get("zone")
+        own = dict(names, this=P.CARD) if on in CARD_MOMENTS else names
+        ok = _zone_fits(ws, doc, path, on, zone, known_zones)
+        condition = ws.parse(doc, path + ("if",), expression=True) if "if" in raw else None
+        ws.check(doc, path + ("if",), condition, env, P.TURN, own, pure=True, expect=P.BOOL)
+        effect = ws.parse(doc, path + ("effect",))
+        ws.check(doc, path + ("effect",), effect, env, P.TURN, own)
+        if on == "game_end" and effect is not None:
+            ok = _nothing_waits(ws, doc, path + ("effect",), effect) and ok
+        if effect is not None and ok and (condition is not None or "if" not in raw):
+            found.append(Trigger(raw["id"], raw["text"], on, zone, condition, effect,
+                                 Origin(doc.route(path)[0].path, doc.mark(path).line)))
+    return tuple(found)
+
+
+def _zone_fits(ws: Workspace, doc, path: tuple, on: str, zone, known: set) -> bool:
+    """A card moment names a zone the edition has; other moments name none."""
+    if on in CARD_MOMENTS and zone is None:
+        ws.report(doc.diagnostic(path, "missing-key",
+                                 f"a `{on}` trigger watches one zone: add `zone:` (draw_pile, "
+                                 f"discard_pile, removed, hand, or a zone of the edition)"))
+        return False
+    if on not in CARD_MOMENTS and zone is not None:
+        ws.report(doc.diagnostic(path + ("zone",), "bad-value",
+                                 f"only card_enters and card_leaves watch a zone; remove `zone:` "
+                                 f"from this `{on}` trigger"))
+        return False
+    if zone is not None and zone not in known:
+        ws.report(doc.diagnostic(path + ("zone",), "unknown-zone",
+                                 f"no zone is called '{zone}'{did_you_mean(zone, known)}"))
+        return False
+    return True
+
+
+def _nothing_waits(ws: Workspace, doc, path: tuple, effect) -> bool:
+    """At the game's end nobody is asked and nothing is left to chance."""
+    for node in s.walk(effect):
+        prim = P.PRIMITIVES.get(node.name) if isinstance(node, s.Call) else None
+        if prim is not None and (prim.waits or prim.kind in (P.CHOICE, P.CHANCE)):
+            ws._report_at(doc, path, node.pos, "not-allowed-here",
+                          f"{node.name}() asks a player or draws on chance, and a `game_end` "
+                          "trigger runs once the game is decided: keep to counters, moves and "
+                          "reveals there", ERROR)
+            return False
+    return True
+
+
+def scoring(ws: Workspace, doc, env: CheckEnv) -> Scoring | None:
+    """The mapping form of `win:` (a game won on points), checked; None for `last_standing`."""
+    win = doc.data.get("win")
+    if not isinstance(win, dict):
+        return None
+    names, parts = base_names(), {}
+    for key in ("score", "ends_when", "tie_break"):
+        if key in win:
+            tree = ws.parse(doc, ("win", key), expression=True)
+            ws.check(doc, ("win", key), tree, env, P.TURN, names, pure=True,
+                     expect=P.BOOL if key == "ends_when" else P.INT)
+            parts[key] = tree
+        else:
+            parts[key] = None
+    return Scoring(parts["score"], parts["ends_when"], parts["tie_break"],
+                   Origin(doc.route(("win",))[0].path, doc.mark(("win",)).line))
