@@ -140,6 +140,9 @@ class View:
             "decision": decision.to_dict() if decision is not None else None,
             "finished": table.finished,
             "winner": table.winner,
+            # per-player counters are public; shown only by editions that declare some
+            **({"counters": {name: list(values) for name, values in table.counters.items()}}
+               if table.counters else {}),
         }
 
 

@@ -218,6 +218,8 @@ WORDING = dict(
                     else f"the number of turns {a['player']} owes"),
     holding=lambda a: f"{a['among']} who hold {a.title('card')}",
     played_by=lambda a: f"the player who last played {a['card']}",
+    out_players=lambda a: "the players who are out of the game",
+    counter=lambda a: f"{_possessive(_who(a))} “{_name_of(a, 'name')}” count",
     # cards and zones
     hand=lambda a: f"{_possessive(a['player'])} hand",
     top=lambda a: _end(a, "top", "first"),
@@ -259,7 +261,21 @@ WORDING = dict(
     eliminate=lambda a: _does(a["player"], "are", "is") + " out of the game",
     win=lambda a: _does(a["player"], "win", "wins") + " the game at once",
     cancel=lambda a: "cancel the card or combo this one answers",
+    revive=lambda a: _does(a["player"], "come", "comes") + " back into the game",
+    add_counter=lambda a: f"add {a['amount']} to {_possessive(_who(a))} “{_name_of(a, 'name')}” count",
+    set_counter=lambda a: f"set {_possessive(_who(a))} “{_name_of(a, 'name')}” count to {a['value']}",
 )
+
+
+def _who(a) -> str:
+    """The `player` argument, "you" when it is left out."""
+    return "you" if a.is_me("player") else a["player"]
+
+
+def _name_of(a, name: str) -> str:
+    """A counter's name, written as words."""
+    node = a.get(name)
+    return words(node.value) if isinstance(node, s.StrLit) else a[name]
 
 
 # -- expressions and statements ------------------------------------------------------

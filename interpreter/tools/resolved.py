@@ -17,7 +17,8 @@ import yaml
 from ..rules.model import Edition
 
 #: top-level parts compared one value at a time, in the order they are shown
-_PARTS = ("players", "deck", "combos", "params", "rules", "setup", "turn", "win", "zones", "checks")
+_PARTS = ("players", "deck", "combos", "params", "rules", "setup", "turn", "win", "zones", "counters",
+          "checks", "triggers")
 
 
 def _where(origin, relative_to: str | None = None) -> str:
@@ -59,13 +60,16 @@ def as_data(edition: Edition) -> dict:
     out["rules"] = dict(edition.rules)
     out["setup"] = [dict(step) for step in data.get("setup", [])]
     out["turn"] = dict(data.get("turn", {}))
-    out["win"] = edition.win
+    out["win"] = data.get("win", edition.win)
     if edition.teams:
         out["teams"] = {"count": edition.teams, **({"together": True} if edition.teams_together else {})}
     if data.get("zones"):
         out["zones"] = dict(data["zones"])
-    if data.get("checks"):
-        out["checks"] = {check["id"]: check for check in data["checks"]}
+    if data.get("counters"):
+        out["counters"] = dict(data["counters"])
+    for part in ("checks", "triggers"):
+        if data.get(part):
+            out[part] = {record["id"]: record for record in data[part]}
     in_play = set(edition.deck) | _named_in_setup(out["setup"])
     out["cards"] = {card_id: card_data(card) for card_id, card in sorted(edition.cards.items())
                     if card_id in in_play}
@@ -142,9 +146,10 @@ def render_show(edition: Edition) -> str:
     lines += _entry("win", data["win"], _where(origins.get("win")), 0)
     if "teams" in data:
         lines += _entry("teams", data["teams"], _where(origins.get("teams")), 0)
-    for part in ("zones", "checks"):
+    for part in ("zones", "counters", "checks", "triggers"):
         if part in data:
-            lines += _entry(part, data[part] if part == "zones" else list(data[part].values()), None, 0)
+            keyed = part in ("zones", "counters")
+            lines += _entry(part, data[part] if keyed else list(data[part].values()), None, 0)
     lines.append("cards:")
     for card_id, raw in data["cards"].items():
         card = edition.cards[card_id]
@@ -223,17 +228,26 @@ def diff(first: Edition, second: Edition) -> list[Change]:
     for part in ("turn", "win", "teams"):
         if a.get(part) != b.get(part):
             changes.append(Change("~", part, a.get(part), b.get(part), _where(origins.get(part))))
-    checks_a, checks_b = a.get("checks", {}), b.get("checks", {})
-    check_origins = {check.id: _where(check.origin) for check in second.checks}
-    for check_id, check in checks_b.items():
-        if check_id not in checks_a:
-            changes.append(Change("+", f"checks.{check_id}", None, check.get("text", check_id),
-                                  check_origins.get(check_id)))
-        else:
-            changes += _keys(f"checks.{check_id}", checks_a[check_id], check, check_origins.get(check_id))
-    changes += [Change("-", f"checks.{check_id}", check.get("text", check_id), None, None)
-                for check_id, check in checks_a.items() if check_id not in checks_b]
+    for part, records in (("checks", second.checks), ("triggers", second.triggers)):
+        changes += _records(part, a.get(part, {}), b.get(part, {}),
+                            {record.id: _where(record.origin) for record in records})
+    if a.get("counters") != b.get("counters"):
+        changes.append(Change("~", "counters", a.get("counters"), b.get("counters"), None))
     changes += _cards(first, second, a["cards"], b["cards"])
+    return changes
+
+
+def _records(part: str, first: dict, second: dict, origins: dict) -> list[Change]:
+    """Checks or triggers added, changed or gone, by id."""
+    changes = []
+    for record_id, record in second.items():
+        if record_id not in first:
+            changes.append(Change("+", f"{part}.{record_id}", None, record.get("text", record_id),
+                                  origins.get(record_id)))
+        else:
+            changes += _keys(f"{part}.{record_id}", first[record_id], record, origins.get(record_id))
+    changes += [Change("-", f"{part}.{record_id}", record.get("text", record_id), None, None)
+                for record_id, record in first.items() if record_id not in second]
     return changes
 
 

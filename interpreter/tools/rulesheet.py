@@ -391,7 +391,7 @@ class _Context:
                            and c.effect is not None and _calls(c.effect, P.NAMES.cancel)]
         self.named_by: dict[str, list[str]] = {}  # card id -> titles of records naming it
         records = [edition.cards[c] for c in in_deck if c in edition.cards] + list(edition.combos)
-        records += list(edition.checks)
+        records += list(edition.checks) + list(edition.triggers)
         for record in records:
             for node in s.walk(tuple(_trees(record))):
                 if isinstance(node, s.StrLit) and node.value in edition.cards:
@@ -529,7 +529,7 @@ def _rule_blocks(edition: Edition) -> list:
     ctx = _Context(edition)
     blocks = [Heading(2, "The rules in numbers"), Items(tuple(switches(edition))),
               Para(ctx.program(edition.turn_draw), "Ending a turn by drawing:"),
-              Para(_WIN.get(edition.win, f"Win condition: {words(edition.win)}.") +
+              Para(_WIN.get(edition.win, "See “Scoring” below.") +
                    (" Partners share their lives: when one of them is out, the whole team is out."
                     if edition.teams and edition.teams_together else ""), "Winning:")]
     if edition.zones:
@@ -537,6 +537,7 @@ def _rule_blocks(edition: Edition) -> list:
                  f"{', one for each player' if spec.get('per_player') else ''})"
                  for name, spec in edition.zones.items()]
         blocks.append(Para(_sentence(_and(zones)), "Places on the table besides the piles:"))
+    blocks += _phase_blocks(edition, ctx)
     if edition.checks:
         blocks.append(Heading(3, "Rules watched all the time, for each player after every play and draw"))
         for check in edition.checks:
@@ -544,6 +545,48 @@ def _rule_blocks(edition: Edition) -> list:
             blocks += [Quote(check.text),
                        Para(_sentence(f"when {ctx.expression(check.condition)}: "
                                       f"{effect[:1].lower()}{effect[1:]}"), "In rules terms:")]
+    return blocks
+
+
+#: when each trigger moment comes, as a rulesheet says it
+_MOMENT = dict(game_start="At the start of the game", turn_start="At the start of each turn",
+               turn_end="At the end of each turn (each of several owed turns counts)",
+               player_out="When a player goes out", player_back="When a player comes back",
+               pile_empty="When the draw pile runs out", card_enters="When a card enters the {zone}",
+               card_leaves="When a card leaves the {zone}", game_end="When the game is decided")
+
+
+def _phase_blocks(edition: Edition, ctx) -> list:
+    """Scores, counters and triggers, in plain words."""
+    blocks = []
+    scoring = edition.scoring
+    if scoring is not None:
+        parts = [f"each player scores {ctx.expression(scoring.score)}" if scoring.score is not None
+                 else "every player scores 0"]
+        if scoring.ends_when is not None:
+            parts.append(f"the game ends as soon as {ctx.expression(scoring.ends_when)}, or when one "
+                         f"{'team' if edition.teams else 'player'} is left")
+        parts.append(f"the {'team' if edition.teams else 'player'} still in with the highest score wins"
+                     + (" (a team scores its members' points together)" if edition.teams else ""))
+        if scoring.tie_break is not None:
+            tie = ctx.expression(scoring.tie_break)
+            parts.append(f"a tie goes to the highest {tie[4:] if tie.startswith('the ') else tie}")
+        parts.append("players still level share the win")
+        blocks.append(Para(_sentence("; ".join(parts)), "Scoring:"))
+    if edition.counters:
+        kept = [f"“{words(name)}”" + (f" ({spec['text'].rstrip('.')})" if spec.get("text") else "")
+                + f", starting at {spec.get('start', 0)}" for name, spec in edition.counters.items()]
+        blocks.append(Para(_sentence("every player keeps a public count of " + _and(kept)),
+                           "Counters:"))
+    if edition.triggers:
+        blocks.append(Heading(3, "Rules that run at moments of the game"))
+        for trigger in edition.triggers:
+            when = _MOMENT[trigger.on].format(zone=words(trigger.zone or ""))
+            if trigger.condition is not None:
+                when += f", if {ctx.expression(trigger.condition)}"
+            effect = ctx.program(trigger.effect)
+            blocks += [Quote(trigger.text),
+                       Para(_sentence(f"{when}: {effect[:1].lower()}{effect[1:]}"), "In rules terms:")]
     return blocks
 
 
