@@ -16,6 +16,7 @@ import json
 import os
 import sys
 import tempfile
+from enum import Enum
 from typing import Annotated, List, Optional
 
 import typer
@@ -675,6 +676,61 @@ def rules(
         typer.echo(f"rulesheet written to {output}")
 
 
+class Paper(str, Enum):
+    """`kittens print`: the sheet the cards are laid out on."""
+
+    a4 = "a4"
+    letter = "letter"
+
+
+@app.command("print")
+def print_cards(
+    edition: EditionArg,
+    output: Annotated[str, typer.Option("--output", "-o", help="The PDF file to write (replaced whole, or left as it was on an error).", show_default=False)],
+    players: PlayersOpt = None,
+    variant: VariantOpt = None,
+    expansions: WithOpt = None,
+    every: Annotated[bool, typer.Option("--all", help="Every card of the edition, not only those a house rule or expansion adds or changes.")] = False,
+    one_each: Annotated[bool, typer.Option("--one-each", help="A proof sheet: one copy of each card instead of the deck's counts.")] = False,
+    paper: Annotated[Paper, typer.Option("--paper", help="a4 or letter: nine poker-size cards fit either.")] = Paper.a4,
+    out_format: FormatOpt = Format.text,
+    as_json: JsonOpt = False,
+) -> None:
+    """Write a PDF to print and play: a page or two of rules, then the cards a house rule
+    or expansion adds or changes (every card with `--all`), nine to a sheet, with crop
+    marks and their backs for double-sided printing (needs `pip install 'kittens[print]'`)."""
+    from .interpreter.tools.resolved import against_base
+
+    as_json = start("print", out_format, as_json) == "json"
+    try:
+        from .interpreter.tools.printing import PrintError, choose_cards, render_pdf
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] not in ("fpdf", "fontTools"):
+            raise
+        fail(f"kittens print needs the print extra ({exc.name} is missing): pip install 'kittens[print]'")
+    whole = _load_edition(edition, None, "print", expansions)
+    compiled = _load_edition(edition, variant, "print", expansions) if variant else whole
+    count = _players_for(compiled, players, "print")
+    base, changes = against_base(compiled, whole, lambda path: _load_edition(path, None, "print"))
+    entries = choose_cards(compiled, count, base, changes, every=every, one_each=one_each)
+    if not entries:
+        fail(f"{compiled.name} adds or changes no card for {count} players: print every card with --all")
+    try:
+        printout = render_pdf(compiled, count, entries, paper.value, base, changes, source=edition)
+    except PrintError as exc:
+        fail(_shipped_paths(str(exc)), EXIT_ERRORS)
+    with _atomic_text(output, "print", binary=True) as stream:
+        stream.write(printout.pdf)
+    short = [{"card": e.card_id, "printed": e.copies, "wanted": e.wanted} for e in printout.short]
+    for item in short:  # the sheet cap cut the deck: say what is missing
+        typer.echo(f"kittens print: warning: {item['printed']} of {item['wanted']} copies of "
+                   f"'{item['card']}' printed (at most {printout.cards} cards in one PDF)", err=True)
+    if as_json:
+        emit({"written": output, "pages": printout.pages, "cards": printout.cards, "short": short})
+    else:
+        typer.echo(f"{printout.cards} cards on {printout.pages} pages written to {output}")
+
+
 new_app = typer.Typer(help="Write starter files: a house rule or an expansion, with a scenario.",
                       no_args_is_help=True, rich_markup_mode="markdown")
 app.add_typer(new_app, name="new")
@@ -1072,14 +1128,15 @@ def sweep(
 
 
 @contextlib.contextmanager
-def _atomic_text(path: str, command: str):
-    """Write a text file whole or not at all: a temporary file renamed at the end."""
+def _atomic_text(path: str, command: str, binary: bool = False):
+    """Write a text file (bytes with ``binary``) whole or not at all: a temporary file
+    renamed at the end."""
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path) or (os.path.exists(path) and not os.path.isfile(path)):
         fail(f"cannot write {path}: it is a folder or a device, not a file; name a file")
     try:
-        handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, delete=False,
-                                             prefix=".kittens-", suffix=".tmp")
+        handle = tempfile.NamedTemporaryFile("wb" if binary else "w", encoding=None if binary else "utf-8",
+                                             dir=folder, delete=False, prefix=".kittens-", suffix=".tmp")
     except OSError as exc:
         fail(f"cannot write {path}: {exc.strerror or exc}")
     try:

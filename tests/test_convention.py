@@ -42,6 +42,7 @@ BAD_PATHS = {
     "compare": ["compare", "original", "no/such.yaml", "-g", "1", "-j", "1"],
     "sweep": ["sweep", "no/such.yaml", "--set", "hand_size=5..6", "-g", "1", "-j", "1"],
     "serve": ["serve", "no/such.yaml", "--port", "0"],
+    "print": ["print", "no/such.yaml", "-o", "never-written.pdf"],
 }
 
 #: every command, with arguments it accepts: the body runs (see the exit-code tests below)
@@ -51,7 +52,7 @@ GOOD_ARGS = {
     "show": ["show", "original"], "diff": ["diff", "original", "nsfw"], "rules": ["rules", "original"],
     "test": ["test", "x.yaml"], "docs": ["docs"], "schema": ["schema"], "lsp": ["lsp"],
     "simulate": ["simulate", "original"], "compare": ["compare", "original", "nsfw"],
-    "sweep": ["sweep", "original"], "serve": ["serve"],
+    "sweep": ["sweep", "original"], "serve": ["serve"], "print": ["print", "original", "-o", "x.pdf"],
     "new house-rule": ["new", "house-rule", "X"], "new expansion": ["new", "expansion", "X"],
 }
 #: commands that take no path or name to get wrong
