@@ -44,13 +44,17 @@ EVENT_KINDS = {
     "window_closed": "the window closes, with how many answers it took",
     "cancelled": "a play an answer cancelled",
     "check": "an edition's state check applies to a seat",
+    "trigger": "an edition's trigger runs at a moment of the game, for a seat",
+    "counter": "a seat's per-player counter takes a new value (counters are public)",
+    "seat_back": "a seat that was out comes back into the game",
+    "scores": "a game won on points is decided: every seat's score",
     "blind_miss": "a card played blind that could not be played: it is shown and stays in hand",
     "attacked": "an attack: who, on whom, and how many turns the victim owes",
     "end_turn": "a seat ends one or more of its turns",
     "reversed": "the direction of play reversed",
     "empty_pile": "a draw from an empty pile: nothing is drawn",
     "out": "a seat is out of the game",
-    "game_over": "the game is decided: the winner (and in a team game every winner) and why",
+    "game_over": "the game is decided: the winner (and in a team game or a shared win every winner) and why",
 }
 
 

@@ -52,21 +52,47 @@ let victim = choose_player(with_cards(others()))   # name a value
 if count(hand(me)) > 0 { end_turn() } else { eliminate(me) }
 for p in others() { show(top(draw_pile, 1), p) }
 move(hand(me), discard_pile); end_turn()           # `;` or newlines separate
+let most = 0                                       # a name may be given new values
+for p in others() { if count(hand(p)) > most { most = count(hand(p)) } }
 ```
 
 Numbers are whole numbers with `+`, `-`, `*` and `/` (which rounds down;
 dividing by zero gives 0); comparisons are `== != < > <= >=`; logic is
 `and`, `or`, `not`. Strings use double quotes. `rules.NAME` reads an engine
-rule or an edition parameter. There are no loops other than `for` over a
-finite list, no recursion and no way to call Python, so every effect ends.
+rule or an edition parameter. A card title a player named compares with a
+written one: `choose_title() == "nope"`. `name = value` gives a new value
+(of the same type) to a name a `let` or a `choose:` made; the game's own
+names (`me`, `this`) and a loop's name cannot be changed. There are no loops
+other than `for` over a finite list, no recursion and no way to call Python,
+so every effect ends.
+
+### Aggregates
+
+An aggregate walks a list of players or cards and sums it up in one value:
+`OP(VALUE for NAME in LIST)`, or `OP(VALUE for NAME in LIST if CONDITION)` to
+keep only some items. Inside, only queries may be used.
+
+| aggregate | gives |
+|---|---|
+| `sum(n for p in players())` | the total of the numbers (0 for none) |
+| `max(n for p in ...)`, `min(...)` | the largest or smallest number (0 for none) |
+| `count(p for p in players() if ...)` | how many items the `if` keeps |
+| `any(cond for p in ...)`, `all(...)` | whether the condition holds for one, or for every item (`all` of none is true) |
+| `most(n for p in players())`, `least(...)` | the items with the largest (smallest) number, every one of a tie, in the list's order |
+| `filter(p for p in out_players() if ...)` | the items the `if` keeps |
+
+```
+let leader = choose_player(most(counter("points", p) for p in players()))
+if any(count(hand(p)) == 0 for p in others()) { end_turn() }
+```
 """ + f"""
 Two limits keep every game quick, whatever its rule files say. Every number
 an effect writes or works out must lie between -{NUMBER_LIMIT:,} and
 {NUMBER_LIMIT:,}. One action of a player (a play or a draw, with everything it
 sets off: answers, drawn cards' effects, state checks) may take at most
 {STEP_BUDGET:,} steps: starting an effect costs one step plus one per primitive call
-it makes outside its loops, and a `for` loop costs its body's steps once per
-card or player it walks. Going over either stops the game with an error that
+it makes outside its loops, and a `for` loop (or an aggregate) costs its
+body's steps once per card or player it walks. Going over either stops the game with an error that
 names the card and the file and line defining it. `kittens validate` warns
 where it can see a limit coming (`may-overflow`, `too-much-work`), counting
 every zone as full as the whole deck.
