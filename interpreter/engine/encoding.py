@@ -9,7 +9,8 @@ or house rule without naming a card:
 * :class:`ActionCatalogue` lists every option the edition can produce: the
   fixed words (draw, pass, play blind), ``play <card>`` for every card,
   ``play <wild> as <title>`` for every title a wildcard may stand for,
-  ``combo <combo> <card>`` and ``combo <combo>``, every card id (cards and
+  ``combo <combo> <card>`` and ``combo <combo>``, ``act <action>`` for every
+  free action, every card id (cards and
   titles picked), true and false, the numbers 0..N (seats and places; N is the
   most cards a game of the edition holds) and, when an effect rearranges cards,
   every order of two to six cards. An option means what its decision says
@@ -79,6 +80,7 @@ class ActionCatalogue:
                             if combo.may_include(edition.cards[card_id])]
             else:
                 options.append(f"combo {combo.id}")
+        options += [f"act {action.id}" for action in getattr(edition, "actions", ())]
         options += ids
         options += [True, False]
         options += list(range(max(self.cards, edition.players[1] - 1) + 1))
@@ -137,6 +139,7 @@ def rearranges(edition) -> bool:
         programs += [card.effect, card.on_draw, card.instead_of_draw]
     programs += [combo.effect for combo in edition.combos]
     programs += [check.effect for check in edition.checks]
+    programs += [record.effect for record in (*getattr(edition, "triggers", ()), *getattr(edition, "actions", ()))]
     return any(program is not None and calls_primitive(program, NAMES.rearrange) for program in programs)
 
 

@@ -200,6 +200,10 @@ def action_decision(state, seat: int) -> Decision:
         if count >= size and (rule.free or legal(rule, ctx or Ctx(state, seat), [], memo)):
             options.append(label)
             values.append((rule, None))  # the titles are picked one by one
+    for rule, label in game.actions:  # free actions last: within their limits, if they may be taken
+        if table.may_act(rule.record, seat) and (rule.free or legal(rule, ctx or Ctx(state, seat), [], memo)):
+            options.append(label)
+            values.append((rule, []))
     return Decision(seat, "action", options, values, {"owed": table.owed[seat]})
 
 

@@ -93,10 +93,14 @@ class Game:
         self.mixed_combos = tuple((rule, rule.record.tag, rule.record.size, f"combo {rule.id}")
                                   for rule in self.combos if rule.record.match != "same_title")
         self.offers = self._offers(edition)
+        # free actions, offered after the plays: (rule, option), each compiled like a card
+        self.actions = tuple((compile_rule(action, zones, shared), "act " + action.id)
+                             for action in edition.actions)
         self.phases = Phases(edition, zones)  # triggers and scores (moments.py)
         # what names a running effect in an error: card, combo, check or trigger id -> label
         self.labels = {**self.phases.labels, **{check.id: label(check) for check, _c, _e in self.checks},
                        **{rule.id: label(rule.record) for rule in self.combos},
+                       **{rule.id: label(rule.record) for rule, _option in self.actions},
                        **{card_id: label(card) for card_id, card in edition.cards.items()}}
 
     def _offers(self, edition) -> dict:

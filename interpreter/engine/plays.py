@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..lang.machine import Ctx, Decision, Frame, run
 from ..lang.values import PrivateInt
-from ..rules.model import Combo
+from ..rules.model import Action, Combo
 from .compiled import Play, Rule
 from .reactions import WindowFrame, may_be_answered
 
@@ -30,7 +30,8 @@ class PlayFrame(Frame):
     def step(self, state, value):
         table, rule = state.table, self.rule
         log = table.log
-        what = "combo" if isinstance(rule.record, Combo) else "card"
+        record = rule.record
+        what = "combo" if isinstance(record, Combo) else "action" if isinstance(record, Action) else "card"
         while True:
             phase = self.phase
             if phase == _START:
@@ -38,7 +39,10 @@ class PlayFrame(Frame):
                 table.move(cards, table.discard_pile)  # a card with a home goes there instead
                 for inst in cards:
                     inst.played_by = self.seat
-                if log.record:
+                if what == "action":  # a free action has no cards: it is counted against its limits
+                    table.acted(record, self.seat)
+                    log.emit("play", seat=self.seat, action=rule.id)
+                elif log.record:
                     log.play(self.seat, what, rule.id, [c.id for c in cards])
                 self.play = Play(self.seat, rule, cards)
                 self.ctx = Ctx(state, self.seat, cards[0] if what == "card" else cards, source=rule.id)

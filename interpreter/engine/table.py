@@ -163,6 +163,7 @@ class Table:
         self.outs: frozenset = frozenset()  # of player_out / player_back, when triggers use them
         self.moments: list = []
         self.at_end = None  # the state's hook run when the game is decided (game_end, scores)
+        self.uses: dict = {}  # (free action id, seat) -> [last turn taken, times then, times in all]
         self.ending = False  # that hook is running: nothing can end the game again
 
     def copy(self, memo: dict, record: bool = True) -> "Table":
@@ -176,6 +177,7 @@ class Table:
             setattr(other, name, getattr(self, name))
         other.alive, other.owed, other.attacked = list(self.alive), list(self.owed), list(self.attacked)
         other.counters = {name: list(values) for name, values in self.counters.items()}
+        other.uses = {key: list(value) for key, value in self.uses.items()}
         other.at_end = None  # the copied state sets its own
         other._orders = {}
         other.rng = random.Random(0)  # seeded cheaply, then given this one's state
@@ -530,6 +532,23 @@ class Table:
         self.log.emit("seat_back", seat=seat)
         if "player_back" in self.outs:
             self.moments.append(("player_back", seat, None, None))
+
+    def may_act(self, action, seat: int) -> bool:
+        """Whether ``seat`` may still take a free action this turn and this game."""
+        used = self.uses.get((action.id, seat))
+        if used is None:
+            return True
+        if used[0] == self.turn and used[1] >= action.per_turn:
+            return False
+        return action.per_game is None or used[2] < action.per_game
+
+    def acted(self, action, seat: int) -> None:
+        """Count a free action taken by ``seat`` in the turn under way."""
+        used = self.uses.setdefault((action.id, seat), [self.turn, 0, 0])
+        if used[0] != self.turn:
+            used[0], used[1] = self.turn, 0
+        used[1] += 1
+        used[2] += 1
 
     def set_counter(self, name: str, seat: int, value: int) -> None:
         """Set a seat's counter, kept within its bounds; everyone sees the new value."""

@@ -35,7 +35,7 @@ REPLACED = ("setup", "turn", "win", "teams")
 #: mapping parts whose keys are set one by one (later files win)
 KEYED = ("params", "rules", "zones", "skin", "counters")
 #: list parts that grow
-APPENDED = ("include", "checks", "triggers")
+APPENDED = ("include", "checks", "triggers", "actions")
 #: parts a house rule replaces outright
 HOUSE_REPLACED = ("players", "turn", "win", "teams", "marks", "description")
 #: parts a house rule may not give whole, and the keys that say what it means instead

@@ -139,7 +139,8 @@ def _compile_view(ws: Workspace, path: str, expansions: tuple, variants: tuple) 
     ws.check(doc, ("turn", "draw"), turn_draw, env, P.TURN,
              base_names() | {zone: P.ZONE for zone in env.zones})
     checks = _checks(ws, doc, env, zones)
-    phases = (moments.triggers(ws, doc, env, zones), counters, moments.scoring(ws, doc, env))
+    phases = (moments.triggers(ws, doc, env, zones), counters, moments.scoring(ws, doc, env),
+              moments.actions(ws, doc, env))
     cards = _skinned(ws, doc, cards)
     _check_card_refs(ws, cards, zones)
     compiler = _ViewCompiler(ws, doc, cards, combos, env, turn_draw, zones, checks, card_params, phases)
@@ -236,9 +237,9 @@ class _ViewCompiler:
     """Compiles the edition as seen through one variant (or none)."""
 
     def __init__(self, ws, doc: Document, cards, combos, env, turn_draw, zones, checks=(),
-                 card_params=None, phases=((), {}, None)):
+                 card_params=None, phases=((), {}, None, ())):
         self.ws, self.doc, self.cards, self.combos = ws, doc, cards, combos
-        self.triggers, self.counters, self.scoring = phases
+        self.triggers, self.counters, self.scoring, self.actions = phases
         self.card_params = card_params or {}
         self.env, self.turn_draw, self.zones, self.checks = env, turn_draw, zones, checks
         self._marks_checked: bool | None = None  # whether the edition's `marks` are sound
@@ -280,7 +281,7 @@ class _ViewCompiler:
                           deck=deck, combos=tuple(combos), setup=setup, rules=rules, params=params,
                           turn_draw=self.turn_draw, win=data["win"] if isinstance(data["win"], str) else "score",
                           zones=self.zones, triggers=self.triggers, counters=self.counters,
-                          scoring=self.scoring,
+                          scoring=self.scoring, actions=self.actions,
                           origin=Origin(doc.path, 1), variant=variant, checks=self.checks, teams=teams,
                           teams_together=bool(data.get("teams", {}).get("together", False)),
                           kind="expansion" if doc.expansions() else "edition",

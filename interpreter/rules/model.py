@@ -124,6 +124,25 @@ class Trigger:
 
 
 @dataclass(frozen=True)
+class Action:
+    """A free action the edition offers on a player's turn beside card plays and the draw
+    (give a card to a partner, pay a card to peek): who may take it (``requires``), its
+    choices and effect, like a card's, and how often (``per_turn``, ``per_game``)."""
+
+    id: str
+    title: str
+    text: str
+    requires: object | None
+    choose: tuple  # of (name, expression)
+    effect: s.Program
+    origin: Origin
+    per_turn: int = 1
+    per_game: int | None = None
+    nopeable: bool = False  # may a cancelling reaction answer it? (it is not a card: no, by default)
+    when: str = "own_turn"
+
+
+@dataclass(frozen=True)
 class Scoring:
     """How a game won on points ends and is decided (the mapping form of `win:`):
     ``score`` and ``tie_break`` are worked out for each player (``me``); ``ends_when``
@@ -170,6 +189,7 @@ class Edition:
     triggers: tuple = ()  # of Trigger, run at the moments they name
     counters: dict = field(default_factory=dict)  # name -> {"start", "min", "max", "text"}
     scoring: Scoring | None = None  # a game won on points; None: by being the last one left
+    actions: tuple = ()  # of Action: free actions offered on a player's turn
     kind: str = "edition"  # edition | expansion (an expansion applied to its base)
     expansions: tuple = ()  # paths of the expansions applied, in order
     description: str = ""

@@ -1,5 +1,6 @@
-"""Loading an edition's phase triggers and its scoring (`triggers:` and the mapping form
-of `win:`), each parsed and checked once, like the state checks.
+"""Loading the edition-wide rules beside its cards: phase triggers, free actions and
+scoring (`triggers:`, `actions:` and the mapping form of `win:`), each parsed and
+checked once, like the state checks.
 
 A trigger names the moment it runs at (``on``), an optional condition (``if``) and
 its effect; a card moment (``card_enters`` / ``card_leaves``) names the zone it
@@ -13,7 +14,7 @@ from ..lang import primitives as P
 from ..lang import syntax as s
 from ..lang.checker import CheckEnv
 from ..lang.diagnostics import ERROR, did_you_mean
-from .model import Origin, Scoring, Trigger
+from .model import Action, Origin, Scoring, Trigger
 from .workspace import Workspace, base_names
 
 #: the moments that concern one card: `this` is the card, and they name a zone
@@ -92,3 +93,33 @@ def scoring(ws: Workspace, doc, env: CheckEnv) -> Scoring | None:
             parts[key] = None
     return Scoring(parts["score"], parts["ends_when"], parts["tie_break"],
                    Origin(doc.route(("win",))[0].path, doc.mark(("win",)).line))
+
+
+def actions(ws: Workspace, doc, env: CheckEnv) -> tuple:
+    """The edition's free actions, checked like a card's `requires`, `choose` and `effect`
+    (``this`` is the empty list of cards they are played with)."""
+    found = []
+    for index, raw in enumerate(doc.data.get("actions", [])):
+        path = ("actions", index)
+        names = base_names() | {zone: P.ZONE for zone in env.zones} | {"this": P.CARDS}
+        requires = ws.parse(doc, path + ("requires",), expression=True) if "requires" in raw else None
+        ws.check(doc, path + ("requires",), requires, env, P.PLAY, names, pure=True, expect=P.BOOL)
+        choose = []
+        for name in raw.get("choose", {}):
+            tree = ws.parse(doc, path + ("choose", name), expression=True)
+            kind = ws.check(doc, path + ("choose", name), tree, env, P.PLAY, names)
+            if name in names or name in P.PRIMITIVES:
+                ws.report(doc.diagnostic(path + ("choose", name), "redefined-name",
+                                         f"'{name}' is already defined: pick another name", key=True))
+            names[name] = kind or "?"
+            choose.append((name, tree))
+        effect = ws.parse(doc, path + ("effect",))
+        ws.check(doc, path + ("effect",), effect, env, P.PLAY, names)
+        if effect is None or any(tree is None for _name, tree in choose) or \
+                ("requires" in raw and requires is None):
+            continue
+        found.append(Action(raw["id"], raw["title"], raw["text"], requires, tuple(choose), effect,
+                            Origin(doc.route(path)[0].path, doc.mark(path).line),
+                            per_turn=raw.get("per_turn", 1), per_game=raw.get("per_game"),
+                            nopeable=raw.get("nopeable", False)))
+    return tuple(found)
