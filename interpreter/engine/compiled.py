@@ -8,7 +8,7 @@ which answers may cancel.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..lang import syntax as s
 from ..lang.compiler import Code, compile_expression, compile_program
@@ -60,6 +60,29 @@ def compile_rule(record, zones: frozenset, shared: dict) -> Rule:
                 effect=compile_program(record.effect, zones, where),
                 on_draw=compile_program(getattr(record, "on_draw", None), zones, where),
                 requires_this=looks_at_this, free=requires is None and not feasible)
+
+
+def restricted(edition, zones: frozenset):
+    """A function that joins the edition's `restrictions` to a rule's own test (the
+    rule unchanged when there are none). A restricted rule is never `free`, and its
+    test looks at the cards played."""
+    limits = tuple(compile_expression(r.allows, zones, label(r)) for r in getattr(edition, "restrictions", ()))
+    if not limits:
+        return lambda rule: rule
+    tests = tuple(code.fn for code in limits)
+
+    def join(rule: Rule) -> Rule:
+        own = rule.requires.fn if rule.requires is not None else None
+
+        def requires(ctx):
+            if own is not None and not own(ctx):
+                return False
+            for test in tests:
+                if not test(ctx):
+                    return False
+            return True
+        return replace(rule, requires=Code(requires), requires_this=True, free=False)
+    return join
 
 
 def _names_this(tree) -> bool:

@@ -26,7 +26,7 @@ from ..lang.compiler import compile_expression, compile_program
 from ..lang.errors import GameError, RuleRuntimeError  # noqa: F401 (re-exported)
 from ..lang.limits import STEP_BUDGET, label
 from ..lang.machine import Chance, Frame, below, remap, shuffle
-from .compiled import compile_rule
+from .compiled import compile_rule, restricted
 from .decisions import CHANCE, TERMINAL
 from .events import for_seat, kept_for
 from .flow import PLAY_LIMIT, TURN_LIMIT, GameFrame  # noqa: F401 (re-exported)
@@ -50,8 +50,9 @@ class Game:
         zones = frozenset(name for name, spec in edition.zones.items() if not spec.get("per_player"))
         self.rules = {**edition.rules, **edition.params}
         shared: dict = {}  # equal expressions share one compiled code (see compiled.legal)
-        self.cards = {card_id: compile_rule(card, zones, shared) for card_id, card in edition.cards.items()}
-        self.combos = tuple(compile_rule(combo, zones, shared) for combo in edition.combos)
+        limits = restricted(edition, zones)  # rule-wide limits, joined to every play's test
+        self.cards = {card_id: limits(compile_rule(card, zones, shared)) for card_id, card in edition.cards.items()}
+        self.combos = tuple(limits(compile_rule(combo, zones, shared)) for combo in edition.combos)
         self.turn_draw = compile_program(edition.turn_draw, zones,
                                          f"the turn's draw ({edition.origins.get('turn') or edition.origin})")
         self.checks = tuple((check, compile_expression(check.condition, zones, label(check)),
@@ -94,7 +95,7 @@ class Game:
                                   for rule in self.combos if rule.record.match != "same_title")
         self.offers = self._offers(edition)
         # free actions, offered after the plays: (rule, option), each compiled like a card
-        self.actions = tuple((compile_rule(action, zones, shared), "act " + action.id)
+        self.actions = tuple((limits(compile_rule(action, zones, shared)), "act " + action.id)
                              for action in edition.actions)
         self.phases = Phases(edition, zones)  # triggers and scores (moments.py)
         # what names a running effect in an error: card, combo, check or trigger id -> label

@@ -86,7 +86,7 @@ class WindowFrame(Frame):
         while self.position < len(self.seats):
             seat = self.seats[self.position]
             if chain[-1].seat != seat or own:
-                options, values = answers(state, seat)
+                options, values = answers(state, seat, chain[-1])
                 if options is not None:
                     info = {"answering": _describe(chain[-1]), "depth": len(chain),
                             "play": _describe(self.play), "targets": _targets(self.ctx)}
@@ -111,15 +111,16 @@ def may_be_answered(state, seat: int) -> bool:
     return False
 
 
-def answers(state, seat: int):
-    """(options, values) of a seat's legal answers, or (None, None) when it has none."""
+def answers(state, seat: int, target=None):
+    """(options, values) of a seat's legal answers to ``target`` (the play answered last;
+    a card's `requires` may look at it with `answered()`), or (None, None) for none."""
     options, values, ctx = None, None, None
     reactive, cards = state.game.reactive, state.game.cards
     for inst in state.table.hands[seat].cards:
         if inst.id in reactive:
             label = "play " + inst.id
             rule = cards[inst.id]
-            ctx = ctx or Ctx(state, seat)
+            ctx = ctx or Ctx(state, seat, target=target)
             if (options is None or label not in options) and legal(rule, ctx, inst):
                 if options is None:
                     options, values = [PASS], [None]

@@ -190,8 +190,8 @@ def holding(ctx, among, card):
     return [seat for seat in seats_of(among) if any(inst.id == card for inst in hands[seat].cards)]
 
 
-@primitive([("card", CARD)], PLAYER, QUERY,
-           'The player who last played `card` (nobody, for a card never played).')
+@primitive([("card", CARDS)], PLAYER, QUERY,
+           'The player who last played `card` (of several cards, the first; nobody, for a card never played).')
 def played_by(ctx, card):
     found = cards_of(card)
     return found[0].played_by if found else None
@@ -247,6 +247,20 @@ def count(ctx, of):
         return 0
     cards = getattr(of, "cards", None)
     return len(cards) if cards is not None else 1
+
+
+@primitive([("cards", CARDS)], CARD_ID, QUERY,
+           'The title (card id) of a card; of several cards, of the first (nothing for none). It compares with a written title: `title(this) == "skip"`.')
+def title(ctx, cards):
+    found = cards_of(cards)
+    return found[0].id if found else None
+
+
+@primitive([], CARDS, QUERY,
+           'The cards of the play this card answers (the card or combo it was played against; for an answer to an answer, that answer). None outside an answer.')
+def answered(ctx):
+    target = ctx.target
+    return list(target.cards) if target is not None else []
 
 
 @primitive([("player", PLAYER), ("card", CARD_ID)], BOOL, QUERY,

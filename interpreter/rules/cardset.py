@@ -161,14 +161,26 @@ def patch(ws: Workspace, doc, cards: dict) -> tuple[dict, list]:
     Each patch to check is (layer document, card id) of a patched card whose new
     effects must still be type-checked against the finished edition.
     """
-    cards, done, claims = dict(cards), [], Claims()
+    return _patch_records(ws, doc, cards, "patch_cards", _patched)
+
+
+def patch_combos(ws: Workspace, doc, combos: dict) -> tuple[dict, list]:
+    """Combos with every layer's `patch_combos` applied, as :func:`patch` does for cards."""
+    return _patch_records(ws, doc, combos, "patch_combos", _patched_combo)
+
+
+def _patch_records(ws: Workspace, doc, records: dict, key: str, patched) -> tuple[dict, list]:
+    """Records (cards or combos) with each layer's patches under ``key`` applied by
+    ``patched``; two expansions patching one field differently conflict."""
+    cards, done, claims = dict(records), [], Claims()
+    what, define = ("card", "define_cards") if key == "patch_cards" else ("combo", "define_combos")
     for layer, kind in doc.layers:
-        for card_id, changes in layer.data.get("patch_cards", {}).items():
-            path = ("patch_cards", card_id)
+        for card_id, changes in layer.data.get(key, {}).items():
+            path = (key, card_id)
             if card_id not in cards:
                 ws.report(layer.diagnostic(path, "nothing-to-change",
-                                           f"no card '{card_id}' to patch{did_you_mean(card_id, cards)}: "
-                                           "define a new card with `define_cards`", key=True))
+                                           f"no {what} '{card_id}' to patch{did_you_mean(card_id, cards)}: "
+                                           f"define a new {what} with `{define}`", key=True))
                 continue
             for field_name, value in changes.items():
                 key, field_path = (card_id, field_name), path + (field_name,)
@@ -182,7 +194,7 @@ def patch(ws: Workspace, doc, cards: dict) -> tuple[dict, list]:
                                             f"{earlier}: two expansions disagree; apply only one, or "
                                             "settle it in a house rule")
                 claims.claim(key, layer, value, where(layer, field_path), report)
-            cards[card_id] = _patched(ws, layer, path, cards[card_id], changes)
+            cards[card_id] = patched(ws, layer, path, cards[card_id], changes)
             done.append((layer, card_id))
         if kind != EXPANSION:
             claims.house_rule()
@@ -210,6 +222,36 @@ def _patched(ws: Workspace, layer, path: tuple, card, changes: dict):
     raw = {**card.raw, **_plain(changes)}
     origin = Origin(layer.path, layer.mark(path).line)
     return replace(card, raw=raw, changed_at=card.changed_at + (origin,), **new)
+
+
+def _patched_combo(ws: Workspace, layer, path: tuple, combo, changes: dict):
+    """One combo with some keys replaced; effects are parsed here and checked later."""
+    new = {name: ws.parse(layer, path + (name,), expression=name == "requires")
+           for name in ("requires", "effect") if name in changes}
+    if "choose" in changes:
+        new["choose"] = tuple((name, ws.parse(layer, path + ("choose", name), expression=True))
+                              for name in changes["choose"])
+    new.update({name: changes[name] for name in ("title", "text", "nopeable", "tag") if name in changes})
+    if "cards" in changes:
+        new["size"] = changes["cards"]
+    return replace(combo, raw={**(combo.raw or {}), **_plain(changes)}, **new)
+
+
+def check_combo_patches(ws: Workspace, done: list, combos: dict, env) -> None:
+    """Type-check what `patch_combos` brought, at its place in the patching file."""
+    for layer, combo_id in done:
+        path, changes, combo = ("patch_combos", combo_id), layer.data["patch_combos"][combo_id], combos[combo_id]
+        names = base_names() | {zone: P.ZONE for zone in env.zones} | {"this": P.CARDS}
+        if "requires" in changes:
+            ws.check(layer, path + ("requires",), combo.requires, env, P.PLAY, names, pure=True, expect=P.BOOL)
+        for name, tree in combo.choose:
+            if "choose" in changes:
+                found = ws.check(layer, path + ("choose", name), tree, env, P.PLAY, names)
+            else:
+                found = checker.Checker(env, P.PLAY, names).expression(tree) if tree else None
+            names[name] = found or "?"
+        if "effect" in changes:
+            ws.check(layer, path + ("effect",), combo.effect, env, P.PLAY, names)
 
 
 def check_patches(ws: Workspace, done: list, cards: dict, env) -> None:

@@ -35,7 +35,7 @@ REPLACED = ("setup", "turn", "win", "teams")
 #: mapping parts whose keys are set one by one (later files win)
 KEYED = ("params", "rules", "zones", "skin", "counters")
 #: list parts that grow
-APPENDED = ("include", "checks", "triggers", "actions")
+APPENDED = ("include", "checks", "triggers", "actions", "restrictions")
 #: parts a house rule replaces outright
 HOUSE_REPLACED = ("players", "turn", "win", "teams", "marks", "description")
 #: parts a house rule may not give whole, and the keys that say what it means instead
@@ -48,11 +48,11 @@ AMBIGUOUS = {
 }
 #: the change keys: what a house rule (and, in part, an expansion) may say
 CHANGE_KEYS = ("add_cards", "remove_cards", "set_counts", "define_cards", "replace_cards",
-               "patch_cards", "define_combos", "add_combos", "remove_combos", "set_combos",
+               "patch_cards", "define_combos", "patch_combos", "add_combos", "remove_combos", "set_combos",
                "add_params", "set_params", "set_rules", "add_steps", "replace_steps",
                "remove_steps", "move_steps", "replace_setup")
 #: change keys that need the card libraries: carried out when the edition compiles
-CARD_CHANGES = ("define_cards", "replace_cards", "patch_cards", "define_combos")
+CARD_CHANGES = ("define_cards", "replace_cards", "patch_cards", "define_combos", "patch_combos")
 #: parts a variant gives whole: `players`, `combos`, `setup`, `teams` and `win` replace what
 #: is merged so far, `deck`, `params` and `rules` replace the values they name
 VARIANT_REPLACED = ("players", "combos", "setup", "teams", "win")

@@ -118,6 +118,7 @@ def _compile_view(ws: Workspace, path: str, expansions: tuple, variants: tuple) 
     libraries = [source.library for source in sources]
     cards, combos = cardset.gather(ws, sources, cardset.settled_by_house_rules(doc))
     cards, patches = cardset.patch(ws, doc, cards)
+    combos, combo_patches = cardset.patch_combos(ws, doc, combos)
     card_params = cardset.card_params(ws, sources)
     cardset.unknown_params(ws, doc, card_params)
     zones = _zones(ws, doc, libraries)
@@ -135,12 +136,13 @@ def _compile_view(ws: Workspace, path: str, expansions: tuple, variants: tuple) 
     for lib in libraries:
         check_effects(ws, lib, env)
     cardset.check_patches(ws, patches, cards, env)
+    cardset.check_combo_patches(ws, combo_patches, combos, env)
     turn_draw = ws.parse(doc, ("turn", "draw"))
     ws.check(doc, ("turn", "draw"), turn_draw, env, P.TURN,
              base_names() | {zone: P.ZONE for zone in env.zones})
     checks = _checks(ws, doc, env, zones)
     phases = (moments.triggers(ws, doc, env, zones), counters, moments.scoring(ws, doc, env),
-              moments.actions(ws, doc, env))
+              moments.actions(ws, doc, env), moments.restrictions(ws, doc, env))
     cards = _skinned(ws, doc, cards)
     _check_card_refs(ws, cards, zones)
     compiler = _ViewCompiler(ws, doc, cards, combos, env, turn_draw, zones, checks, card_params, phases)
@@ -237,9 +239,9 @@ class _ViewCompiler:
     """Compiles the edition as seen through one variant (or none)."""
 
     def __init__(self, ws, doc: Document, cards, combos, env, turn_draw, zones, checks=(),
-                 card_params=None, phases=((), {}, None, ())):
+                 card_params=None, phases=((), {}, None, (), ())):
         self.ws, self.doc, self.cards, self.combos = ws, doc, cards, combos
-        self.triggers, self.counters, self.scoring, self.actions = phases
+        self.triggers, self.counters, self.scoring, self.actions, self.restrictions = phases
         self.card_params = card_params or {}
         self.env, self.turn_draw, self.zones, self.checks = env, turn_draw, zones, checks
         self._marks_checked: bool | None = None  # whether the edition's `marks` are sound
@@ -281,7 +283,7 @@ class _ViewCompiler:
                           deck=deck, combos=tuple(combos), setup=setup, rules=rules, params=params,
                           turn_draw=self.turn_draw, win=data["win"] if isinstance(data["win"], str) else "score",
                           zones=self.zones, triggers=self.triggers, counters=self.counters,
-                          scoring=self.scoring, actions=self.actions,
+                          scoring=self.scoring, actions=self.actions, restrictions=self.restrictions,
                           origin=Origin(doc.path, 1), variant=variant, checks=self.checks, teams=teams,
                           teams_together=bool(data.get("teams", {}).get("together", False)),
                           kind="expansion" if doc.expansions() else "edition",

@@ -143,6 +143,18 @@ class Action:
 
 
 @dataclass(frozen=True)
+class Restriction:
+    """A rule that limits every play (cards, combos, free actions and answers alike): a
+    play is offered only while ``allows`` holds, with ``me`` the player and ``this``
+    the cards played (a card, a combo's cards, none for a free action)."""
+
+    id: str
+    text: str
+    allows: object
+    origin: Origin
+
+
+@dataclass(frozen=True)
 class Scoring:
     """How a game won on points ends and is decided (the mapping form of `win:`):
     ``score`` and ``tie_break`` are worked out for each player (``me``); ``ends_when``
@@ -190,6 +202,7 @@ class Edition:
     counters: dict = field(default_factory=dict)  # name -> {"start", "min", "max", "text"}
     scoring: Scoring | None = None  # a game won on points; None: by being the last one left
     actions: tuple = ()  # of Action: free actions offered on a player's turn
+    restrictions: tuple = ()  # of Restriction: limits on every play
     kind: str = "edition"  # edition | expansion (an expansion applied to its base)
     expansions: tuple = ()  # paths of the expansions applied, in order
     description: str = ""

@@ -1,6 +1,6 @@
-"""Loading the edition-wide rules beside its cards: phase triggers, free actions and
-scoring (`triggers:`, `actions:` and the mapping form of `win:`), each parsed and
-checked once, like the state checks.
+"""Loading the edition-wide rules beside its cards: phase triggers, free actions, limits
+on every play and scoring (`triggers:`, `actions:`, `restrictions:` and the mapping
+form of `win:`), each parsed and checked once, like the state checks.
 
 A trigger names the moment it runs at (``on``), an optional condition (``if``) and
 its effect; a card moment (``card_enters`` / ``card_leaves``) names the zone it
@@ -14,7 +14,7 @@ from ..lang import primitives as P
 from ..lang import syntax as s
 from ..lang.checker import CheckEnv
 from ..lang.diagnostics import ERROR, did_you_mean
-from .model import Action, Origin, Scoring, Trigger
+from .model import Action, Origin, Restriction, Scoring, Trigger
 from .workspace import Workspace, base_names
 
 #: the moments that concern one card: `this` is the card, and they name a zone
@@ -122,4 +122,19 @@ def actions(ws: Workspace, doc, env: CheckEnv) -> tuple:
                             Origin(doc.route(path)[0].path, doc.mark(path).line),
                             per_turn=raw.get("per_turn", 1), per_game=raw.get("per_game"),
                             nopeable=raw.get("nopeable", False)))
+    return tuple(found)
+
+
+def restrictions(ws: Workspace, doc, env: CheckEnv) -> tuple:
+    """The edition's limits on plays: `allows` is a condition (queries only) on the
+    player (``me``) and the cards played (``this``)."""
+    names = base_names() | {zone: P.ZONE for zone in env.zones} | {"this": P.CARDS}
+    found = []
+    for index, raw in enumerate(doc.data.get("restrictions", [])):
+        path = ("restrictions", index)
+        allows = ws.parse(doc, path + ("allows",), expression=True)
+        ws.check(doc, path + ("allows",), allows, env, P.PLAY, names, pure=True, expect=P.BOOL)
+        if allows is not None:
+            found.append(Restriction(raw["id"], raw["text"], allows,
+                                     Origin(doc.route(path)[0].path, doc.mark(path).line)))
     return tuple(found)

@@ -219,6 +219,8 @@ WORDING = dict(
     holding=lambda a: f"{a['among']} who hold {a.title('card')}",
     played_by=lambda a: f"the player who last played {a['card']}",
     out_players=lambda a: "the players who are out of the game",
+    title=lambda a: f"the title of {a.w.cards_of(a.get('cards'))}",
+    answered=lambda a: "the card or combo being answered",
     counter=lambda a: f"{_possessive(_who(a))} “{_name_of(a, 'name')}” count",
     # cards and zones
     hand=lambda a: f"{_possessive(a['player'])} hand",

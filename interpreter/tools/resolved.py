@@ -18,7 +18,7 @@ from ..rules.model import Edition
 
 #: top-level parts compared one value at a time, in the order they are shown
 _PARTS = ("players", "deck", "combos", "params", "rules", "setup", "turn", "win", "zones", "counters",
-          "checks", "triggers")
+          "checks", "triggers", "actions", "restrictions")
 
 
 def _where(origin, relative_to: str | None = None) -> str:
@@ -67,7 +67,7 @@ def as_data(edition: Edition) -> dict:
         out["zones"] = dict(data["zones"])
     if data.get("counters"):
         out["counters"] = dict(data["counters"])
-    for part in ("checks", "triggers"):
+    for part in ("checks", "triggers", "actions", "restrictions"):
         if data.get(part):
             out[part] = {record["id"]: record for record in data[part]}
     in_play = set(edition.deck) | _named_in_setup(out["setup"])
@@ -146,7 +146,7 @@ def render_show(edition: Edition) -> str:
     lines += _entry("win", data["win"], _where(origins.get("win")), 0)
     if "teams" in data:
         lines += _entry("teams", data["teams"], _where(origins.get("teams")), 0)
-    for part in ("zones", "counters", "checks", "triggers"):
+    for part in ("zones", "counters", "checks", "triggers", "actions", "restrictions"):
         if part in data:
             keyed = part in ("zones", "counters")
             lines += _entry(part, data[part] if keyed else list(data[part].values()), None, 0)
@@ -228,7 +228,8 @@ def diff(first: Edition, second: Edition) -> list[Change]:
     for part in ("turn", "win", "teams"):
         if a.get(part) != b.get(part):
             changes.append(Change("~", part, a.get(part), b.get(part), _where(origins.get(part))))
-    for part, records in (("checks", second.checks), ("triggers", second.triggers)):
+    for part, records in (("checks", second.checks), ("triggers", second.triggers),
+                          ("actions", second.actions), ("restrictions", second.restrictions)):
         changes += _records(part, a.get(part, {}), b.get(part, {}),
                             {record.id: _where(record.origin) for record in records})
     if a.get("counters") != b.get("counters"):

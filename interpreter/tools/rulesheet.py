@@ -578,6 +578,23 @@ def _phase_blocks(edition: Edition, ctx) -> list:
                 + f", starting at {spec.get('start', 0)}" for name, spec in edition.counters.items()]
         blocks.append(Para(_sentence("every player keeps a public count of " + _and(kept)),
                            "Counters:"))
+    if edition.restrictions:
+        blocks.append(Heading(3, "Limits on every play"))
+        for limit in edition.restrictions:
+            blocks += [Quote(limit.text),
+                       Para(_sentence(f"a card, combo or action may be played only if "
+                                      f"{ctx.expression(limit.allows, this='the cards played')}"),
+                            "In rules terms:")]
+    if edition.actions:
+        blocks.append(Heading(3, "Actions you may take on your turn besides playing cards"))
+        for action in edition.actions:
+            often = f"at most {action.per_turn} time{'s' if action.per_turn > 1 else ''} a turn" + \
+                (f" and {action.per_game} in a game" if action.per_game else "")
+            effect = ctx.program(action.effect, action)
+            blocks += [Heading(4, action.title), Quote(action.text),
+                       Para(_sentence(f"{often}" + (f", if {ctx.expression(action.requires)}"
+                                                     if action.requires is not None else "")), "When:"),
+                       Para(effect, "In rules terms:")]
     if edition.triggers:
         blocks.append(Heading(3, "Rules that run at moments of the game"))
         for trigger in edition.triggers:
