@@ -295,3 +295,34 @@ def test_the_example_games_run_to_their_ends(tmp_path):
                 state.apply_action(options[rng.randrange(len(options))])
             seen += sum(1 for e in state.events if e["type"] == event)
         assert seen > 0, path
+
+
+def test_a_title_played_as_itself_stops_with_an_error_naming_it(tmp_path):
+    edition = house(tmp_path, """define_cards:
+  - id: echo
+    title: Echo
+    tags: [action]
+    text: Does what Echo does.
+    when: own_turn
+    effect: play_as("echo", this)
+add_cards:
+  echo: 2
+""")
+    state = laid_out(edition, 2, {0: ["echo"], 1: ["defuse"]}, ["skip"] * 3)
+    with pytest.raises(RuleRuntimeError) as caught:
+        state.apply_action("play echo")
+    assert "nested more than 20" in str(caught.value) and "house.yaml:" in str(caught.value)
+
+
+def test_a_restriction_limits_answers_too(tmp_path):
+    edition = house(tmp_path, """restrictions:
+  - id: no_nope_on_skips
+    text: A Skip cannot be Noped.
+    allows: title(this) != "nope" or title(answered()) != "skip"
+""")
+    state = laid_out(edition, 2, {0: ["skip", "attack"], 1: ["nope"]}, ["skip"] * 3)
+    state.apply_action("play skip")  # nobody may answer: no window question for seat 1
+    assert state.current_player() == 1 and state.decision().kind == "action"
+    state = laid_out(edition, 2, {0: ["skip", "attack"], 1: ["nope"]}, ["skip"] * 3)
+    state.apply_action("play attack")
+    assert state.decision().kind == "answer" and "play nope" in state.legal_actions()

@@ -47,6 +47,7 @@ EVENT_KINDS = {
     "trigger": "an edition's trigger runs at a moment of the game, for a seat",
     "counter": "a seat's per-player counter takes a new value (counters are public)",
     "seat_back": "a seat that was out comes back into the game",
+    "played_as": "a seat carries out a card's effect inside another effect (`play_as`), no card played",
     "scores": "a game won on points is decided: every seat's score",
     "blind_miss": "a card played blind that could not be played: it is shown and stays in hand",
     "attacked": "an attack: who, on whom, and how many turns the victim owes",

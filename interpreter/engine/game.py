@@ -25,12 +25,13 @@ import random
 from ..lang.compiler import compile_expression, compile_program
 from ..lang.errors import GameError, RuleRuntimeError  # noqa: F401 (re-exported)
 from ..lang.limits import STEP_BUDGET, label
-from ..lang.machine import Chance, Frame, below, remap, shuffle
+from ..lang.machine import Chance, Ctx, Frame, below, remap, shuffle
 from .compiled import compile_rule, restricted
 from .decisions import CHANCE, TERMINAL
 from .events import for_seat, kept_for
 from .flow import PLAY_LIMIT, TURN_LIMIT, GameFrame  # noqa: F401 (re-exported)
 from .moments import Phases, game_end, scores
+from .plays import PlayAsFrame
 from .table import GameOver, Table
 from .triggers import draw as draw_card
 
@@ -164,6 +165,7 @@ class State:
         self.budget = STEP_BUDGET  # steps the running action may still take
         self.draw_nesting = 0
         self.hooking: set = set()  # uids of cards whose `instead_of_draw` is running
+        self.playing_as = 0  # how deep `play_as` effects are nested
         self._pending = None
         self._sampled = None  # a chance order sampled for legal_actions(), until applied
         self._kept_log = None  # (seat, events, the log as that seat may know it): see resample_from_view
@@ -319,6 +321,14 @@ class State:
         """``seat`` draws; a frame to run when the draw sets something off, else None."""
         return draw_card(self, seat, from_bottom)
 
+    def play_as(self, ctx, title: str, cards):
+        """A frame that carries out the card ``title`` for ``ctx.me`` with ``cards`` as
+        `this` (the `play_as` primitive), or None when the title has nothing to do."""
+        rule = self.game.cards.get(title)
+        if rule is None or (rule.effect is None and not rule.choose):
+            return None
+        return PlayAsFrame(rule, Ctx(self, ctx.me, cards, target=ctx.target, source=title))
+
     def about(self, ctx) -> dict:
         """What a decision inside an effect is about, for the player asked."""
         return {"source": ctx.source, "actor": ctx.me}
@@ -392,6 +402,7 @@ class State:
         other.step_budget = self.step_budget
         other.history = list(self.history)
         other.hooking = set(self.hooking)
+        other.playing_as = self.playing_as
         other.stack = remap(self.stack, memo)
         other._pending = remap(self._pending, memo)
         other._sampled = self._sampled

@@ -3,6 +3,7 @@ other seats may answer, and the effect runs unless an answer cancelled it."""
 
 from __future__ import annotations
 
+from ..lang.errors import RuleRuntimeError
 from ..lang.machine import Ctx, Decision, Frame, run
 from ..lang.values import PrivateInt
 from ..rules.model import Action, Combo
@@ -130,3 +131,58 @@ def _public(value):
     if isinstance(value, list):
         return {"count": len(value)}
     return {"count": 1}
+
+
+#: how deep `play_as` may nest (a title played as itself, say)
+MAX_PLAY_AS_NESTING = 20
+
+
+class PlayAsFrame(Frame):
+    """A title's choices and effect carried out by ``ctx.me`` inside another effect
+    (`play_as`): no cards go down, nobody may answer, nesting is bounded."""
+
+    __slots__ = ("rule", "ctx", "index", "phase")
+    SHARED = frozenset({"rule"})
+
+    def __init__(self, rule: Rule, ctx: Ctx) -> None:
+        self.rule, self.ctx = rule, ctx
+        self.index = 0
+        self.phase = _START
+        self.result = None
+
+    def step(self, state, value):
+        rule, ctx = self.rule, self.ctx
+        if self.phase == _START:
+            state.playing_as += 1
+            if state.playing_as > MAX_PLAY_AS_NESTING:
+                raise RuleRuntimeError(
+                    f"{state.where(ctx) or rule.id}: play_as() nested more than {MAX_PLAY_AS_NESTING} "
+                    f"deep ('{rule.id}' played as a title that plays as it again): stop the chain")
+            state.table.log.emit("played_as", seat=ctx.me, card=rule.id)
+            self.phase = _CHOOSE
+        elif self.phase == _CHOSEN:  # a choice that had to wait came back
+            ctx.vars[rule.choose[self.index - 1][0]] = value
+            self.phase = _CHOOSE
+        elif self.phase == _ANSWERED:  # the effect that had to wait is done
+            return self._done(state)
+        while self.index < len(rule.choose):
+            name, code = rule.choose[self.index]
+            self.index += 1
+            out, chosen = run(state, code, ctx)
+            if out is not None:
+                self.phase = _CHOSEN
+                return out
+            ctx.vars[name] = chosen
+        if any(chosen is None for chosen in ctx.vars.values()):
+            state.table.log.emit("fizzled", seat=ctx.me, reason="nothing to choose")
+            return self._done(state)
+        self.phase = _ANSWERED
+        if rule.effect is not None:
+            out, _value = run(state, rule.effect, ctx)
+            if out is not None:
+                return out
+        return self._done(state)
+
+    def _done(self, state):
+        state.playing_as -= 1
+        return None

@@ -511,6 +511,13 @@ def draw(ctx, player, from_bottom):
     return None
 
 
+@primitive([("title", CARD_ID), ("cards", CARDS)], None, ACTION,
+           "Carry out the card `title` as if you had just played it, with `cards` standing for it (`this`): its choices are made and its effect runs. Nobody may answer it (the card that led here could be answered); it does not count as a play of `title`. A title without an effect does nothing.",
+           waits=True)
+def play_as(ctx, title, cards):
+    return ctx.state.play_as(ctx, title, cards)
+
+
 @primitive([("turns", INT, "1")], None, ACTION,
            "End `turns` of the acting player's owed turns (the current one first; a number below 1 counts as 1); play no more cards this turn. Nothing happens when it is not the acting player's turn.")
 def end_turn(ctx, turns):
