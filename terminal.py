@@ -101,6 +101,8 @@ class HumanTable:
         self.io.write("Game over: " + ("nobody wins (turn limit)" if winner is None else
                                        f"seats {', '.join(map(str, team))} win together." if team
                                        else f"seat {winner} wins."))
+        if state.game.phases.scoring:
+            self.io.write("Scores: " + ", ".join(f"seat {seat} {score}" for seat, score in enumerate(state.scores())))
 
     def _window_queue(self, queue: list[int]) -> list[int]:
         """Hot-seat fairness: in each round of a reaction window every other person gets
@@ -217,6 +219,9 @@ class HumanTable:
                 return f"Play {self.title(parts[1])} as {self.title(parts[3])}"
             if parts[0] == "play":
                 return f"Play {self.title(parts[1])}"
+            if parts[0] == "act":  # a free action of the edition
+                action = next((a for a in self.edition.actions if a.id == parts[1]), None)
+                return action.title if action else parts[1]
             combo = next((c for c in self.edition.combos if c.id == parts[1]), None)
             name = combo.title if combo else parts[1]
             return f"{name}" + (f" with {self.title(parts[2])}" if len(parts) > 2 else "")
@@ -268,6 +273,10 @@ class HumanTable:
                 if zones[other].cards:
                     self._write_zone(f"{name.replace('_', ' ').capitalize()} of "
                                      f"{'you' if other == seat else f'seat {other}'}", view.zone(name, other))
+        for name, values in table.counters.items():  # public numbers: scores, tokens, marks
+            write(f"{name.replace('_', ' ').capitalize()}: " +
+                  ", ".join(f"{'you' if other == seat else f'seat {other}'} {value}"
+                            for other, value in enumerate(values)))
         if table.direction < 0:
             write("Play goes in reverse (down the seat numbers).")
         hand = sorted(view.hand, key=self.title)
@@ -310,6 +319,9 @@ class HumanTable:
             owed = event["owed"]
             return f"{who(event['seat']).capitalize()}: turn {event['number']}" + \
                 (f" (owes {owed})" if owed > 1 else "")
+        if kind == "play" and "action" in event:
+            action = next((a for a in self.edition.actions if a.id == event["action"]), None)
+            return f"{who(event['seat']).capitalize()}: {action.title if action else event['action']}."
         if kind == "play":
             what = event.get("card") or event.get("combo")
             name = self.title(what) if "card" in event else next(
@@ -352,6 +364,17 @@ class HumanTable:
             return f"{who(event['seat']).capitalize()} picked {self.title(event['card'])} blind; it cannot be played now."
         if kind == "check":
             return f"{who(event['seat']).capitalize()}: {self.check_text(event['id'])}"
+        if kind == "trigger":
+            text = next((t.text for t in self.edition.triggers if t.id == event["id"]), event["id"])
+            return f"{who(event['seat']).capitalize()}: {text}"
+        if kind == "counter":
+            return f"{who(event['seat']).capitalize()}: {event['name'].replace('_', ' ')} is now {event['value']}."
+        if kind == "seat_back":
+            return f"{who(event['seat']).capitalize()} {'are' if event['seat'] == viewer else 'is'} back in the game!"
+        if kind == "played_as":
+            return f"{who(event['seat']).capitalize()} carried out {self.title(event['card'])}."
+        if kind == "scores":
+            return "Final scores: " + ", ".join(f"seat {s} {v}" for s, v in enumerate(event["scores"])) + "."
         return None
 
     def _knockout_line(self, events: list, out_index: int, absorbed: dict, viewer: int) -> str:

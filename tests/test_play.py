@@ -121,3 +121,15 @@ def test_a_question_mark_shows_the_text_of_cards():
     assert result.exit_code == 0
     assert "Defuse: Keeps you alive when you draw an Exploding Kitten" in result.output  # `?`: the hand
     assert "  Favor: Pick another player who holds cards." in result.output  # `? 2`: option 2's card
+
+
+def test_terminal_play_shows_counters_free_actions_and_final_scores():
+    rules = str(ROOT / "examples" / "house-rules" / "most_cats.yaml")
+    result = runner.invoke(app, ["play", rules, "-p", "3", "--seed", "2"], input="1\n" * 600)
+    assert result.exit_code == 0, result.output
+    assert re.search(r"Banked: you \d+, seat 1 \d+, seat 2 \d+", result.output)
+    assert re.search(r"Scores: seat 0 \d+, seat 1 \d+, seat 2 \d+", result.output)
+    gifts = str(ROOT / "examples" / "house-rules" / "partner_gifts.yaml")
+    result = runner.invoke(app, ["play", gifts, "-p", "4", "--seed", "2"], input="1\n" * 600)
+    assert result.exit_code == 0, result.output
+    assert "Give your partner a card" in result.output and "Traceback" not in result.output

@@ -379,3 +379,47 @@ def test_a_seat_link_cut_short_says_so_and_offers_to_watch(server, browser):
     notice.locator("a", has_text="watch the table").click()
     page.wait_for_selector("#seats .seat")
     assert page.locator("#who").inner_text() == "Watching"
+
+
+SCORED_HOUSE_RULE = """\
+format: 1
+kind: edition
+id: quick_points
+name: Quick Points
+extends: original
+counters:
+  points: {start: 2}
+triggers:
+  - {id: bonus, on: game_start, text: The first player starts with a bonus point., effect: 'add_counter("points", 1)'}
+win:
+  score: counter("points")
+  ends_when: count(draw_pile) < 100
+"""
+
+
+def test_a_game_won_on_points_shows_counters_and_scores(server, browser, tmp_path):
+    """Counters stand in every seat's box, and the final scores under "Game over"."""
+    base, _app = server
+    page = browser.new_context().new_page()
+    page.goto(base + "/")
+    page.wait_for_selector("#ruleset option", state="attached")
+    rules = tmp_path / "quick_points.yaml"
+    rules.write_text(SCORED_HOUSE_RULE, encoding="utf-8")
+    page.set_input_files("#files", str(rules))
+    page.wait_for_function("document.querySelector('#upload-status').innerText.includes('Ready to play')")
+    page.fill("#players", "2")
+    page.dispatch_event("#players", "change")
+    page.select_option("#seat-0", "person")
+    page.select_option("#seat-1", "person")
+    page.click("#create")
+    page.wait_for_selector("#links a")
+    link = [a.get_attribute("href") for a in page.locator("#links a").all() if "#seat=" in a.get_attribute("href")][0]
+    table = browser.new_context().new_page()
+    table.goto(link)
+    table.wait_for_function("!document.getElementById('over').hidden")
+    assert table.locator("#seats .seat[data-seat='0'] .counters").inner_text() == "points: 3"
+    assert table.locator("#seats .seat[data-seat='1'] .counters").inner_text() == "points: 2"
+    over = table.locator("#over").inner_text()
+    assert "you win" in over and "Scores:" in over and " 3" in over and " 2" in over
+    assert "Final scores" in table.locator("body").inner_text()  # the log's line
+    shot(table, "scores")

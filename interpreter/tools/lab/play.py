@@ -122,7 +122,8 @@ def play_record(game, seed: int, seats: list[str]) -> dict:
     [seat, card, plays], ``c`` [seat, combo, plays], ``u`` [seat, card, times used in a
     combo], ``n`` plays cancelled by
     card or combo, ``dr`` draws by card, ``h`` card -> bit mask of the seats
-    that held it (dealt, drawn, played or at the end), ``e`` cards in hands at the end.
+    that held it (dealt, drawn, played or at the end), ``e`` cards in hands at the end,
+    and for a game won on points ``s`` every seat's final score.
     """
     players = [make_player(name, seed, seat) for seat, name in enumerate(seats)]  # specs parsed once (cached)
     for seat, player in enumerate(players):
@@ -184,7 +185,10 @@ def play_record(game, seed: int, seats: list[str]) -> dict:
             if kind != "combo" or card:  # a card played was held
                 if key != BLIND:
                     held[key] = held.get(key, 0) | bit
-    return {"w": list(table.winners), "t": table.turn, "d": state.decisions, "end": log.reason,
+    record = {"w": list(table.winners), "t": table.turn, "d": state.decisions, "end": log.reason,
             "f": first, "b": seats, "out": [list(o) for o in log.out],
             "p": listed["card"], "c": listed["combo"], "u": listed["in_combo"],
             "n": log.cancelled, "dr": state.drawn, "h": held, "e": end}
+    if game.phases.scoring:  # a game won on points: every seat's final score
+        record["s"] = state.scores()
+    return record

@@ -71,6 +71,9 @@ def _wins(summary: dict) -> list:
         caution = "" if fair["reliable"] else " (few games: read with care)"
         out.append(f"  seat fairness: chi-square {fair['statistic']:.1f} ({fair['df']} df), "
                    f"{_p(fair['p_value'])}: {verdict}{caution}")
+    for score in summary.get("scores", []):
+        if score["mean"] is not None:
+            out.append(f"  seat {score['seat']}  mean score {score['mean']:.2f} {_ci(score['ci'], False)}")
     first = summary["first_player"]
     if first["n"]:
         out.append(f"  first player: {_pct(first['rate'])} {_ci(first['ci'])} against {_pct(first['chance'])}, "

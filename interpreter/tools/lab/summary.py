@@ -49,6 +49,8 @@ def summarize(tally, *, label: str = "", cards: dict | None = None) -> dict:
         out["teams"] = [{"team": team, **stats.rate(tally.team_wins[team], n)}
                         for team in range(tally.teams)]
     out["first_player"] = {**stats.rate(tally.first_wins, tally.first_games, seat_chance)}
+    if tally.scores:  # a game won on points: each seat's mean final score
+        out["scores"] = [{"seat": seat, **stats.mean(m.n, m.s, m.ss)} for seat, m in enumerate(tally.scores)]
     out["turns"] = _moments(tally.turns)
     out["decisions"] = _moments(tally.decisions)
     out["eliminations"] = {

@@ -83,6 +83,7 @@ class Tally:
         self.cards: dict = {}  # card id -> counts, see CARD_FIELDS
         self.combos: dict = {}  # combo id -> [plays, noped]
         self.blind_plays = 0
+        self.scores: list = []  # seat -> Moments of its final score (games won on points)
 
     def _card(self, card_id: str) -> list:
         found = self.cards.get(card_id)
@@ -123,6 +124,12 @@ class Tally:
             by_seat[1] += win
         self.turns.add(record["t"])
         self.decisions.add(record["d"])
+        scores = record.get("s")
+        if scores is not None:
+            if not self.scores:
+                self.scores = [Moments() for _ in range(self.players)]
+            for seat, score in enumerate(scores):
+                self.scores[seat].add(score)
         for k, (seat, turn) in enumerate(record["out"], start=1):
             moments = self.out_order.get(k)
             if moments is None:
@@ -201,6 +208,11 @@ class Tally:
         for k, moments in other.out_order.items():
             self.out_order.setdefault(k, Moments()).merge(moments)
         self.blind_plays += other.blind_plays
+        if other.scores:
+            if not self.scores:
+                self.scores = [Moments() for _ in range(self.players)]
+            for mine, theirs in zip(self.scores, other.scores):
+                mine.merge(theirs)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Tally) and vars(self) == vars(other)

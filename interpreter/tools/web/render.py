@@ -36,6 +36,8 @@ def table_view(state, seat) -> dict:
     for other in range(table.players):
         entry = {"seat": other, "alive": table.alive[other], "owed": table.owed[other],
                  "count": len(table.hands[other].cards)}
+        if table.counters:  # public per-player numbers (scores, tokens, marks)
+            entry["counters"] = {name: values[other] for name, values in table.counters.items()}
         if other != seat:
             entry["known"] = view.known_in_hand(other) if view is not None else \
                 sorted(inst.id for inst in table.hands[other].cards if inst.face_up)
@@ -60,6 +62,8 @@ def table_view(state, seat) -> dict:
         "finished": table.finished,
         "winners": list(table.winners),
     }
+    if table.finished and state.game.phases.scoring:  # the final scores, once the game is over
+        out["scores"] = state.scores()
     return out
 
 

@@ -19,6 +19,8 @@ class Words:
         self.labels = labels  # per seat: "person" or the bot's name
         self.combos = {combo.id: combo for combo in edition.combos}
         self.checks = {check.id: check.text for check in edition.checks}
+        self.triggers = {trigger.id: trigger.text for trigger in edition.triggers}
+        self.actions = {action.id: action for action in edition.actions}
 
     # -- names ------------------------------------------------------------------
     def title(self, rule_id) -> str:
@@ -118,6 +120,9 @@ class Words:
             return {"label": f"Play {self.title(parts[1])} as {self.title(parts[3])}", "card": parts[3]}
         if parts[0] == "play":
             return {"label": f"Play {self.title(parts[1])}", "card": parts[1]}
+        if parts[0] == "act":  # a free action of the edition
+            action = self.actions.get(parts[1])
+            return {"label": action.title if action else parts[1], "hint": action.text if action else ""}
         label = self.title(parts[1]) + (f" with {self.title(parts[2])}" if len(parts) > 2 else "")
         return {"label": label, "combo": parts[1]}
 
@@ -145,6 +150,9 @@ class Words:
                 + (f" ({verb} {owed} turns)" if owed > 1 else "") + ".")
 
     def _play(self, event, viewer):
+        if "action" in event:
+            action = self.actions.get(event["action"])
+            return f"{self.Who(event['seat'], viewer)}: {action.title if action else event['action']}."
         if "card" in event:
             return f"{self.Who(event['seat'], viewer)} played {self.title(event['card'])}."
         cards = ", ".join(self.title(c) for c in event.get("cards", []))
@@ -202,6 +210,22 @@ class Words:
 
     def _check(self, event, viewer):
         return f"{self.Who(event['seat'], viewer)}: {self.checks.get(event['id'], event['id'])}"
+
+    def _trigger(self, event, viewer):
+        return f"{self.Who(event['seat'], viewer)}: {self.triggers.get(event['id'], event['id'])}"
+
+    def _counter(self, event, viewer):
+        return f"{self.Who(event['seat'], viewer)}: {event['name'].replace('_', ' ')} is now {event['value']}."
+
+    def _seat_back(self, event, viewer):
+        return f"{self.Who(event['seat'], viewer)} {'are' if event['seat'] == viewer else 'is'} back in the game!"
+
+    def _played_as(self, event, viewer):
+        return f"{self.Who(event['seat'], viewer)} carried out {self.title(event['card'])}."
+
+    def _scores(self, event, viewer):
+        return "Final scores: " + ", ".join(f"{self.who(seat, viewer)} {score}"
+                                            for seat, score in enumerate(event["scores"])) + "."
 
     def _show(self, event, viewer):
         if "cards" in event:

@@ -167,6 +167,10 @@ function renderSeats(view) {
     box.append(el("div", "name", seat.seat === mySeat ? `${names[seat.seat]} (you)` : names[seat.seat]));
     box.append(el("div", "count", seat.alive ? plural(seat.count, "card") : "out"));
     if (seat.alive && seat.owed > 1) box.append(el("div", "muted", `owes ${seat.owed} turns`));
+    if (seat.counters) {  // public per-player numbers: scores, tokens, marks
+      box.append(el("div", "counters", Object.entries(seat.counters)
+        .map(([name, value]) => `${name.replace(/_/g, " ")}: ${value}`).join(", ")));
+    }
     if (seat.known && seat.known.length) {
       const chips = el("div", "chips");
       chips.append(el("span", "muted", "you know: "), ...seat.known.map((id) => chip(title(id), text(id))));
@@ -336,9 +340,10 @@ function renderOver(view) {
   if (!view.finished) return;
   $("download").href = `/room/${roomId}/log`;
   const winners = view.winners;
-  box.textContent = !winners.length ? "Game over: nobody wins." :
+  box.textContent = (!winners.length ? "Game over: nobody wins." :
     winners.includes(mySeat) ? (winners.length > 1 ? "Game over: your team wins!" : "Game over: you win!") :
-    `Game over: ${winners.map((s) => names[s]).join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
+    `Game over: ${winners.map((s) => names[s]).join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`)
+    + (view.scores ? " Scores: " + view.scores.map((score, s) => `${names[s]} ${score}`).join(", ") + "." : "");
 }
 
 $("rules").href = `/room/${roomId}/rules`;  // the rules are there before the seat is
