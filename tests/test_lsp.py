@@ -337,3 +337,28 @@ def test_a_shipped_file_has_no_findings_and_completes(tmp_path):
     published, items = session(tmp_path, script)
     assert list(published) == []
     assert "attack" in items
+
+
+def test_the_editor_knows_triggers_aggregates_and_counters(tmp_path):
+    text = ("format: 1\nkind: edition\nid: pts\nname: Points\nextends: original\n"
+            "counters:\n  points: {}\n"
+            "triggers:\n  - id: tally\n    on: turn_end\n    text: Score.\n    effect: add_co\n"
+            "win:\n  score: counter(\"points\")\n"
+            "  ends_when: sum(counter(\"points\", p) for p in players()) >= 10\n")
+    path = tmp_path / "points.yaml"
+    path.write_text(text)
+
+    async def script(editor):
+        uri = editor.open(path)
+        await editor.diagnostics(uri)
+        return (await editor.complete(uri, *position_of(text, "add_co\n", 6)),
+                await editor.complete(uri, *position_of(text, "ends_when: s", 12)),
+                await editor.hover(uri, *position_of(text, "sum(", 1)),
+                await editor.hover(uri, *position_of(text, "counter(\"points\")", 1)))
+
+    completed, aggregate, sum_hover, counter_hover = session(tmp_path, script)
+    assert completed == ["add_counter"]
+    assert "sum" in aggregate and "set_counter" in aggregate
+    assert "VALUE for NAME in LIST" in sum_hover and "total" in sum_hover
+    from kittens.interpreter.lang.primitives import PRIMITIVES
+    assert PRIMITIVES["counter"].summary in counter_hover

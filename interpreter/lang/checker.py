@@ -32,6 +32,19 @@ AGGREGATES = {
     "filter": (None, None),
 }
 
+#: what each aggregate gives, in words (the language server's hover and completion)
+AGGREGATE_SUMMARIES = {
+    "sum": "The total of a number over the items of a list (0 for none).",
+    "max": "The largest number over the items of a list (0 for none).",
+    "min": "The smallest number over the items of a list (0 for none).",
+    "count": "How many items of a list the `if` keeps.",
+    "any": "Whether the condition holds for at least one item.",
+    "all": "Whether the condition holds for every item (true for none).",
+    "most": "The items with the largest number, every one of a tie, in the list's order.",
+    "least": "The items with the smallest number, every one of a tie, in the list's order.",
+    "filter": "The items of a list the `if` keeps.",
+}
+
 #: what walking a list of each type gives, one item at a time (`for`, aggregates)
 ELEMENT = {P.PLAYERS: P.PLAYER, P.PLAYER: P.PLAYER, P.CARDS: P.CARD, P.ZONE: P.CARD, P.CARD: P.CARD}
 #: the list type of what walking gives

@@ -16,13 +16,14 @@ from dataclasses import dataclass, field
 
 from ...about import RULEBOOK_DIR
 from ..lang import primitives as P
+from ..lang.checker import AGGREGATE_SUMMARIES, AGGREGATES
 from ..lang.diagnostics import Diagnostic
 from ..rules.workspace import Workspace
 from .annotations import moved_onto
 
 #: keys whose values are effect text (or an expression)
 EFFECT_KEYS = frozenset({"effect", "on_draw", "instead_of_draw", "requires", "if", "count",
-                         "nopeable", "turn_draw"})
+                         "nopeable", "turn_draw", "allows", "score", "ends_when", "tie_break"})
 #: keys whose values are mappings from card ids (deck counts and card changes)
 CARD_MAP_KEYS = frozenset({"deck", "add_cards", "set_counts", "patch_cards", "counts",
                            "draw_pile_counts", "hand_has"})
@@ -252,6 +253,8 @@ def completions(analysis: Analysis, line: int, column: int) -> list[Item]:
         items += [Item(name, "variable", str(type_)) for name, type_ in P.BUILTIN_NAMES.items()]
         items += [Item(word, "keyword") for word in ("let", "if", "else", "for", "in", "and", "or",
                                                      "not", "true", "false", "rules", "this")]
+        items += [Item(op, "function", f"{op}(VALUE for NAME in LIST if CONDITION)", AGGREGATE_SUMMARIES[op])
+                  for op in AGGREGATES if op not in P.PRIMITIVES]  # min, max, count are both
     elif ctx.kind == "rule":
         items = [Item(name, "constant", f"engine rule ({type_}, default {default})", meaning)
                  for name, (type_, default, meaning) in P.ENGINE_RULES.items()]
@@ -295,6 +298,10 @@ def hover(analysis: Analysis, line: int, column: int) -> str | None:
         if word in vocab.params:
             return f"**rules.{word}**: a parameter of the edition (`{vocab.params[word]}`)"
     ctx = context_at(analysis.text, line, column)
+    line_text = analysis.text.split("\n")[line]
+    if word in AGGREGATES and ctx.kind in ("effect", "rule", None) and \
+            (word not in P.PRIMITIVES or " for " in line_text[start:]):  # `max(x for p in ...)`
+        return f"```\n{word}(VALUE for NAME in LIST if CONDITION)\n```\n\n{AGGREGATE_SUMMARIES[word]}"
     if word in P.PRIMITIVES and ctx.kind in ("effect", "rule", "string", None):
         prim = P.PRIMITIVES[word]
         return f"```\n{prim.signature()}\n```\n\n{prim.summary}"
