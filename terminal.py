@@ -10,7 +10,7 @@ card to answer with, so nobody learns who was asked (ruling 6).
 from __future__ import annotations
 
 from .interpreter.engine.decisions import Chance
-from .interpreter.engine.events import for_seat
+from .interpreter.engine.events import AFTER_THE_DEAL, for_seat
 from .interpreter.engine.views import decision_for, view_for
 
 RULE = "-" * 64
@@ -295,7 +295,7 @@ class HumanTable:
         events = self.state.events
         start = self.cursor[seat]
         if start == 0:  # setup is summed up, not told card by card
-            start = next((i for i, e in enumerate(events) if e["type"] == "turn"), len(events))
+            start = next((i for i, e in enumerate(events) if e["type"] in AFTER_THE_DEAL), len(events))
             self.io.write("The cards are dealt.")
         seen = [e for e in (for_seat(event, seat) for event in events[start:]) if e is not None]
         absorbed = _knockouts(seen)

@@ -59,6 +59,11 @@ EVENT_KINDS = {
 }
 
 
+#: the kinds of event that end a deal's summing-up in a game's story: the first turn, or
+#: what the game's start sets off before it (triggers, counters; a game over before turn 1)
+AFTER_THE_DEAL = frozenset({"turn", "trigger", "counter", "check", "out", "seat_back", "scores", "game_over"})
+
+
 def seats_of(mask: int) -> list[int]:
     seats, seat = [], 0
     while mask:

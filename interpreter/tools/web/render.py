@@ -10,7 +10,7 @@ and so says nothing about any game.
 
 from __future__ import annotations
 
-from ...engine.events import for_seat
+from ...engine.events import AFTER_THE_DEAL, for_seat
 from ...engine.table import PUBLIC
 from ...engine.views import View
 from .words import Words, played_moves
@@ -89,7 +89,7 @@ def log_entries(words: Words, events: list, start: int, stop: int, viewer) -> li
     seen = [for_seat(event, bit_viewer) for event in events[start:stop]]
     entries = []
     if start == 0:
-        first_turn = next((i for i, e in enumerate(seen) if e is not None and e["type"] == "turn"), len(seen))
+        first_turn = next((i for i, e in enumerate(seen) if e is not None and e["type"] in AFTER_THE_DEAL), len(seen))
         entries.append({"n": 0, "text": "The cards are dealt."})
         skip = first_turn
     else:
