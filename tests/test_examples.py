@@ -54,6 +54,24 @@ def test_the_readme_house_rule_is_a_valid_file(tmp_path):
     assert edition.deck_for(4)["nope"] == 8 and not edition.cards["skip"].nopeable
 
 
+EXPANSIONS = ROOT / "examples" / "expansions"
+EXPANSION_SCENARIOS = sorted((EXPANSIONS / "scenarios").rglob("*.yaml"))
+
+
+def test_the_example_expansions_validate_and_each_has_scenarios():
+    assert [d.render() for d in validate_paths([str(EXPANSIONS)]).diagnostics] == []
+    for expansion in sorted(EXPANSIONS.glob("*.yaml")):
+        assert load_edition(str(expansion)).kind == "expansion"
+        assert len(list((EXPANSIONS / "scenarios" / expansion.stem).glob("*.yaml"))) >= 2
+
+
+@pytest.mark.parametrize("scenario", EXPANSION_SCENARIOS,
+                         ids=[str(s.relative_to(EXPANSIONS)) for s in EXPANSION_SCENARIOS])
+def test_example_expansion_scenario(scenario):
+    outcome = ScenarioRunner().run(str(scenario))
+    assert outcome.passed, outcome.message
+
+
 PACKAGE = ROOT / "examples" / "expansion-package"
 
 

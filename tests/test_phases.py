@@ -286,7 +286,7 @@ def test_the_example_games_run_to_their_ends(tmp_path):
     import random
     for path, event in (("examples/house-rules/hand_limit.yaml", "trigger"),
                         ("examples/house-rules/most_cats.yaml", "counter"),
-                        ("examples/house-rules/zombie_kittens.yaml", "seat_back")):
+                        ("examples/expansions/zombie_kittens.yaml", "seat_back")):
         game, seen = Game(load_edition(path), 4), 0
         for seed in range(30):
             state, rng = game.new_state(seed), random.Random(seed)
