@@ -51,13 +51,27 @@ SUBTYPES = {
 # kinds of step
 ACTION, QUERY, CHOICE, CHANCE = "action", "query", "choice", "chance"
 
-# contexts an effect runs in
+# contexts an effect runs in (the loader picks one for each place an effect is
+# written: rules/library.py and rules/cardset.py for cards, rules/edition.py for
+# the turn, the state checks and the setup)
 PLAY = "play"  # a card's or combo's effect, and its `choose` and `requires`
 REACTION = "reaction"  # the effect of a card played in answer to another
-DRAWN = "drawn"  # a card's `on_draw` effect
-TURN = "turn"  # the edition's end-of-turn step
+DRAWN = "drawn"  # a card's `on_draw` and `instead_of_draw`
+TURN = "turn"  # the edition's turn draw (`turn: draw`) and its state checks
 SETUP = "setup"  # counts in an edition's setup steps
 EFFECT_CONTEXTS = frozenset({PLAY, REACTION, DRAWN, TURN})
+
+#: where a designer writes code of each context, in their words (for the docs);
+#: places marked by the loader as ``pure`` take queries only
+PLACES = {
+    PLAY: ("a card's or combo's `effect`", "a card's or combo's `choose` names",
+           "a card's or combo's `requires` (queries only)"),
+    REACTION: ("the `effect` of a card with `when: reaction`",),
+    DRAWN: ("a card's `on_draw`", "a card's `instead_of_draw`"),
+    TURN: ("the edition's turn draw (`turn: draw`)",
+           "the edition's state checks (`checks:` `if`, queries only, and `effect`)"),
+    SETUP: ("counts in the edition's `setup` steps (queries only)",),
+}
 
 
 def accepts(wanted: str | tuple, actual: str) -> bool:
