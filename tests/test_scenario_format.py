@@ -491,7 +491,6 @@ STEAL = textwrap.dedent("""\
     draw_pile: [beard_cat]
     steps:
       - {seat: 0, do: combo two_of_a_kind tacocat}
-      - {seat: 0, do: 1}
       - {chance: CHANCE}
     expect:
       hands: {0: [favor]}

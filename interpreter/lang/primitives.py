@@ -374,11 +374,11 @@ def choose_kind(ctx, among, by):
 
 
 @primitive([("among", PLAYERS), ("by", PLAYER, "me")], PLAYER, CHOICE,
-           '`by` picks one player of `among`. A card cannot be played when there is none to pick.')
+           '`by` picks one player of `among`; nobody is asked when there is only one. A card cannot be played when there is none to pick.')
 def choose_player(ctx, among, by):
     seats = list(seats_of(among))
-    if not seats:
-        return None
+    if len(seats) < 2:  # like choose_kind: a choice of one is no choice (and its only
+        return seats[0] if seats else None  # seat was already known to `by`, so nothing leaks)
     return Decision(by, "choose_player", seats, None, ctx.state.about(ctx))
 
 
