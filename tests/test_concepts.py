@@ -441,3 +441,21 @@ def test_a_card_nobody_played_gives_no_player_and_what_takes_it_does_nothing(wri
     state.apply_action("draw")  # the claim lying before seat 0 was never played: no thief
     assert state.table.hands[0].cards[0].id == "skip" and len(state.table.draw_pile.cards) == 2
     assert state.table.areas["front"][0].cards == [] and state.table.current == 1
+
+
+def test_a_card_used_only_through_instead_of_draw_is_not_unplayable(write):
+    trapdoor = """\
+  - id: trapdoor
+    title: Trapdoor
+    text: While it lies before you, you draw from the bottom of the draw pile.
+    when: never
+    instead_of_draw: draw(me, from_bottom=true)
+"""
+
+    def unplayable(cards: str) -> list:
+        path = _edition(write, cards, "{exploding_kitten: 1, trapdoor: 2, skip: 10}", zones=FRONT)
+        return [d.message for d in validate_paths([path]).diagnostics if d.code == "unplayable-card"]
+
+    assert unplayable(trapdoor) == []
+    dead = unplayable(trapdoor.replace("    instead_of_draw: draw(me, from_bottom=true)\n", ""))
+    assert len(dead) == 1 and "'trapdoor'" in dead[0], dead
