@@ -74,8 +74,7 @@ def test_uses_what_it_saw():
 
 def test_gives_away_its_least_useful_card():
     state, bots = _state(2, {0: ["favor"], 1: ["defuse", "tacocat", "nope"]}, ["tacocat"] * 3)
-    state.apply_action("play favor")
-    state.apply_action(1)
+    state.apply_action("play favor")  # seat 1, the only other player, is taken unasked
     while state.decision().kind == "answer":
         state.apply_action("pass")
     assert state.decision().seat == 1 and _ask(state, bots) == "tacocat"

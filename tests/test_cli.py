@@ -115,3 +115,35 @@ def test_an_internal_error_shows_its_traceback_only_with_kittens_debug(debug):
     assert done.returncode == 3 and "internal error: RuntimeError: a bug for the test" in done.stderr
     assert ("Traceback" in done.stderr) == bool(debug)
     assert "KITTENS_DEBUG=1" in done.stderr  # the message says how to see it
+
+
+def test_a_house_rules_finding_is_told_on_the_house_rule_not_on_a_scenario_playing_it(tmp_path):
+    # the house rule sorts after scenarios/: the scenario was checked first and the
+    # finding (at the shipped edition's setup) was told on the scenario instead
+    folder = tmp_path / "rules"
+    (folder / "scenarios").mkdir(parents=True)
+    (folder / "zz_one_kitten.yaml").write_text(f"""\
+format: 1
+kind: edition
+id: one_kitten
+name: One kitten back
+extends: {ROOT / "editions" / "original.yaml"}
+replace_steps:
+  kittens: {{name: kittens, put_back: {{card: exploding_kitten, count: 1}}}}
+""", encoding="utf-8")
+    (folder / "scenarios" / "skip.yaml").write_text("""\
+format: 1
+kind: scenario
+edition: ../zz_one_kitten.yaml
+players: 2
+hands: {0: [skip], 1: [skip]}
+draw_pile: [tacocat]
+steps:
+  - {seat: 0, do: play skip}
+expect:
+  turn: 1
+""", encoding="utf-8")
+    result = runner.invoke(app, ["validate", str(folder)])
+    findings = [line for line in result.output.splitlines() if "[too-few-kittens]" in line]
+    assert len(findings) == 1, result.output
+    assert findings[0].startswith(str(folder / "zz_one_kitten.yaml") + ":5:1: error:"), result.output

@@ -233,8 +233,7 @@ combos:
                     include=", combos.yaml", extra="combos: [pair]\n")
     state = _play(path, 2, {0: ["tacocat", "feral"], 1: ["wild", "skip", "defuse"]}, ["skip"])
     assert "combo pair tacocat" in state.legal_actions()  # the feral fills the pair
-    state.apply_action("combo pair tacocat")
-    state.apply_action(1)  # the victim
+    state.apply_action("combo pair tacocat")  # the victim: seat 1, the only one, unasked
     decision = state.decision()
     assert decision.kind == "blind_pick" and decision.options == [True, "wild"]
     state.apply_action("wild")
@@ -291,8 +290,7 @@ FRONT = "zones:\n  front: {per_player: true}\n  stash: {public: false}\n"
 def test_a_draw_hook_gives_the_draw_to_the_player_who_played_the_card(write):
     path = _edition(write, HOOKS, "{exploding_kitten: 1, claim: 1}", zones=FRONT)
     state = _play(path, 2, {0: ["claim"]}, ["tacocat", "skip"])
-    state.apply_action("play claim")
-    state.apply_action(1)
+    state.apply_action("play claim")  # on seat 1, the only other player: nobody is asked
     assert [c.id for c in state.table.areas["front"][1].cards] == ["claim"]
     state.apply_action("draw")  # seat 0 draws the tacocat
     state.apply_action("draw")  # seat 1's draw goes to seat 0
@@ -443,3 +441,21 @@ def test_a_card_nobody_played_gives_no_player_and_what_takes_it_does_nothing(wri
     state.apply_action("draw")  # the claim lying before seat 0 was never played: no thief
     assert state.table.hands[0].cards[0].id == "skip" and len(state.table.draw_pile.cards) == 2
     assert state.table.areas["front"][0].cards == [] and state.table.current == 1
+
+
+def test_a_card_used_only_through_instead_of_draw_is_not_unplayable(write):
+    trapdoor = """\
+  - id: trapdoor
+    title: Trapdoor
+    text: While it lies before you, you draw from the bottom of the draw pile.
+    when: never
+    instead_of_draw: draw(me, from_bottom=true)
+"""
+
+    def unplayable(cards: str) -> list:
+        path = _edition(write, cards, "{exploding_kitten: 1, trapdoor: 2, skip: 10}", zones=FRONT)
+        return [d.message for d in validate_paths([path]).diagnostics if d.code == "unplayable-card"]
+
+    assert unplayable(trapdoor) == []
+    dead = unplayable(trapdoor.replace("    instead_of_draw: draw(me, from_bottom=true)\n", ""))
+    assert len(dead) == 1 and "'trapdoor'" in dead[0], dead

@@ -81,3 +81,34 @@ def test_the_engine_writes_exactly_the_event_kinds_it_lists():
                     if isinstance(key, ast.Constant) and key.value == "type" and isinstance(value, ast.Constant):
                         written.add(value.value)
     assert written - {"game"} == set(EVENT_KINDS)  # "game" is a log's header line, not an event
+
+
+def _entry(page: str, name: str) -> str:
+    """The part of docs/effects.md documenting the primitive ``name``."""
+    start = page.index(f"### `{P.PRIMITIVES[name].signature()}`")
+    end = page.find("\n### ", start + 1)
+    return page[start:end]
+
+
+def test_effects_page_names_the_places_a_designer_writes_code():
+    # the checker's context names (play, drawn, turn...) said nothing of state checks,
+    # `requires` or `instead_of_draw`, where count() and its kin work too
+    page = docs.render_effects(docs.load_examples(ROOT / "docs"))
+    where = page[page.index("## Where effects are written"):page.index("## Players")]
+    for place in ("`effect`", "`choose`", "`requires`", "`when: reaction`", "`on_draw`",
+                  "`instead_of_draw`", "`turn: draw`", "`checks:`", "`setup`"):
+        assert place in where, place
+    assert set(P.PLACES) == P.EFFECT_CONTEXTS | {P.SETUP}
+    for name in ("count", "find", "tagged", "min", "max"):
+        entry = _entry(page, name)
+        assert "Only in" not in entry and "everywhere an effect is written" in entry, name
+    assert "**Only in:** the `effect` of a card with `when: reaction`" in _entry(page, "cancel")
+
+
+def test_the_order_of_state_checks_is_documented():
+    effects = docs.render_effects(docs.load_examples(ROOT / "docs"))
+    guide = (ROOT / "docs" / "format.md").read_text(encoding="utf-8")
+    for text in (effects, guide):
+        flat = " ".join(text.split())
+        assert "starting with the player whose turn it is" in flat
+        assert "in the order the file lists them" in flat

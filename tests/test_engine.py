@@ -503,3 +503,40 @@ def test_numbers_worked_out_from_a_secret_stay_secret():
     assert as_secret_as(min(1, secret), (1, secret)).knower == 0b01  # min gave the plain 1
     both = as_secret_as(5, (secret, PrivateInt(2, 0b11)))
     assert both == 5 and both.knower == 0b01
+
+
+def _pair_played_against(holders: dict) -> tuple[list, object]:
+    """Seat 0 plays a pair of Beard Cats in a 3-player Original game where ``holders``
+    gives each other seat's hand; the decision kinds met until the pair is over."""
+    from kittens.interpreter.lang.machine import Chance
+
+    edition = load_edition(str(ROOT / "editions" / "original.yaml"))
+
+    def layout(table):
+        for seat, cards in {0: ["beard_cat", "beard_cat"], **holders}.items():
+            for card in cards:
+                table.new_card(edition.cards[card], table.hands[seat])
+        table.new_card(edition.cards["tacocat"], table.draw_pile)
+
+    state = Game(edition, 3).new_state(0, layout=layout)
+    state.apply_action("combo two_of_a_kind beard_cat")
+    kinds = []
+    while (pending := state.decision()) is not None:
+        if type(pending) is Chance:
+            state.apply_action(state.sample_chance())
+            continue
+        kinds.append(pending.kind)
+        if pending.kind != "answer":
+            break
+        state.apply_action("pass")
+    return kinds, state
+
+
+def test_a_choice_of_one_player_is_made_without_asking():
+    # like choose_kind: with one candidate there is nothing to decide (the candidates
+    # are public, so taking the only one tells nobody anything new)
+    kinds, state = _pair_played_against({2: ["shuffle"]})
+    assert "choose_player" not in kinds, kinds
+    assert [inst.id for inst in state.table.hands[0].cards] == ["shuffle"]
+    kinds, _state = _pair_played_against({1: ["skip"], 2: ["shuffle"]})
+    assert kinds[0] == "choose_player", kinds

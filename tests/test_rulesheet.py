@@ -130,7 +130,7 @@ def test_odd_shapes_never_crash():
 
 
 # -- the number check ------------------------------------------------------------------
-def _edition(write, text: str, effect: str) -> str:
+def _edition(write, text: str, effect: str, when: str = "own_turn") -> str:
     write("lib.yaml", f"""format: 1
 kind: cards
 uses: [{ORIGINAL_CARDS}]
@@ -138,7 +138,7 @@ cards:
   - id: peek
     title: Peek
     text: '{text}'
-    when: own_turn
+    when: {when}
     tags: [action]
     effect: {effect}
 """)
@@ -178,6 +178,31 @@ def test_texts_that_agree_with_their_effect_are_not_found(write, text, effect):
     edition = load_edition(_edition(write, text, effect))
     assert number_mismatches(edition) == []
     assert "Text and effect checks" not in render_rulesheet(edition, 2)
+
+
+def test_a_number_of_the_card_a_reaction_answers_is_not_found(write):
+    # "two turns" are the Attack's (rules.attack_turns), which this card answers
+    text = ("Play when an Attack is played on you: cancel it. Instead of its two turns, "
+            "you take one extra turn.")
+    edition = load_edition(_edition(write, text, '"cancel(); attack(me, 1)"', when="reaction"))
+    assert number_mismatches(edition) == []
+
+
+def test_a_reaction_that_disagrees_with_its_own_effect_is_still_found(write):
+    text = "Play when an Attack is played on you: cancel it and look at the top 3 cards."
+    edition = load_edition(_edition(write, text, '"cancel(); show(top(draw_pile, 4), me)"',
+                                    when="reaction"))
+    assert ["top 3" in f.message for f in number_mismatches(edition)] == [True]
+
+
+def test_up_to_two_cards_taken_by_two_moves_is_not_found(write):
+    effect = ('"move(choose_card(discard_pile), hand(me)); '
+              'move(choose_card(discard_pile), hand(me))"')
+    edition = load_edition(_edition(write, "Take up to two cards from the discard pile.", effect))
+    assert number_mismatches(edition) == []
+    effect = '"move(choose_card(discard_pile), hand(me))"'
+    edition = load_edition(_edition(write, "Take up to two cards from the discard pile.", effect))
+    assert ["two cards" in f.message for f in number_mismatches(edition)] == [True]
 
 
 def test_counting_words_are_read_from_texts():

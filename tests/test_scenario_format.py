@@ -491,7 +491,6 @@ STEAL = textwrap.dedent("""\
     draw_pile: [beard_cat]
     steps:
       - {seat: 0, do: combo two_of_a_kind tacocat}
-      - {seat: 0, do: 1}
       - {chance: CHANCE}
     expect:
       hands: {0: [favor]}
@@ -566,3 +565,31 @@ def test_the_guide_documents_every_key_and_check():
     assert missing == set()
     for word in ("refused", "played_by", "with"):
         assert f"`{word}" in guide or f"{word}:" in guide, word
+
+
+# -- options written as strings ------------------------------------------------------------
+@pytest.mark.parametrize("old, new", [
+    ("{seat: 1, do: 0}", '{seat: 1, do: "0"}'),
+    ("{seat: 1, do: 0}", "{seat: 1, do: '0'}"),
+])
+def test_a_quoted_number_is_the_one_option_that_reads_that_way(write, old, new):
+    path = scenario(write, REFUSALS.replace(old, new))
+    assert errors(path) == []
+    outcome = run(path)
+    assert outcome.passed, outcome.message
+
+
+def test_a_quoted_true_is_the_yes_of_an_ask(write):
+    text = (ROOT / "tests" / "scenarios" / "streaking" / "streaking_kitten"
+            / "kept_kitten_stays_hidden.yaml").read_text(encoding="utf-8")
+    text = text.replace("../../../../editions/streaking.yaml", "streaking")
+    path = write("s.yaml", text.replace("{seat: 0, do: true,", '{seat: 0, do: "true",'))
+    outcome = run(path)
+    assert outcome.passed, outcome.message
+
+
+def test_a_quoted_number_no_option_reads_as_says_how_to_write_it(write):
+    path = scenario(write, REFUSALS.replace("{seat: 1, do: 0}", '{seat: 1, do: "9"}'))
+    message = failing(path, 'do: "9"', '`"9"` (a string) is not a legal option',
+                      "write do: 9 (a number, without quotes), not \"9\"")
+    assert "`0`, `1`" in message, message

@@ -52,13 +52,27 @@ SUBTYPES = {
 # kinds of step
 ACTION, QUERY, CHOICE, CHANCE = "action", "query", "choice", "chance"
 
-# contexts an effect runs in
+# contexts an effect runs in (the loader picks one for each place an effect is
+# written: rules/library.py and rules/cardset.py for cards, rules/edition.py for
+# the turn, the state checks and the setup)
 PLAY = "play"  # a card's or combo's effect, and its `choose` and `requires`
 REACTION = "reaction"  # the effect of a card played in answer to another
-DRAWN = "drawn"  # a card's `on_draw` effect
-TURN = "turn"  # the edition's end-of-turn step
+DRAWN = "drawn"  # a card's `on_draw` and `instead_of_draw`
+TURN = "turn"  # the edition's turn draw (`turn: draw`) and its state checks
 SETUP = "setup"  # counts in an edition's setup steps
 EFFECT_CONTEXTS = frozenset({PLAY, REACTION, DRAWN, TURN})
+
+#: where a designer writes code of each context, in their words (for the docs);
+#: places marked by the loader as ``pure`` take queries only
+PLACES = {
+    PLAY: ("a card's or combo's `effect`", "a card's or combo's `choose` names",
+           "a card's or combo's `requires` (queries only)"),
+    REACTION: ("the `effect` of a card with `when: reaction`",),
+    DRAWN: ("a card's `on_draw`", "a card's `instead_of_draw`"),
+    TURN: ("the edition's turn draw (`turn: draw`)",
+           "the edition's state checks (`checks:` `if`, queries only, and `effect`)"),
+    SETUP: ("counts in the edition's `setup` steps (queries only)",),
+}
 
 
 def accepts(wanted: str | tuple, actual: str) -> bool:
@@ -389,11 +403,11 @@ def choose_kind(ctx, among, by):
 
 
 @primitive([("among", PLAYERS), ("by", PLAYER, "me")], PLAYER, CHOICE,
-           '`by` picks one player of `among`. A card cannot be played when there is none to pick.')
+           '`by` picks one player of `among`; nobody is asked when there is only one. A card cannot be played when there is none to pick.')
 def choose_player(ctx, among, by):
     seats = list(seats_of(among))
-    if not seats:
-        return None
+    if len(seats) < 2:  # like choose_kind: a choice of one is no choice (and its only
+        return seats[0] if seats else None  # seat was already known to `by`, so nothing leaks)
     return Decision(by, "choose_player", seats, None, ctx.state.about(ctx))
 
 

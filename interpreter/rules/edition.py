@@ -515,13 +515,15 @@ class _ViewCompiler:
             if not any(count for _a, _b, count in ranges):
                 continue
             card = edition.cards[card_id]
-            if (card.when != "never" or card.on_draw is not None or card_id in mentioned
-                    or any(combo.may_include(card) for combo in edition.combos)):
+            # a hook in place of a draw is a use, as `on_draw` is: the card acts by lying
+            # before a player, not by being played
+            if (card.when != "never" or card.on_draw is not None or card.instead_of_draw is not None
+                    or card_id in mentioned or any(combo.may_include(card) for combo in edition.combos)):
                 continue
             path = ("deck", card_id)
             suffix = f" in variant '{variant}'" if variant else ""
             self.ws.report(self.doc.diagnostic(
                 path, "unplayable-card",
                 f"'{card_id}' can never be played or used{suffix}: it is `when: never`, has no "
-                "`on_draw`, no effect names it and no enabled combo can include it",
+                "`on_draw` or `instead_of_draw`, no effect names it and no enabled combo can include it",
                 key=True, severity=WARNING))

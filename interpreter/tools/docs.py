@@ -10,6 +10,7 @@ test regenerates both and compares. Regenerate with
 from __future__ import annotations
 
 import sys
+import textwrap
 from pathlib import Path
 
 import yaml
@@ -99,13 +100,40 @@ every zone as full as the whole deck.
 """
 
 
+#: when the edition's state checks run, and for whom (engine/flow.py, engine/triggers.py)
+_CHECKS_ORDER = """\
+State checks run after every action of the player whose turn it is (a card or
+combo played, with every answer to it, or the turn's draw), once everything it
+set off has finished. They run for each player still in the game, in turn
+order, starting with the player whose turn it is at that moment (after a draw
+or an attack that passed the turn on, that is the player who plays next); for
+each player (`me`), the checks run one after another in the order the file
+lists them, each `effect` running as soon as its `if` holds. A player taken
+out of the game by a check is skipped for the checks left.
+"""
+
+
+def _where_written() -> str:
+    """Every place a designer writes code, and which primitives may be used there."""
+    places = "\n".join(f"- {place}" for context in P.PLACES for place in P.PLACES[context])
+    setup = ", ".join(f"`{prim.name}`" for prim in P.PRIMITIVES.values() if P.SETUP in prim.contexts)
+    rule = textwrap.fill(
+        "Every primitive may be used in every place but the setup counts, unless its "
+        "entry below says **Only in**. Where only queries are allowed, the code gives a "
+        "value without changing the game or asking anyone. Setup counts may use only "
+        f"{setup}, with the names `players`, `pile` and `draw_pile`.", 78)
+    return ("## Where effects are written\n\n"
+            "Code in the effect language is written in these places:\n\n"
+            f"{places}\n\n{rule}\n\n{_CHECKS_ORDER}")
+
+
 def load_examples(folder: Path) -> dict:
     """The example of each primitive, kept as data in ``docs/examples.yaml``."""
     return yaml.safe_load((folder / "examples.yaml").read_text(encoding="utf-8"))
 
 
 def render_effects(examples: dict) -> str:
-    lines = [_HEADER]
+    lines = [_HEADER, _where_written()]
     group = None
     for prim in P.PRIMITIVES.values():  # in table order, which is group order
         if prim.group != group:
@@ -135,11 +163,23 @@ def _render_primitive(prim: P.Primitive, example: str) -> str:
     params = "\n".join(
         f"  - `{p.name}`: {P.type_name(p.type)}" + ("" if p.required else f", default `{p.default}`")
         for p in prim.params) or "  - (none)"
-    where = "" if prim.contexts == P.EFFECT_CONTEXTS else \
-        f"\n- **Only in:** {', '.join(sorted(prim.contexts))} effects"
+    where = _where(prim.contexts)
     return (f"### `{prim.signature()}`\n\n{prim.summary}\n\n"
             f"- **Kind:** {_KIND_WORDS[prim.kind]}\n- **Parameters:**\n{params}{where}\n\n"
             f"```\n{example}\n```\n")
+
+
+def _where(contexts: frozenset) -> str:
+    """The line saying where a primitive may be used, when that is not everywhere
+    an effect is written (in the designer's places, not the checker's context names)."""
+    if contexts == P.EFFECT_CONTEXTS:
+        return ""
+    if contexts > P.EFFECT_CONTEXTS:
+        extra = [place for context in P.PLACES if context in contexts - P.EFFECT_CONTEXTS
+                 for place in P.PLACES[context]]
+        return f"\n- **Where:** everywhere an effect is written, and also in {'; '.join(extra)}"
+    places = [place for context in P.PLACES if context in contexts for place in P.PLACES[context]]
+    return f"\n- **Only in:** {'; '.join(places)}"
 
 
 def render_diagnostics(_examples: dict | None = None) -> str:

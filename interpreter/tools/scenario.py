@@ -255,7 +255,7 @@ class _Run(Expectations):
     def _decide(self, path: tuple, seat: int, option) -> None:
         self._settle(seat)
         pending = self.state.decision()
-        label = f"seat {seat} `{option}`"
+        label = f"seat {seat} {_shown(option)}"
         if pending is None:
             self._fail(path, f"the script has {label}, but the game is over "
                              f"(winner: {self.state.winner})")
@@ -268,8 +268,9 @@ class _Run(Expectations):
                              f"({pending.kind}: {_options(pending.options)}){passed}")
         legal = _legal(pending, option)
         if legal is None:
-            self._fail(path + ("do",), f"`{option}` is not a legal option for seat {seat} now "
-                                       f"({pending.kind}: {_options(pending.options)})")
+            self._fail(path + ("do",), f"{_shown(option)} is not a legal option for seat {seat} now "
+                                       f"({pending.kind}: {_options(pending.options)})"
+                                       f"{_how_to_write(option)}")
         self.state.apply_action(legal)
         self.passed_for = []
 
@@ -281,7 +282,7 @@ class _Run(Expectations):
         pending = self.state.decision()
         if pending is None or pending.seat != seat or _legal(pending, option) is None:
             return
-        self._fail(path + ("do",), f"the script expects seat {seat} `{option}` to be refused, but "
+        self._fail(path + ("do",), f"the script expects seat {seat} {_shown(option)} to be refused, but "
                                    f"it is a legal option now ({pending.kind}: "
                                    f"{_options(pending.options)})")
 
@@ -322,7 +323,49 @@ def _legal(pending, option):
     for legal in pending.options:  # True is not 1 here: the option's type must match too
         if legal == option and type(legal) is type(option):
             return option
+    if isinstance(option, str):  # `do: "0"` for the place 0, `do: "true"` for yes
+        same_text = [legal for legal in pending.options
+                     if not isinstance(legal, str) and _text(legal) == option.strip()]
+        if len(same_text) == 1:
+            return same_text[0]
     return None
+
+
+def _text(option) -> str:
+    """An option as a scenario writes it: `true`/`false`, numbers, card ids, lists."""
+    if isinstance(option, bool):
+        return "true" if option else "false"
+    if isinstance(option, list):
+        return "[" + ", ".join(_text(item) for item in option) + "]"
+    return str(option)
+
+
+def _shown(option) -> str:
+    """``option`` quoted as written; a string that reads like a number or true/false keeps
+    its quotes, so the message shows why it differs from the option."""
+    if isinstance(option, str) and _bare(option) is not None:
+        return f'`"{option}"` (a string)'
+    return f"`{_text(option)}`"
+
+
+def _bare(text: str):
+    """The number or true/false a string reads as without quotes, else None."""
+    word = text.strip().lower()
+    if word in ("true", "false"):
+        return word == "true"
+    try:
+        return int(word)
+    except ValueError:
+        return None
+
+
+def _how_to_write(option) -> str:
+    """A hint for a quoted number or true/false that matched no option."""
+    value = _bare(option) if isinstance(option, str) else None
+    if value is None:
+        return ""
+    what = "true or false" if isinstance(value, bool) else "a number"
+    return f"; write do: {_text(value)} ({what}, without quotes), not \"{option}\""
 
 
 def _chance_outcome(pending: Chance, wanted) -> tuple:
@@ -374,5 +417,5 @@ def _order_of(wanted: list, cards: list) -> list:
 
 
 def _options(options: list) -> str:
-    shown = ", ".join(f"`{o}`" for o in options[:12])
+    shown = ", ".join(f"`{_text(o)}`" for o in options[:12])
     return shown + (f" and {len(options) - 12} more" if len(options) > 12 else "")

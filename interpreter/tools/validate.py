@@ -43,16 +43,33 @@ def scenario_files(paths: list[str]) -> list[str]:
             files += expand([path])
             continue
         for found in expand([path]):
-            try:
-                with open(found, encoding="utf-8", errors="replace") as handle:
-                    match = _KIND_LINE.search(handle.read(64 * 1024))
-            except OSError:
-                match = None
-            if match is None or match.group(1) == "scenario":
+            kind = _kind_of(found)
+            if kind is None or kind == "scenario":
                 files.append(found)
     if not files:
         raise UsageError(f"no scenario files in {', '.join(paths)}")
     return files
+
+
+def _kind_of(path: str) -> str | None:
+    """The `kind` a file declares near its top, or None when it cannot be read."""
+    if not os.path.isfile(path):  # a fifo or device would block the read: leave it to ws.load
+        return None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            match = _KIND_LINE.search(handle.read(64 * 1024))
+    except OSError:
+        return None
+    return match.group(1) if match else None
+
+
+def checking_order(files: list[str]) -> list[str]:
+    """``files`` with the scenarios last. A finding is told on the first checked file that
+    reaches it (``Report.causes``); a house rule checked before the scenarios that play it
+    is then named for its own findings, rather than whichever scenario sorts first."""
+    scenarios = [path for path in files if _kind_of(path) == "scenario"]
+    last = set(scenarios)
+    return [path for path in files if path not in last] + scenarios
 
 
 def validate_paths(paths: list[str], *, allow_outside: bool | None = None) -> Report:
@@ -63,7 +80,7 @@ def validate_paths(paths: list[str], *, allow_outside: bool | None = None) -> Re
     files = expand(paths)
     ws = Workspace(allow_outside=allow_outside)
     causes = {}
-    for path in files:
+    for path in checking_order(files):
         before = ws.snapshot()
         check_file(ws, path)
         causes.update(dict.fromkeys(ws.snapshot().keys() - before.keys(), path))
