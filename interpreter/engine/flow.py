@@ -47,7 +47,7 @@ class GameFrame(Frame):
             if phase == _ASK:  # the action decision comes first: it is asked most
                 if table.turn_ended:
                     self.phase = _TURN
-                    if state.game.phases.active:  # the turn's end, for a player still in
+                    if state.phased:  # the turn's end, for a player still in
                         out = moments.begin(state, "turn_end", self.seat)
                         if out is not None:
                             return out
@@ -64,7 +64,7 @@ class GameFrame(Frame):
                 if out is not None:
                     return out
             elif phase == _ACTED:
-                if state.game.phases.active:  # the action's moments first, then the checks
+                if state.phased:  # the action's moments first, then the checks
                     self.phase = _CHECKED
                     out = moments.settle(state)
                     if out is not None:
@@ -87,7 +87,7 @@ class GameFrame(Frame):
             elif phase == _TURN:
                 if table.turn >= TURN_LIMIT:
                     table.finish(None, "turn_limit")
-                active = state.game.phases.active
+                active = state.phased
                 if active:  # a turn's end (and its triggers) may have met the end condition
                     moments.check_end(state)
                 table.start_turn(table.current)

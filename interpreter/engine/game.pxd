@@ -10,6 +10,6 @@ cdef class State:
     cdef dict __dict__
     cdef public Table table
     cdef public object game, stack, _pending, _sampled, explicit_chance, budget, step_budget
-    cdef public object decisions, history
+    cdef public object decisions, history, phased
 
     cdef _record_decision(self, Decision decision, option)

@@ -170,6 +170,7 @@ class State:
         self._sampled = None  # a chance order sampled for legal_actions(), until applied
         self._kept_log = None  # (seat, events, the log as that seat may know it): see resample_from_view
         phases = game.phases
+        self.phased = phases.active  # read by the flow after every action: one field, not three lookups
         table.outs = phases.outs
         table.at_end = self._at_end if phases.at_end() else None
 

@@ -22,7 +22,7 @@ cdef class Table:
     cdef dict __dict__
     cdef public EventLog log
     cdef public object everyone, _reactive, _marked, _homes, discard_pile, extra, hands, owed
-    cdef public object turn_ended, current, alive, draw_pile
+    cdef public object turn_ended, current, alive, draw_pile, watch
 
     @cython.locals(inst=CardInst, source=Zone, other=CardInst, held=list, into=list, place=Py_ssize_t)
     cpdef move(self, cards, Zone to, at=*, face_up=*)
