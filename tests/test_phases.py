@@ -326,3 +326,40 @@ def test_a_restriction_limits_answers_too(tmp_path):
     state = laid_out(edition, 2, {0: ["skip", "attack"], 1: ["nope"]}, ["skip"] * 3)
     state.apply_action("play attack")
     assert state.decision().kind == "answer" and "play nope" in state.legal_actions()
+
+
+EXPANSION = """format: 1
+kind: expansion
+id: {id}
+name: {id}
+base: original
+patch_combos:
+  two_of_a_kind:
+    text: {text}
+"""
+
+
+def test_two_expansions_patching_one_combo_differently_conflict(tmp_path):
+    first, second = tmp_path / "first.yaml", tmp_path / "second.yaml"
+    first.write_text(EXPANSION.format(id="first", text="One way."), encoding="utf-8")
+    second.write_text(EXPANSION.format(id="second", text="Another way."), encoding="utf-8")
+    with pytest.raises(RuleError) as caught:
+        load_edition("original", expansions=(str(first), str(second)))
+    found = caught.value.diagnostics
+    assert [d.code for d in found] == ["conflict"] and found[0].path.endswith("second.yaml")
+    assert "two_of_a_kind.text" in found[0].message and "first.yaml" in found[0].message
+    patched = load_edition("original", expansions=(str(first),))
+    assert next(c for c in patched.combos if c.id == "two_of_a_kind").text == "One way."
+
+
+def test_a_free_action_cannot_be_offered_without_bound(tmp_path):
+    with pytest.raises(RuleError) as caught:
+        house(tmp_path, """actions:
+  - id: forever
+    title: Again
+    text: Do it again.
+    per_turn: 100000
+    effect: reveal(top(draw_pile))
+""")
+    found = caught.value.diagnostics
+    assert [d.code for d in found] == ["bad-value"] and found[0].line == 10

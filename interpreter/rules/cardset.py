@@ -183,17 +183,17 @@ def _patch_records(ws: Workspace, doc, records: dict, key: str, patched) -> tupl
                                            f"define a new {what} with `{define}`", key=True))
                 continue
             for field_name, value in changes.items():
-                key, field_path = (card_id, field_name), path + (field_name,)
+                claimed, field_path = (card_id, field_name), path + (field_name,)
                 if kind != EXPANSION:  # a house rule's patch settles the field
-                    claims.settle(key)
+                    claims.settle(claimed)
                     continue
 
-                def report(earlier: str, layer=layer, field_path=field_path, key=key):
+                def report(earlier: str, layer=layer, field_path=field_path, claimed=claimed):
                     return layer.diagnostic(field_path, "conflict",
-                                            f"`{key[0]}.{key[1]}` is also patched, differently, by "
+                                            f"`{claimed[0]}.{claimed[1]}` is also patched, differently, by "
                                             f"{earlier}: two expansions disagree; apply only one, or "
                                             "settle it in a house rule")
-                claims.claim(key, layer, value, where(layer, field_path), report)
+                claims.claim(claimed, layer, value, where(layer, field_path), report)
             cards[card_id] = patched(ws, layer, path, cards[card_id], changes)
             done.append((layer, card_id))
         if kind != EXPANSION:
