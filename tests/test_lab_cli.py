@@ -231,3 +231,17 @@ def test_deal_per_rotation_plays_each_deal_from_every_turn_of_the_line_up(tmp_pa
     again = _run("simulate", "original", "-p", "4", "-g", "16", "-j", "1", "--seed", "5", "--bots",
                  "heuristic,random", "--out", str(out), "--resume")
     assert again.exit_code == 2 and "deal_per_rotation" in again.output
+
+
+def test_a_game_won_on_points_reports_mean_scores_with_intervals():
+    rules = os.path.join(os.path.dirname(__file__), "..", "examples", "house-rules", "most_cats.yaml")
+    one = json.loads(_run("simulate", rules, "-p", "4", "-g", "120", "-j", "1", "--format", "json").output)
+    two = json.loads(_run("simulate", rules, "-p", "4", "-g", "120", "-j", "2", "--format", "json").output)
+    scores = one["summary"]["scores"]
+    assert [s["seat"] for s in scores] == [0, 1, 2, 3] and all(s["n"] == 120 for s in scores)
+    assert all(s["ci"][0] <= s["mean"] <= s["ci"][1] for s in scores)
+    assert two["summary"]["scores"] == scores  # the same sums however the games were split
+    text = _run("simulate", rules, "-p", "4", "-g", "60", "-j", "1").output
+    assert re.search(r"seat 3  mean score \d+\.\d\d \(\d+\.\d-\d+\.\d\)", text)
+    plain = json.loads(_run("simulate", "original", "-p", "4", "-g", "20", "-j", "1", "--format", "json").output)
+    assert "scores" not in plain["summary"]

@@ -172,7 +172,10 @@ def compare_text(summaries: list, comparisons: list, meta: dict) -> str:
                      f"{_ci(summary['turns']['ci'], pct=False)}, first player wins {_pct(first['rate'])}, "
                      f"seats " + " / ".join(_pct(s["rate"]) for s in summary["seats"])
                      + ("; skill: " + ", ".join(f"{b['bot']} {_pct(b['rate'])}" for b in summary["bots"])
-                        if len(summary["bots"]) > 1 else ""))
+                        if len(summary["bots"]) > 1 else "")
+                     + ("; mean scores " + " / ".join(f"{s['mean']:.2f} {_ci(s['ci'], False)}"
+                                                      for s in summary["scores"] if s["mean"] is not None)
+                        if summary.get("scores") else ""))
     for comparison in comparisons:
         lines += ["", f"{comparison['other']} against {comparison['baseline']}:"]
         shown = [m for m in comparison["metrics"] if m["significant"] or not m["metric"].startswith("plays of")]
