@@ -10,6 +10,7 @@ position.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from . import primitives as P
@@ -149,18 +150,10 @@ class Checker:
             self._block(stmt.then)
             self._block(stmt.otherwise)
         elif isinstance(stmt, s.For):
-            iterable = self._expr(stmt.iterable)
-            element = ELEMENT.get(iterable or "")
-            if iterable and not element:
-                self._error(stmt.iterable.pos, "type-mismatch",
-                            f"`for` needs players or cards to walk through, not {iterable}")
-            self.scopes.append({})
-            self._bind(stmt.name_pos, stmt.name, element)
-            self.fixed.add(stmt.name)
-            for inner in stmt.body:
-                self._stmt(inner)
-            self.fixed.discard(stmt.name)
-            self.scopes.pop()
+            with self._walking(stmt.iterable, stmt.name, stmt.name_pos, "`for` needs players or cards "
+                                                                          "to walk through"):
+                for inner in stmt.body:
+                    self._stmt(inner)
         elif isinstance(stmt, s.CallStmt):
             returns = self._call(stmt.call)
             prim = P.PRIMITIVES.get(stmt.call.name)
@@ -195,21 +188,30 @@ class Checker:
             return None
         wanted, gives = spec
         self.aggregating += 1
-        iterable = self._expr(expr.iterable)
-        element = ELEMENT.get(iterable or "")
-        if iterable and not element:
-            self._error(expr.iterable.pos, "type-mismatch",
-                        f"{expr.op}(... for {expr.name} in ...) walks players or cards, not {iterable}")
-        self.scopes.append({})
-        self._bind(expr.name_pos, expr.name, element)
-        self.fixed.add(expr.name)
-        self._expect(expr.value, wanted)
-        if expr.condition is not None:
-            self._expect(expr.condition, P.BOOL)
-        self.fixed.discard(expr.name)
-        self.scopes.pop()
+        with self._walking(expr.iterable, expr.name, expr.name_pos,
+                           f"{expr.op}(... for {expr.name} in ...) walks players or cards") as element:
+            self._expect(expr.value, wanted)
+            if expr.condition is not None:
+                self._expect(expr.condition, P.BOOL)
         self.aggregating -= 1
         return gives or LIST_OF.get(element or "")
+
+    @contextmanager
+    def _walking(self, iterable, name: str, name_pos: int, what: str):
+        """A scope in which ``name`` walks the items of ``iterable`` (a `for` loop or an
+        aggregate), and cannot be given another value; gives the items' type."""
+        found = self._expr(iterable)
+        element = ELEMENT.get(found or "")
+        if found and not element:
+            self._error(iterable.pos, "type-mismatch", f"{what}, not {found}")
+        self.scopes.append({})
+        self._bind(name_pos, name, element)
+        self.fixed.add(name)
+        try:
+            yield element
+        finally:
+            self.fixed.discard(name)
+            self.scopes.pop()
 
     # -- expressions ----------------------------------------------------------
     def _expr(self, expr) -> str | None:
