@@ -108,6 +108,8 @@ def how_to_play(edition: Edition, players: int) -> list[tuple[str, str]]:
 
 
 def _win(edition: Edition) -> str:
+    if edition.scoring is not None:
+        return "The game is won on points (see Scoring)."
     if edition.win == "last_team_standing":
         return ("The last team with a player still in the game wins, partners who are out "
                 "included.")
@@ -176,6 +178,10 @@ def _change_sentence(change, before: Edition, after: Edition) -> str | None:
         return "Ending a turn works differently (see How to play)."
     if head in ("win", "teams"):
         return _win(after) if head == "win" else "Players play in teams."
+    if head in _RECORDS:  # triggers, free actions and limits on plays: their own words
+        return _record_change(head, parts[1], change, after)
+    if head == "counters":
+        return "Every player keeps public counts (see Counters)."
     if head == "checks":
         check = next((c for c in after.checks if c.id == parts[1]), None)
         if sign == "+" and check is not None:
@@ -202,6 +208,24 @@ def _card_change(parts, change, before: Edition, after: Edition) -> str | None:
     if key == "when":
         return f"{title} is played {_WHEN_PLAYED.get(change.after, 'differently')}."
     return f"{title} works differently (see its entry under Cards)."
+
+
+#: edition-wide records whose changes a sheet words by their own text: part -> (the
+#: record's attribute on the edition, what a new one is called)
+_RECORDS = {"triggers": ("triggers", "A new rule for a moment of the game"),
+            "actions": ("actions", "A new action on your turn"),
+            "restrictions": ("restrictions", "A new limit on every play")}
+
+
+def _record_change(head: str, record_id: str, change, after: Edition) -> str:
+    attribute, new = _RECORDS[head]
+    record = next((r for r in getattr(after, attribute) if r.id == record_id), None)
+    if change.sign == "+" and record is not None:
+        title = f"{record.title}: " if head == "actions" else ""
+        return f"{new}: {title}{' '.join(record.text.split())}"
+    if change.sign == "-":
+        return f"This rule no longer applies: {' '.join(str(change.before).split())}"
+    return f"{new.replace('A new', 'A', 1)} works differently (see How to play)."
 
 
 def variant_sections(edition: Edition) -> list[tuple[str, str, list[str]]]:
