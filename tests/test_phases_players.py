@@ -52,7 +52,6 @@ def test_the_free_action_is_in_the_action_catalogue_and_the_mask():
         state.apply_action(state.legal_actions()[0])
     mask = catalogue.mask(state.decision())
     assert mask[catalogue.index("act gift")] == 1
-    state.apply_action("act gift")
-    state.apply_action(state.legal_actions()[0])  # the partner: the only teammate
+    state.apply_action("act gift")  # the partner is the only teammate: nobody is asked who
     state.apply_action(state.legal_actions()[0])  # the card given
     assert "act gift" not in state.legal_actions()  # once per turn

@@ -276,7 +276,7 @@ class Checker:
         return P.BOOL
 
     def _title_literal(self, expr: s.Compare, left, right) -> bool:
-        """A card title compared with a written one (`choose_title() == "nope"`): the
+        """A card title compared with a written one (`choose_title() == "card_id"`): the
         string is a card id, checked like one. False when the sides are not such a pair."""
         for found, other in ((left, expr.right), (right, expr.left)):
             if found == P.CARD_ID and isinstance(other, s.StrLit):

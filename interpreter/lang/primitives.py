@@ -264,7 +264,7 @@ def count(ctx, of):
 
 
 @primitive([("cards", CARDS)], CARD_ID, QUERY,
-           'The title (card id) of a card; of several cards, of the first (nothing for none). It compares with a written title: `title(this) == "skip"`.')
+           'The title (card id) of a card; of several cards, of the first (nothing for none). It compares with a written title: `title(this) == "card_id"`.')
 def title(ctx, cards):
     found = cards_of(cards)
     return found[0].id if found else None

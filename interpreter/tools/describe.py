@@ -266,6 +266,7 @@ WORDING = dict(
     revive=lambda a: _does(a["player"], "come", "comes") + " back into the game",
     add_counter=lambda a: f"add {a['amount']} to {_possessive(_who(a))} “{_name_of(a, 'name')}” count",
     set_counter=lambda a: f"set {_possessive(_who(a))} “{_name_of(a, 'name')}” count to {a['value']}",
+    play_as=lambda a: f"carry out {a.title('title')} as if you had just played it, with {a['cards']} standing for it",
 )
 
 

@@ -61,7 +61,7 @@ Numbers are whole numbers with `+`, `-`, `*` and `/` (which rounds down;
 dividing by zero gives 0); comparisons are `== != < > <= >=`; logic is
 `and`, `or`, `not`. Strings use double quotes. `rules.NAME` reads an engine
 rule or an edition parameter. A card title a player named compares with a
-written one: `choose_title() == "nope"`. `name = value` gives a new value
+written one: `choose_title() == "card_id"`. `name = value` gives a new value
 (of the same type) to a name a `let` or a `choose:` made; the game's own
 names (`me`, `this`) and a loop's name cannot be changed. There are no loops
 other than `for` over a finite list, no recursion and no way to call Python,

@@ -171,8 +171,6 @@ def _steps(top: float, bottom: float, step: float = 0.5):
 def _colour(card) -> tuple:
     if card.lethal:
         return (150, 28, 34)
-    if "defuse" in card.tags:
-        return (34, 120, 60)
     if card.effect is None and card.on_draw is None and card.in_combos:
         return (104, 58, 138)  # a card only for combos: the cat cards
     key = min(card.tags) if card.tags else card.id
