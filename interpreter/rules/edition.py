@@ -16,7 +16,7 @@ from ..lang import primitives as P
 from ..lang.checker import CheckEnv
 from ..lang.diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
 from . import cardset
-from . import moments
+from . import edition_rules
 from . import plugins
 from .compose import by_marks, is_by_marks
 from .stack import chosen_variants, resolve_stack, stack_files, variant_sources
@@ -141,8 +141,8 @@ def _compile_view(ws: Workspace, path: str, expansions: tuple, variants: tuple) 
     ws.check(doc, ("turn", "draw"), turn_draw, env, P.TURN,
              base_names() | {zone: P.ZONE for zone in env.zones})
     checks = _checks(ws, doc, env, zones)
-    phases = (moments.triggers(ws, doc, env, zones), counters, moments.scoring(ws, doc, env),
-              moments.actions(ws, doc, env), moments.restrictions(ws, doc, env))
+    phases = (edition_rules.triggers(ws, doc, env, zones), counters, edition_rules.scoring(ws, doc, env),
+              edition_rules.actions(ws, doc, env), edition_rules.restrictions(ws, doc, env))
     cards = _skinned(ws, doc, cards)
     _check_card_refs(ws, cards, zones)
     compiler = _ViewCompiler(ws, doc, cards, combos, env, turn_draw, zones, checks, card_params, phases)
