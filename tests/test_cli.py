@@ -122,14 +122,16 @@ def test_a_house_rules_finding_is_told_on_the_house_rule_not_on_a_scenario_playi
     # finding (at the shipped edition's setup) was told on the scenario instead
     folder = tmp_path / "rules"
     (folder / "scenarios").mkdir(parents=True)
-    (folder / "zz_one_kitten.yaml").write_text(f"""\
+    # `extends: original` names the shipped edition wherever kittens is installed (the
+    # checkout's own editions/ folder is not the shipped one once kittens is installed)
+    (folder / "zz_one_kitten.yaml").write_text("""\
 format: 1
 kind: edition
 id: one_kitten
 name: One kitten back
-extends: {ROOT / "editions" / "original.yaml"}
+extends: original
 replace_steps:
-  kittens: {{name: kittens, put_back: {{card: exploding_kitten, count: 1}}}}
+  kittens: {name: kittens, put_back: {card: exploding_kitten, count: 1}}
 """, encoding="utf-8")
     (folder / "scenarios" / "skip.yaml").write_text("""\
 format: 1
