@@ -76,7 +76,7 @@ def test_aggregates_walk_their_list(four_hands, text, expected):
     assert value(four_hands, text) == expected
 
 
-def test_an_aggregate_leaves_the_names_around_it_alone(four_hands, original):
+def test_an_aggregates_name_may_not_hide_a_name_in_scope(four_hands, original):
     program = parse_program("let p = 3\nlet n = sum(count(hand(p)) for p in players())")
     # the checker refuses the clash (the name is taken), as it does for `for`
     env = CheckEnv(frozenset(original.cards), None, None)

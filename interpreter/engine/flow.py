@@ -66,7 +66,7 @@ class GameFrame(Frame):
             elif phase == _ACTED:
                 if state.phased:  # the action's moments first, then the checks
                     self.phase = _CHECKED
-                    out = moments.settle(state)
+                    out = moments.drain(state)
                     if out is not None:
                         return out
                     continue
@@ -98,9 +98,8 @@ class GameFrame(Frame):
                         return out
             elif phase == _BEGUN:  # after the deal: cards are watched, the game's start runs
                 self.phase = _TURN
-                phases = state.game.phases
-                if phases.active:
-                    table.watch = phases.watch
+                if state.phased:
+                    table.watch = state.game.phases.watch
                     out = moments.begin(state, "game_start", table.current)
                     if out is not None:
                         return out

@@ -116,15 +116,19 @@ def begin(state, moment: str, seat: int):
     return state.call(TriggersFrame(runs))
 
 
+def drain(state):
+    """The triggers of the moments the table queued: None when done, else what the game
+    waits for."""
+    return state.call(TriggersFrame([])) if state.table.moments else None
+
+
 def settle(state):
-    """After an action: its queued moments' triggers (None when done, else what the game
-    waits for); the game ends here when its end condition holds."""
-    if state.table.moments:
-        out = state.call(TriggersFrame([]))
-        if out is not None:
-            return out
-    check_end(state)
-    return None
+    """After an action and its state checks: what they set off, then the end condition
+    (the game ends here when it holds)."""
+    out = drain(state)
+    if out is None:
+        check_end(state)
+    return out
 
 
 def check_end(state) -> None:
