@@ -127,9 +127,7 @@ def _load_edition(path: str, variant: str | None, command: str, expansions=None)
         return load_edition(path, variant, tuple(expansions or ()))
     except UsageError as exc:
         fail(str(exc))
-    except RuleError as exc:
-        if variant is not None and not exc.diagnostics and "has no variant" in str(exc):
-            fail(str(exc))  # an unknown variant is a usage error, like an unknown edition
+    except RuleError as exc:  # an unknown variant is a UsageError too, caught above
         fail_rules(exc)
 
 

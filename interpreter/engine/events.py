@@ -733,15 +733,9 @@ def _as_json_writes(data: bytes) -> bool:
     return data.isascii() and b"\x7f" not in data
 
 
-try:
-    import orjson as _orjson
-    _SORTED = _orjson.OPT_SORT_KEYS
-    _SUBCLASSES = _orjson.OPT_PASSTHROUGH_SUBCLASS  # Seats and Secret go to _written
-except ImportError:  # pragma: no cover - orjson is a dependency; the standard library still works
-    class _orjson:  # noqa: N801
-        @staticmethod
-        def dumps(value, default=None, option=None) -> bytes:
-            if default is not None:  # json.dumps would write Seats as numbers
-                value = [to_json(event) for event in value]
-            return json.dumps(value, separators=(",", ":"), sort_keys=True).encode()
-    _SORTED = _SUBCLASSES = 0
+# orjson is a required dependency (pyproject.toml): a log is written by it or by json.dumps
+# where it refuses a value (a number beyond 64 bits), never by a stand-in for it
+import orjson as _orjson  # noqa: E402
+
+_SORTED = _orjson.OPT_SORT_KEYS
+_SUBCLASSES = _orjson.OPT_PASSTHROUGH_SUBCLASS  # Seats and Secret go to _written

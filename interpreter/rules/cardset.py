@@ -36,16 +36,13 @@ def libraries(ws: Workspace, doc) -> list[Source]:
     layers = [(doc.base, "edition")] + list(doc.layers)
     index_of = {id(layer): number for number, (layer, _kind) in enumerate(layers)}
     found = []
-    ws.loading.append(os.path.realpath(doc.path))
-    try:
+    with ws.libraries.including(os.path.realpath(doc.path)):
         for index, relative in enumerate(doc.data["include"]):
             layer = doc.route(("include", index))[0]
             lib = load_library(ws, resolve(doc, relative), from_doc=doc, from_path=("include", index))
             if lib is not None:
                 number = index_of.get(id(layer), 0)
                 found.append(Source(lib, number, layers[number][1]))
-    finally:
-        ws.loading.pop()
     for number, (layer, kind) in enumerate(layers):
         if any(key in layer.data for key in ("define_cards", "replace_cards", "define_combos")):
             found.append(Source(inline_library(ws, layer), number, kind))

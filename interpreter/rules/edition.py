@@ -50,7 +50,8 @@ def compile_edition(ws: Workspace, path: str, expansions: tuple = (), variants=N
     top = os.path.realpath(files[-1].path) if files else None
     compiled, unavailable = {}, {}
     chosen = chosen_variants(ws, path)  # switched on by a house rule's own `variant:`
-    for name, owner in variant_sources(ws, path, tuple(expansions)).items():
+    sources = variant_sources(ws, path, tuple(expansions))
+    for name, owner in sources.items():
         if (variants is not None and name not in variants) or name in chosen:
             continue
         if owner == top:
@@ -65,7 +66,7 @@ def compile_edition(ws: Workspace, path: str, expansions: tuple = (), variants=N
                 unavailable[name] = (owner, errors[0].render() if errors else "it does not compile")
                 continue
         compiled[name] = view
-    for view in [base, *(compiled[name] for name, owner in variant_sources(ws, path, tuple(expansions)).items()
+    for view in [base, *(compiled[name] for name, owner in sources.items()
                          if owner == top and name in compiled)]:
         _dead_cards(ws, view, compiled)
     return replace(base, variants=compiled, unavailable=unavailable)

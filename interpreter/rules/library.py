@@ -72,8 +72,9 @@ def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
                  from_path: tuple = ()) -> Library | None:
     """Load and check a library once; report include problems at ``from_doc``/``from_path``."""
     key, shown = os.path.realpath(path), os.path.normpath(path)
-    if key in ws.libraries and key not in ws.loading:
-        return ws.libraries[key]
+    known = ws.libraries.get(key)
+    if known is not None:
+        return known
     problem = _include_problem(ws, key, shown, from_doc, from_path)
     if problem:
         if from_doc is not None:
@@ -90,18 +91,16 @@ def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
                                           "cards and combos files can be included here"))
         return None
     identity = _identity(ws, doc)
-    same = ws.library_copies.get(identity)
-    if same is not None and same.kind == kind:
+    same = ws.libraries.same_content(identity, kind)
+    if same is not None:
         # the same library reached at two places (a checkout and an installed kittens, say):
         # one library, not every card defined twice
-        ws.libraries[key] = same
+        ws.libraries.add(key, same)
         return same
-    lib = ws.libraries[key] = ws.library_copies[identity] = Library(shown, kind, doc)
-    ws.loading.append(key)
-    try:
+    lib = Library(shown, kind, doc)
+    ws.libraries.add(key, lib, identity)
+    with ws.libraries.including(key):
         _load_uses(ws, lib)
-    finally:
-        ws.loading.pop()
     lib.zones = declared_zones(ws, doc)
     lib.params = {name: (value, ("params", name)) for name, value in doc.data.get("params", {}).items()}
     _compile_records(ws, lib, ((kind, kind, False),))
@@ -120,20 +119,21 @@ def _identity(ws: Workspace, doc: Document, depth: int = 0) -> tuple:
     every library they use (a relative `uses` may reach different files from each).
     Computed once per file; a `uses` cycle counts as itself (it is reported elsewhere)."""
     key = os.path.realpath(doc.path)
-    known = ws.identities.get(key)
+    known = ws.libraries.identity(key)
     if known is not None:
         return known
     if depth >= MAX_INCLUDE_DEPTH:  # too deep to be a real library (reported by the loader)
         return ("deep", key)
-    ws.identities[key] = ("cycle", key)  # while the uses below are looked at
+    ws.libraries.set_identity(key, ("cycle", key))  # while the uses below are looked at
     used = []
     for relative in doc.data.get("uses", []) if isinstance(doc.data, dict) else ():
         path = resolve(doc, relative)
-        readable = path.endswith((".yaml", ".yml")) and not ws.outside(path) and os.path.isfile(path)
+        readable = path.endswith((".yaml", ".yml")) and not ws.outside(path) and ws.sources.exists(path)
         other = ws.load(path)[0] if readable else None
         used.append(_identity(ws, other, depth + 1) if other is not None else ("missing", relative))
-    ws.identities[key] = (doc.text, tuple(used))
-    return ws.identities[key]
+    identity = (doc.text, tuple(used))
+    ws.libraries.set_identity(key, identity)
+    return identity
 
 
 #: names a declared zone may not take: builtins, `this`, the setup's own zone
@@ -163,10 +163,10 @@ def declared_zones(ws: Workspace, doc: Document) -> dict:
 def _include_problem(ws: Workspace, key: str, shown: str, from_doc, from_path) -> tuple | None:
     """Why a file cannot be included here, as (code, message), or None."""
     named = from_doc.value_at(from_path) if from_doc is not None else shown
-    if len(ws.loading) >= MAX_INCLUDE_DEPTH:
+    if ws.libraries.depth >= MAX_INCLUDE_DEPTH:
         return "include-cycle", (f"includes nest more than {MAX_INCLUDE_DEPTH} files deep: "
                                  "include the libraries from the edition directly")
-    if key in ws.loading:
+    if ws.libraries.in_chain(key):
         return "include-cycle", f"'{named}' includes this file back: remove one of the two references"
     if from_doc is not None:  # before anything about the file is looked at, even whether it exists
         refused = ws.refusal(from_doc, from_path, shown)
@@ -174,7 +174,7 @@ def _include_problem(ws: Workspace, key: str, shown: str, from_doc, from_path) -
             return "outside-project", refused
     if not shown.endswith((".yaml", ".yml")):  # never read other files (secrets) through an include
         return "unknown-file", f"'{named}' is not a rule file: only .yaml and .yml files can be included"
-    if not os.path.isfile(key):
+    if not ws.sources.exists(key):
         folder = os.path.dirname(shown)
         nearby = [n for n in os.listdir(folder) if n.endswith((".yaml", ".yml"))] \
             if os.path.isdir(folder) else []

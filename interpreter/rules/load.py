@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 
 from ...about import display_path
-from ..lang.diagnostics import Diagnostic
+from ..lang.diagnostics import Diagnostic, did_you_mean
 from . import plugins
 from .edition import compile_edition
 from .model import Edition
@@ -84,16 +84,24 @@ def load_edition(path: str, variant: str | None = None, expansions: tuple = (), 
             doc, kind = ws.load(path)
             raise RuleError([], f"{path} is not an edition (its kind is {kind or 'unknown'})")
         raise RuleError(errors)
-    if variant is not None:
-        if variant in edition.unavailable:
-            owner, why = edition.unavailable[variant]
-            raise RuleError([], f"the variant '{variant}' of {owner} does not apply here, once "
-                                f"{path} is built on it:\n{why}")
-        if variant not in edition.variants:
-            raise UnknownVariant([], f"{display_path(path)} has no variant '{variant}' "
-                                f"(it has: {', '.join(edition.variants) or 'none'})")
-        return edition.variants[variant]
-    return edition
+    return select_variant(edition, variant, display_path(path))
+
+
+def select_variant(edition: Edition, variant: str | None, named: str) -> Edition:
+    """``edition`` with ``variant`` switched on (itself for None). A variant of a file
+    further down that no longer applies raises :class:`RuleError` with the reason; a
+    name the edition has no variant of raises :class:`UnknownVariant`. ``named``: how
+    the person named the rules, for the messages."""
+    if variant is None:
+        return edition
+    if variant in edition.unavailable:
+        owner, why = edition.unavailable[variant]
+        raise RuleError([], f"the variant '{variant}' of {display_path(owner)} does not apply here, "
+                            f"once {named} is built on it:\n{why}")
+    if variant not in edition.variants:
+        raise UnknownVariant([], f"{named} has no variant '{variant}'"
+                                 f"{did_you_mean(variant, edition.variants)} (it has: {', '.join(edition.variants) or 'none'})")
+    return edition.variants[variant]
 
 
 def expand(paths: list[str]) -> list[str]:

@@ -19,19 +19,20 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-from ..lang import checker
-
-from ..lang import parser
-
-from . import plugins
-
-from ..lang import syntax
+from ..lang import checker, parser, syntax
 from ..lang import primitives as P
+from . import plugins
 from ..lang.diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
 from ..lang.loader import Document, load_file, load_text
 from ..lang.schemas import FORMAT_VERSION, KINDS, invalid_records, validate, with_step_forms
 from ...about import PACKAGE_DIR
+
+if TYPE_CHECKING:
+    from .library import Library
 
 _MODELINE = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
 
@@ -48,8 +49,100 @@ def allow_outside_default() -> bool:
     return os.environ.get(ALLOW_OUTSIDE_ENV, "").strip() not in ("", "0")
 
 
+class Sources:
+    """Where rule text comes from. A path reads its file, unless a text is held for it in
+    memory (an editor's unsaved buffer, the house rule a lab sweep generates): both are
+    read the same way, checked the same way, and named by the same path in findings."""
+
+    def __init__(self) -> None:
+        self._texts: dict[str, str] = {}  # real path -> text read instead of the file
+
+    def put(self, path: str, text: str) -> None:
+        """Read ``text`` wherever ``path`` is read, whether or not the file exists."""
+        self._texts[os.path.realpath(path)] = text
+
+    def update(self, texts: Mapping[str, str]) -> None:
+        """:meth:`put` each path -> text of ``texts``."""
+        for path, text in texts.items():
+            self.put(path, text)
+
+    def held(self, path: str) -> bool:
+        """Whether ``path`` reads a text held in memory."""
+        return os.path.realpath(path) in self._texts
+
+    def exists(self, path: str) -> bool:
+        """Whether ``path`` can be read: a held text or a file."""
+        return self.held(path) or os.path.isfile(path)
+
+    def load(self, path: str) -> tuple[Document | None, list[Diagnostic]]:
+        """The document at ``path`` with the problems met reading and parsing it."""
+        text = self._texts.get(os.path.realpath(path))
+        return load_file(path) if text is None else load_text(text, path)
+
+
+class LibraryCache:
+    """The card and combo libraries compiled in one run: each file once, one library
+    reached at two places (a checkout and an installed kittens) once, and the chain of
+    files being included right now, to catch cycles."""
+
+    def __init__(self) -> None:
+        self._by_path: dict[str, Library] = {}  # real path -> library
+        self._by_identity: dict[tuple, Library] = {}  # content identity -> library
+        self._identities: dict[str, tuple] = {}  # real path -> content identity
+        self._chain: list[str] = []  # real paths being included, outermost first
+
+    def get(self, key: str) -> Library | None:
+        """The library compiled from the real path ``key``, unless it is still being loaded."""
+        return None if key in self._chain else self._by_path.get(key)
+
+    def same_content(self, identity: tuple, kind: str) -> Library | None:
+        """A library of ``kind`` compiled already from the same content, if there is one."""
+        found = self._by_identity.get(identity)
+        return found if found is not None and found.kind == kind else None
+
+    def add(self, key: str, library: Library, identity: tuple | None = None) -> None:
+        """Remember ``library`` as compiled from ``key`` (and from content ``identity``)."""
+        self._by_path[key] = library
+        if identity is not None:
+            self._by_identity[identity] = library
+
+    def compiled(self) -> list[Library]:
+        """Every library compiled so far, once each, in the order they were compiled."""
+        return list({id(library): library for library in self._by_path.values()}.values())
+
+    def identity(self, key: str) -> tuple | None:
+        """The content identity worked out for the real path ``key``, or None."""
+        return self._identities.get(key)
+
+    def set_identity(self, key: str, identity: tuple) -> None:
+        self._identities[key] = identity
+
+    @contextmanager
+    def including(self, key: str) -> Iterator[None]:
+        """Mark ``key`` as being included while the body runs."""
+        self._chain.append(key)
+        try:
+            yield
+        finally:
+            self._chain.pop()
+
+    @property
+    def depth(self) -> int:
+        """How many files are being included inside one another now."""
+        return len(self._chain)
+
+    def in_chain(self, key: str) -> bool:
+        """Whether ``key`` is among the files being included now (a cycle, if met again)."""
+        return key in self._chain
+
+
 class Workspace:
-    """One run over a set of rule files: loaded documents and their findings."""
+    """One run over a set of rule files: loaded documents and their findings.
+
+    Its collaborators own their state: :attr:`sources` says where text comes
+    from, :attr:`libraries` holds the compiled libraries; the workspace itself
+    keeps the loaded documents, the findings and the folders it may read.
+    """
 
     def __init__(self, *, allow_outside: bool | None = None) -> None:
         #: read what references name wherever it is (the user said they trust it)
@@ -59,13 +152,9 @@ class Workspace:
         self._trusted: list[str] | None = None  # the package's and installed expansions' folders
         self._docs: dict[str, tuple[Document | None, str | None]] = {}
         self._found: dict[tuple, Diagnostic] = {}
-        self.libraries: dict = {}  # resolved path -> Library (see library.py)
-        self.library_copies: dict = {}  # content identity -> Library: one library at two places
-        self.identities: dict = {}  # resolved path -> content identity (see library._identity)
-        self.loading: list[str] = []  # the include chain, to catch cycles
+        self.libraries = LibraryCache()
+        self.sources = Sources()
         self._effect_text: dict[str, int] = {}  # file -> effect characters parsed so far
-        #: real path -> text read instead of the file (an editor's unsaved buffer)
-        self.overlay: dict[str, str] = {}
 
     # -- diagnostics ----------------------------------------------------------
     def report(self, diagnostic: Diagnostic) -> None:
@@ -148,8 +237,7 @@ class Workspace:
         return list(self._docs.values())
 
     def _load(self, path: str) -> tuple[Document | None, str | None]:
-        text = self.overlay.get(os.path.realpath(path))
-        doc, problems = load_file(path) if text is None else load_text(text, path)
+        doc, problems = self.sources.load(path)
         for problem in problems:
             self.report(problem)
         if doc is None:

@@ -61,8 +61,8 @@ def analyse(path: str, text: str, overlays: dict | None = None) -> Analysis:
     from .validate import check_file
 
     ws = Workspace()
-    ws.overlay.update(overlays or {})
-    ws.overlay[os.path.realpath(path)] = text
+    ws.sources.update(overlays or {})
+    ws.sources.put(path, text)
     check_file(ws, path)
     real = os.path.realpath(path)
     own = [d for d in ws.diagnostics if os.path.realpath(d.path) == real]
@@ -106,8 +106,8 @@ def _caused_elsewhere(ws: Workspace, real: str, text: str, overlays: dict) -> li
     own_of: dict[str, set] = {}
     for other in dict.fromkeys(os.path.realpath(d.path) for d in elsewhere):
         alone = Workspace()
-        alone.overlay.update(overlays)
-        alone.overlay[real] = text
+        alone.sources.update(overlays)
+        alone.sources.put(real, text)
         try:
             check_file(alone, other)
         except Exception:  # noqa: BLE001 - an unreadable file: its findings count as its own
@@ -129,14 +129,14 @@ def _key(d: Diagnostic) -> tuple:
 
 def _vocabulary(ws: Workspace, text: str) -> Vocabulary:
     vocab = Vocabulary()
-    libraries = list(ws.libraries.values())
+    libraries = ws.libraries.compiled()
     if not any(lib.cards for lib in libraries):  # a scenario, a broken file: the shipped cards
         from ..rules.library import load_library
         spare = Workspace()
         for name in sorted(os.listdir(RULEBOOK_DIR)):
             if name.endswith(".yaml"):
                 load_library(spare, str(RULEBOOK_DIR / name))
-        libraries = list(spare.libraries.values())
+        libraries = spare.libraries.compiled()
     for lib in libraries:
         for card_id, (card, _path) in lib.cards.items():
             vocab.cards.setdefault(card_id, card)

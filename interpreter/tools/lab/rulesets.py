@@ -2,10 +2,11 @@
 
 A :class:`Ruleset` is plain data (picklable, JSON-able): the edition file or
 shipped name, a variant, expansions, and changes (``set_params``,
-``set_counts``) that a sweep makes. Loading one with changes writes a small
-house rule that extends the edition, so the changes go through the same
-composition and checks as a house rule a person writes: a count the setup
-cannot deal is refused with the usual diagnostics.
+``set_counts``) that a sweep makes. Loading one with changes composes a small
+house rule that extends the edition, held in memory (no file is written), so
+the changes go through the same composition and checks as a house rule a
+person writes: a count the setup cannot deal is refused with the usual
+diagnostics.
 
 On the command line a ruleset is ``RULES[+EXPANSION...][@VARIANT]``, e.g.
 ``original``, ``original@older_printing``, ``original+imploding@two_player``,
@@ -15,13 +16,13 @@ On the command line a ruleset is ``RULES[+EXPANSION...][@VARIANT]``, e.g.
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass, field
 
 import yaml
 
 from ...rules.edition import compile_edition
-from ...rules.load import RuleError, UnknownVariant, UsageError, load_edition, locate_expansions, locate_rules
+from ...rules.load import (RuleError, UsageError, load_edition, locate_expansions, locate_rules,
+                           select_variant)
 from ...rules.workspace import Workspace
 
 CHANGE_KEYS = ("set_params", "set_counts")
@@ -90,28 +91,21 @@ def load_ruleset(ruleset: Ruleset):
         house["apply"] = expansions
     for key, name, value in ruleset.changes:
         house.setdefault(key, {})[name] = value
-    with tempfile.TemporaryDirectory(prefix="kittens-lab-") as folder:
-        path = os.path.join(folder, "lab_point.yaml")
-        with open(path, "w", encoding="utf-8") as handle:
-            yaml.safe_dump(house, handle, sort_keys=False)
-        ws = Workspace()
-        ws.trust(base)  # the edition the person named, and its project, may be read
-        for extra in expansions:
-            ws.trust(extra)
-        edition = compile_edition(ws, path, ())
-        errors = [d for d in ws.diagnostics if d.is_error]
-        if edition is None or errors:
-            shown = [_without_temp(d.render(), path) for d in errors]
-            raise RuleError(errors, f"{ruleset.label}: the change does not give a playable edition:\n"
-                            + "\n".join(shown or ["(no diagnostic)"]))
-    if ruleset.variant is None:
-        return edition
-    if ruleset.variant not in edition.variants:
-        raise UnknownVariant([], f"{ruleset.label}: no variant '{ruleset.variant}' "
-                            f"(there are: {', '.join(edition.variants) or 'none'})")
-    return edition.variants[ruleset.variant]
+    # held in memory beside the edition, under a name no file has (see Sources)
+    path = os.path.join(os.path.dirname(base), LAB_CHANGE_NAME)
+    ws = Workspace()
+    ws.sources.put(path, yaml.safe_dump(house, sort_keys=False))
+    ws.trust(base)  # the edition the person named, and its project, may be read
+    for extra in expansions:
+        ws.trust(extra)
+    edition = compile_edition(ws, path, ())
+    errors = [d for d in ws.diagnostics if d.is_error]
+    if edition is None or errors:
+        shown = [d.render() for d in errors]
+        raise RuleError(errors, f"{ruleset.label}: the change does not give a playable edition:\n"
+                        + "\n".join(shown or ["(no diagnostic)"]))
+    return select_variant(edition, ruleset.variant, ruleset.label)
 
 
-def _without_temp(text: str, path: str) -> str:
-    """A diagnostic on the generated house rule, named as the change rather than a temp file."""
-    return text.replace(path, "(the lab's change)")
+#: the name findings give the house rule a sweep composes (it is never written to disk)
+LAB_CHANGE_NAME = "(the lab's change).yaml"
