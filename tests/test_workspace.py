@@ -70,3 +70,14 @@ def test_one_place_chooses_a_variant(variant, error, words):
     assert words in str(caught.value)
     assert select_variant(edition, None, "original") is edition
     assert select_variant(edition, "older_printing", "original").variant == "older_printing"
+
+
+def test_a_step_moved_beside_itself_is_a_finding_at_its_place(tmp_path):
+    """Found by the type checker: this crashed with a TypeError inside the composer."""
+    rule = tmp_path / "self_move.yaml"
+    rule.write_text("format: 1\nkind: edition\nid: self_move\nname: Self move\nextends: original\n"
+                    "move_steps:\n  - {step: deal, before: deal}\n")
+    ws = Workspace()
+    compile_edition(ws, str(rule))
+    found = [(d.code, d.line, d.column) for d in ws.diagnostics if d.is_error]
+    assert found == [("bad-value", 7, 26)], [d.render() for d in ws.diagnostics]

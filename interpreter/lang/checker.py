@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from . import primitives as P
 from . import syntax as s
-from .cost import Estimate
+from .cost import Estimate, Limits
 from .diagnostics import ERROR, WARNING, did_you_mean
 
 
@@ -70,7 +70,7 @@ class CheckEnv:
     mentioned_cards: set = field(default_factory=set)  # card ids named by literals
     zones: frozenset = frozenset()  # extra zones declared by the files in scope
     player_zones: frozenset = frozenset()  # of those, the ones each player has a copy of
-    limits: object = None  # cost.Limits of the edition; None: values and zone sizes unknown
+    limits: Limits | None = None  # of the edition; None: values and zone sizes unknown
     counters: frozenset | None = None  # the per-player counters declared; None: not known yet
 
 
@@ -122,7 +122,7 @@ class Checker:
         return None
 
     def _visible_names(self) -> set[str]:
-        names = set()
+        names: set[str] = set()
         for scope in self.scopes:
             names.update(scope)
         return names

@@ -49,6 +49,11 @@ class Code:
     def waits(self) -> bool:
         return self.ops is not None
 
+    @property
+    def steps(self) -> tuple:
+        """The operations of code that waits (empty for a closure)."""
+        return self.ops or ()
+
 
 def compile_program(program: s.Program | None, zones: frozenset = frozenset(),
                     where: str | None = None) -> Code | None:
@@ -91,7 +96,8 @@ _MARK = "label"
 
 def _assemble(items: list) -> tuple:
     """Operations with their labels resolved to indices."""
-    places, ops = {}, []
+    places: dict = {}
+    ops: list = []
     for item in items:
         if item[0] is _MARK:
             places[item[1]] = len(ops)
@@ -129,7 +135,7 @@ class _Compiler:
 
     def expression(self, expr) -> Code:
         code = self.expr(expr)
-        return code if not code.waits else Code(ops=_assemble(list(code.ops)))
+        return code if not code.waits else Code(ops=_assemble(list(code.steps)))
 
     # -- statements -------------------------------------------------------------------
     def block(self, body) -> Code:
@@ -162,7 +168,7 @@ class _Compiler:
     def _let(self, stmt) -> Code:
         name, value = stmt.name, self.expr(stmt.value)
         if value.waits:
-            return Code(ops=value.ops + ((STORE, name),))
+            return Code(ops=value.steps + ((STORE, name),))
         fn = value.fn
 
         def let(ctx):
@@ -238,7 +244,7 @@ class _Compiler:
         if isinstance(expr, s.Not):
             inner = self.expr(expr.operand)
             if inner.waits:
-                return Code(ops=inner.ops + ((NOT,),))
+                return Code(ops=inner.steps + ((NOT,),))
             fn = inner.fn
             return Code(lambda ctx: not fn(ctx))
         raise TypeError(f"unexpected expression {expr!r}")  # pragma: no cover
@@ -410,14 +416,14 @@ def _truth(values):
 
 def _expr_ops(code: Code) -> list:
     """Operations that leave an expression's value on the stack."""
-    return [(PURE, code.fn)] if not code.waits else list(code.ops)
+    return [(PURE, code.fn)] if not code.waits else list(code.steps)
 
 
 def _stmt_ops(code: Code) -> list:
     """Operations that run a statement and leave nothing on the stack."""
     if not code.waits:
         return [(EXEC, code.fn)]
-    ops = list(code.ops)
+    ops = list(code.steps)
     if ops and ops[-1][0] is CALLF:  # a call used as a statement: its value is dropped
         ops[-1] = ops[-1][:3] + (False,)
     elif ops and ops[-1][0] is CALL:
@@ -427,7 +433,7 @@ def _stmt_ops(code: Code) -> list:
 
 #: what a primitive gives when a player or zone it needs is missing (a choice
 #: that had nothing to choose from): nothing happens, and queries find nothing
-_NEUTRAL = {P.PLAYERS: [], P.CARDS: [], P.INT: 0, P.BOOL: False}
+_NEUTRAL: dict[str | None, object] = {P.PLAYERS: [], P.CARDS: [], P.INT: 0, P.BOOL: False}
 
 
 def _may_be_missing(node) -> bool:

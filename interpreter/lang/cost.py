@@ -77,7 +77,7 @@ def edition_limits(data: dict, card_params: dict | None = None) -> Limits:
 def value_findings(edition) -> list[tuple]:
     """(origin, message) for each rule or parameter of an edition or its variants whose
     value is beyond the limit: an effect or setup count that reads it stops the game."""
-    found = {}
+    found: dict = {}
     for view in [edition, *edition.variants.values()]:
         for group, values in (("params", view.params), ("rules", view.rules)):
             for name, value in values.items():
@@ -174,6 +174,7 @@ class Estimate:
 
     def _work_finding(self, pos: int, steps: int, what: str) -> None:
         limits = self.limits
+        assert limits is not None  # work is only worked out where the edition's sizes are known
         self.findings.append((pos, TOO_MUCH_WORK, (
             f"{what} can take up to {shown(steps)} steps when a zone holds all "
             f"{limits.cards} cards of the deck ({limits.players} players at most), but one action may "
@@ -255,7 +256,8 @@ class Estimate:
         values += [self._bound(kw.value) for kw in node.kwargs]
         limits = self.limits
         if node.name in (P.NAMES.min, P.NAMES.max):
-            return None if len(values) != 2 or None in values else max(values)
+            known = [value for value in values if value is not None]
+            return None if len(values) != 2 or len(known) != 2 else max(known)
         if limits is None:
             return None
         if node.name == P.NAMES.count:

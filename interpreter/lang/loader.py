@@ -19,6 +19,7 @@ import os
 import re
 import stat
 import sys
+from typing import Any
 from dataclasses import dataclass, field
 
 import yaml
@@ -27,6 +28,7 @@ from yaml.resolver import Resolver
 
 from .diagnostics import ERROR, Diagnostic
 
+_EventLoader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]
 try:  # libyaml is much faster; fall back to the pure-Python parser when absent
     from yaml import CSafeLoader as _EventLoader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
@@ -83,7 +85,7 @@ class Document:
 
     path: str
     text: str
-    data: object = None
+    data: Any = None  # what the YAML holds: any mix of dicts, lists and scalars
     marks: dict = field(default_factory=dict)  # Path -> Mark of the value
     key_marks: dict = field(default_factory=dict)  # Path -> Mark of the mapping key
     scalars: dict = field(default_factory=dict)  # Path -> ScalarSpan (strings only)
@@ -532,7 +534,7 @@ class _Builder:
             self._fail(event, "yaml-syntax",
                        "a mapping key must be a plain value, not a list or mapping")
         self.doc.marks[path] = self._mark(event)
-        container = {} if isinstance(event, yaml.MappingStartEvent) else []
+        container: dict | list = {} if isinstance(event, yaml.MappingStartEvent) else []
         self.stack.append([container, path, None, event.anchor, self.nodes])
 
     def _end(self) -> None:

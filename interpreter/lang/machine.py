@@ -143,7 +143,8 @@ class Frame:
 
     __slots__ = ("result",)
     #: slots that hold compiled code or rules, never the game's objects: shared by a copy
-    SHARED = frozenset()
+    SHARED: frozenset[str] = frozenset()
+    result: object  # what the frame came to, once done
 
     def step(self, machine, value):  # pragma: no cover - every frame defines it
         raise NotImplementedError

@@ -113,13 +113,14 @@ def _too_large(digits: str) -> bool:
 
 def _friendly(exc: UnexpectedInput, text: str) -> EffectError:
     if isinstance(exc, UnexpectedCharacters):
-        char = text[exc.pos_in_stream]
+        at = exc.pos_in_stream or 0
+        char = text[at]
         hint = ""
         hint = {"'": ': strings use double quotes, "like this"', "&": ": write `and`",
                 "|": ": write `or`", "!": ": write `not`, or `!=` to compare"}.get(char, "")
         if char.isupper():
             hint = ": names are lower_case_with_underscores"
-        return EffectError(exc.pos_in_stream, "effect-syntax", f"unexpected character {char!r}{hint}")
+        return EffectError(at, "effect-syntax", f"unexpected character {char!r}{hint}")
     if isinstance(exc, UnexpectedEOF):
         return EffectError(len(text.rstrip()), "effect-syntax",
                            f"the effect ends too early; expected {_expected(exc.expected)}")

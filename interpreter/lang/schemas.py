@@ -69,7 +69,8 @@ def _yaml_type(value) -> str:
         return _YAML_TYPES["number"]
     if value is None:
         return "empty"
-    return _YAML_TYPES.get({dict: "object", list: "array", str: "string"}.get(type(value), ""), "a value")
+    named: dict[type, str] = {dict: "object", list: "array", str: "string"}
+    return _YAML_TYPES.get(named.get(type(value), ""), "a value")
 
 
 def _wanted(types) -> str:
@@ -160,9 +161,9 @@ def _one_of(doc: Document, path: tuple, error: ValidationError) -> list[Diagnost
         return [_wrong_type(doc, path, types, error.instance)]
     for index, branch in enumerate(branches):
         if isinstance(branch, dict) and _fits_type(error.instance, branch.get("type", "")):
-            inner = [e for e in error.context if e.schema_path and e.schema_path[0] == index]
-            if inner:
-                return [d for e in inner for d in _to_diagnostics(doc, e)]
+            nested = [e for e in error.context if e.schema_path and e.schema_path[0] == index]
+            if nested:
+                return [d for e in nested for d in _to_diagnostics(doc, e)]
     inner = best_match(error.context) if error.context else None
     return _to_diagnostics(doc, inner) if inner is not None else [
         doc.diagnostic(path, "bad-value", error.message)]

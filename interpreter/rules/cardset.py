@@ -18,7 +18,7 @@ from ..lang import primitives as P
 from .compose import EXPANSION, Claims, where
 from ..lang.diagnostics import did_you_mean
 from .library import Library, _card_extras, _plain, inline_library, load_library, resolve
-from .model import Origin
+from .model import Card, Combo, Origin
 from .workspace import Workspace, base_names
 
 
@@ -55,7 +55,9 @@ def gather(ws: Workspace, sources: list[Source], settled: frozenset = frozenset(
     ``settled``: card ids a house rule replaces or patches; two expansions that
     redefine one of those differently do not conflict, the house rule decides.
     """
-    cards, combos, owner = {}, {}, {}  # owner: card id -> Source of its current definition
+    cards: dict[str, Card] = {}
+    combos: dict[str, Combo] = {}
+    owner: dict[str, Source] = {}  # card id -> the Source of its current definition
     claims = Claims()  # cards two expansions redefine
     seen = set()  # every definition met so far, kept or replaced: a library reached again adds nothing
     for source in sources:
@@ -126,8 +128,8 @@ def settled_by_house_rules(doc) -> frozenset:
 
 def card_params(ws: Workspace, sources: list[Source]) -> dict:
     """Parameters the card libraries declare: name -> (default, Origin); disagreements reported."""
-    params = {}
-    seen = set()
+    params: dict[str, tuple] = {}
+    seen: set = set()
     for source in sources:
         stack = [source.library]
         while stack:

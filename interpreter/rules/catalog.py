@@ -53,7 +53,7 @@ def catalog(paths: list[str]) -> list[dict]:
     entries = []
     for path in expand(paths):
         doc, kind = ws.load(path)
-        if kind not in ("edition", "expansion"):
+        if doc is None or kind not in ("edition", "expansion"):
             continue
         edition = compile_edition(ws, path)
         shown = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else path

@@ -24,6 +24,8 @@ otherwise win.
 
 from __future__ import annotations
 
+from typing import Union
+
 import os
 from typing import NamedTuple
 
@@ -64,7 +66,7 @@ EXPANSION, HOUSE = "expansion", "house rule"
 class Problem(NamedTuple):
     """A finding of composition, reported at ``path`` of ``doc``."""
 
-    doc: Document
+    doc: Layer  # a file, or the variant of a file the finding is in
     path: tuple
     code: str
     message: str
@@ -144,6 +146,10 @@ class Claims:
         self._set.clear()
 
 
+#: what is layered on a base: a rule file, or one variant of a file
+Layer = Union[Document, VariantDoc]
+
+
 class Layered:
     """A base edition with other files layered on, routing every value to its file."""
 
@@ -152,15 +158,15 @@ class Layered:
         self.path = base.path
         # variants are not merged: each is switched on where its file is layered (see vary)
         self.data = {key: value for key, value in base.data.items() if key != "variants"}
-        self.layers: list[tuple[Document, str]] = []  # (document, EXPANSION or HOUSE)
+        self.layers: list[tuple[Layer, str]] = []  # (document, EXPANSION or HOUSE)
         self.routes: dict = {}  # merged path prefix -> (document, path in it)
         # where each setup step and enabled combo came from: both lists can lose items
-        self._sources = {part: [(base, (part, i)) for i in range(len(base.data.get(part, [])))]
+        self._sources: dict[str, list[tuple[Layer, tuple]]] = {part: [(base, (part, i)) for i in range(len(base.data.get(part, [])))]
                          for part in ("setup", "combos")}
         # values expansions set, and their conflicts, until a house rule settles them
         self.claims = Claims()
         #: `set_params` names no file set so far: a card library may declare them
-        self.params_to_find: list[tuple[Document, tuple]] = []
+        self.params_to_find: list[tuple[Layer, tuple]] = []
         self.variant: VariantDoc | None = None  # the variant switched on, if any
         self.moves: dict = {}  # step name -> (document, path) of the `move_steps` that moved it
 
@@ -195,11 +201,11 @@ class Layered:
         """Every file that contributed, base first."""
         return [self.base.path] + [layer.path for layer, _kind in self.layers]
 
-    def expansions(self) -> list[Document]:
+    def expansions(self) -> list[Layer]:
         return [layer for layer, kind in self.layers if kind == EXPANSION]
 
     # -- applying -------------------------------------------------------------
-    def apply(self, layer: Document) -> list[Problem]:
+    def apply(self, layer: Layer) -> list[Problem]:
         """Merge one expansion in."""
         data = layer.data
         problems = self._start(layer, EXPANSION)
@@ -235,7 +241,7 @@ class Layered:
         self.data["deck"] = deck
         return problems + self._changes(layer)
 
-    def extend(self, layer: Document) -> list[Problem]:
+    def extend(self, layer: Layer) -> list[Problem]:
         """Merge a house rule in: an edition that `extends` what is merged so far."""
         data = layer.data
         problems = self._start(layer, HOUSE)
@@ -293,7 +299,7 @@ class Layered:
             return self._sources["setup"][names.index(path[1])][0] if path[1] in names else None
         return self.route(path)[0]
 
-    def _start(self, layer: Document, kind: str) -> list[Problem]:
+    def _start(self, layer: Layer, kind: str) -> list[Problem]:
         problems = []
         for earlier in [self.base] + [doc for doc, _kind in self.layers]:
             if earlier.data.get("id") == layer.data["id"]:
@@ -304,10 +310,10 @@ class Layered:
         self.layers.append((layer, kind))
         return problems
 
-    def _set(self, path: tuple, layer: Document, layer_path: tuple) -> None:
+    def _set(self, path: tuple, layer: Layer, layer_path: tuple) -> None:
         self.routes[path] = (layer, layer_path)
 
-    def _claim(self, path: tuple, layer: Document, layer_path: tuple) -> None:
+    def _claim(self, path: tuple, layer: Layer, layer_path: tuple) -> None:
         """Record that an expansion sets ``path`` (see :class:`Claims`)."""
         shown = ".".join(str(p) for p in path)
 
@@ -318,7 +324,7 @@ class Layered:
                            "both and sets the value itself")
         self.claims.claim(path, layer, layer.value_at(layer_path), where(layer, layer_path), report)
 
-    def _keyed(self, layer: Document, part: str, key: str, *, claim: bool) -> None:
+    def _keyed(self, layer: Layer, part: str, key: str, *, claim: bool) -> None:
         merged = dict(self.data.get(part, {}))
         for name, value in layer.data.get(key, {}).items():
             if claim:
@@ -328,7 +334,7 @@ class Layered:
         if merged:
             self.data[part] = merged
 
-    def _appended(self, layer: Document) -> None:
+    def _appended(self, layer: Layer) -> None:
         base_dir = os.path.dirname(self.base.path)
         for part in APPENDED:
             merged = list(self.data.get(part, []))
@@ -342,7 +348,7 @@ class Layered:
             if merged:
                 self.data[part] = merged
 
-    def _add_to_list(self, part: str, value, layer: Document, layer_path: tuple) -> None:
+    def _add_to_list(self, part: str, value, layer: Layer, layer_path: tuple) -> None:
         self.data[part] = list(self.data.get(part, [])) + [value]
         self._sources[part].append((layer, layer_path))
         self._route_list(part)
@@ -354,11 +360,11 @@ class Layered:
             self.routes[(part, position)] = source
 
     # -- the change keys --------------------------------------------------------
-    def _changes(self, layer: Document) -> list[Problem]:
+    def _changes(self, layer: Layer) -> list[Problem]:
         return (self._deck_changes(layer) + self._combo_changes(layer) + self._param_changes(layer)
                 + self._step_changes(layer))
 
-    def _deck_changes(self, layer: Document) -> list[Problem]:
+    def _deck_changes(self, layer: Layer) -> list[Problem]:
         data, problems = layer.data, []
         deck = dict(self.data.get("deck", {}))
         for card_id, count in data.get("add_cards", {}).items():
@@ -391,7 +397,7 @@ class Layered:
         self.data["deck"] = deck
         return problems
 
-    def _combo_changes(self, layer: Document) -> list[Problem]:
+    def _combo_changes(self, layer: Layer) -> list[Problem]:
         data, problems = layer.data, []
         if "set_combos" in data:
             self.data["combos"] = list(data["set_combos"])
@@ -419,7 +425,7 @@ class Layered:
             self._route_list("combos")
         return problems
 
-    def _param_changes(self, layer: Document) -> list[Problem]:
+    def _param_changes(self, layer: Layer) -> list[Problem]:
         data, problems = layer.data, []
         params = self.data.get("params", {})
         for name in data.get("add_params", {}):
@@ -436,7 +442,7 @@ class Layered:
         self._keyed(layer, "rules", "set_rules", claim=True)
         return problems
 
-    def _step_changes(self, layer: Document) -> list[Problem]:
+    def _step_changes(self, layer: Layer) -> list[Problem]:
         data, problems = layer.data, []
         if "replace_setup" in data:
             self.data["setup"] = list(data["replace_setup"])
@@ -480,8 +486,15 @@ class Layered:
             side = "before" if "before" in move else "after"
             if at is None or find(move[side], ("move_steps", index, side)) is None:
                 continue
+            if move[side] == move["step"]:
+                problems.append(Problem(layer, ("move_steps", index, side), "bad-value",
+                                        f"the step '{move['step']}' cannot move {side} itself: "
+                                        "name the step it should come next to"))
+                continue
             step, source = steps.pop(at), sources.pop(at)
-            to = find(move[side], ("move_steps", index, side)) + (side == "after")
+            beside = find(move[side], ("move_steps", index, side))
+            assert beside is not None  # found above, and it is not the step taken out
+            to = beside + (side == "after")
             steps.insert(to, step)
             sources.insert(to, source)
             self.moves[move["step"]] = (layer, ("move_steps", index))

@@ -18,7 +18,7 @@ from ..lang.diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
 from . import cardset
 from . import edition_rules
 from . import plugins
-from .compose import by_marks, is_by_marks
+from .compose import Layer, Layered, by_marks, is_by_marks
 from .stack import chosen_variants, resolve_stack, stack_files, variant_sources
 from .library import check_effects, declared_zones, zone_env
 from ..lang.loader import Document
@@ -81,7 +81,7 @@ def _dead_cards(ws: Workspace, edition: Edition, variants: dict) -> None:
         if not dead or variant_for(edition, variants, players):
             continue
         card_id, users = next(iter(dead.items()))
-        origin = edition.origins.get("players")
+        origin = edition.origins.get("players") or edition.origin
         prefix = f"in variant '{edition.variant}': " if edition.variant else ""
         ws.report(Diagnostic(origin.path, origin.line, origin.column or 1, WARNING, "dead-card",
                              f"{prefix}with {players} players '{card_id}' is dealt but does nothing: "
@@ -216,7 +216,8 @@ def _check_card_refs(ws: Workspace, cards: dict, zones: dict) -> None:
 
 def _zones(ws: Workspace, doc: Document, libraries: list) -> dict:
     """Extra zones: the edition's own and its libraries'; one name, one kind of zone."""
-    zones, where = {}, {}
+    zones: dict[str, dict] = {}
+    where: dict[str, str] = {}
     sources = [(name, spec, lib.doc.path) for lib in libraries
                for name, spec in lib.visible_zones().items()]
     own = declared_zones(ws, doc)
@@ -239,7 +240,7 @@ def _param_types(params: dict) -> dict:
 class _ViewCompiler:
     """Compiles the edition as seen through one variant (or none)."""
 
-    def __init__(self, ws, doc: Document, cards, combos, env, turn_draw, zones, checks=(),
+    def __init__(self, ws, doc: Layered, cards, combos, env, turn_draw, zones, checks=(),
                  card_params=None, phases=((), {}, None, (), ())):
         self.ws, self.doc, self.cards, self.combos = ws, doc, cards, combos
         self.triggers, self.counters, self.scoring, self.actions, self.restrictions = phases
@@ -268,7 +269,7 @@ class _ViewCompiler:
                 combos.append(self.combos[combo_id])
         params = {**{name: value for name, (value, _o) in self.card_params.items()},
                   **data.get("params", {})}
-        rules = {name: spec[1] for name, spec in P.ENGINE_RULES.items()}
+        rules: dict[str, object] = {name: spec[1] for name, spec in P.ENGINE_RULES.items()}
         rules.update(data.get("rules", {}))
         env = CheckEnv(self.env.card_ids, self.env.tags,
                        {**self.env.rules, **_param_types(params)},
@@ -335,7 +336,7 @@ class _ViewCompiler:
     # -- origins --------------------------------------------------------------
     def _extends(self) -> str | None:
         """The edition file the top file builds on (the house rule's `extends`)."""
-        top = self.doc.base
+        top: Layer = self.doc.base
         for layer, kind in reversed(self.doc.layers):
             if kind != "expansion":
                 top = layer
@@ -407,7 +408,7 @@ class _ViewCompiler:
     def _ranges(self, count, path, lo, hi) -> tuple:
         if isinstance(count, int):
             return ((lo, hi, count),)
-        ranges = []
+        ranges: list[tuple] = []
         for key, number in count.items():
             first, _, last = key.partition("-")
             a, b = int(first), int(last or first)

@@ -3,56 +3,16 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
 from ..lang import primitives as P
 from ..lang.checker import CheckEnv
 from ..lang.diagnostics import did_you_mean
 from ..lang.loader import Document
+from .libraries import Library
 from .model import Card, Combo, Origin
 from .workspace import Workspace, base_names
 
 MAX_INCLUDE_DEPTH = 32
-
-
-@dataclass
-class Library:
-    """A loaded ``cards`` or ``combos`` file."""
-
-    path: str
-    kind: str
-    doc: Document
-    cards: dict = field(default_factory=dict)  # id -> (Card, json path)
-    combos: dict = field(default_factory=dict)  # id -> (Combo, json path)
-    uses: list = field(default_factory=list)  # of Library
-    trees: dict = field(default_factory=dict)  # json path -> parsed effect (or None)
-    zones: dict = field(default_factory=dict)  # extra zone name -> {"public": bool}
-    params: dict = field(default_factory=dict)  # name -> (default value, json path)
-
-    def visible_zones(self) -> dict:
-        """Own zones plus those of used libraries, transitively."""
-        out, seen, stack = {}, set(), [self]
-        while stack:
-            lib = stack.pop()
-            if lib.path not in seen:
-                seen.add(lib.path)
-                for name, spec in lib.zones.items():
-                    out.setdefault(name, spec)
-                stack.extend(lib.uses)
-        return out
-
-    def visible_cards(self) -> dict:
-        """Own cards plus those of used libraries, transitively: id -> (Card, Library, path)."""
-        seen, out, stack = set(), {}, [self]
-        while stack:
-            lib = stack.pop()
-            if lib.path in seen:
-                continue
-            seen.add(lib.path)
-            for card_id, (card, path) in lib.cards.items():
-                out.setdefault(card_id, (card, lib, path))
-            stack.extend(lib.uses)
-        return out
 
 
 def resolve(base_doc: Document, relative: str) -> str:
@@ -232,7 +192,7 @@ def _compile_records(ws: Workspace, lib: Library, sections: tuple) -> None:
 
 def _compile_section(ws: Workspace, lib: Library, key: str, section: str, replaces: bool) -> None:
     doc = lib.doc
-    skipped = getattr(doc, "skipped", frozenset())  # records the schema refused
+    skipped: frozenset = getattr(doc, "skipped", frozenset())  # records the schema refused
     for index, raw in enumerate(doc.data.get(key, [])):
         path = (key, index)
         if path in skipped:
@@ -278,7 +238,7 @@ def _card_extras(raw: dict) -> dict:
 
 
 def _parse_record(ws: Workspace, lib: Library, path: tuple, raw: dict) -> dict:
-    trees = {}
+    trees: dict = {}  # field name, or ("choose", name) -> parsed effect (or None)
     for field_name in ("requires", "effect", "on_draw", "instead_of_draw"):
         if field_name in raw:
             tree = ws.parse(lib.doc, path + (field_name,), expression=field_name == "requires")

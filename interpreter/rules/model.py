@@ -35,7 +35,7 @@ class Card:
     when: str  # own_turn | any_time | reaction | never
     nopeable: bool  # (as a library writes it, also "rules.NAME": resolved when the edition compiles)
     requires: object | None  # an expression, or None
-    choose: tuple  # of (name, expression)
+    choose: tuple[tuple[str, object], ...]  # (name, expression)
     effect: s.Program | None
     on_draw: s.Program | None
     origin: Origin
@@ -49,7 +49,7 @@ class Card:
     blinds: bool = False  # the player it lies before plays blind
     overrides: bool = False  # replaces a card of the same id from another library
     # the definition as written (patches applied), for `kittens show` and `kittens diff`
-    raw: dict = field(default=None, compare=False, hash=False)
+    raw: dict | None = field(default=None, compare=False, hash=False)
     changed_at: tuple = ()  # of Origin: the patches (`patch_cards`) that changed the card
 
     def may_stand_for(self, other: "Card") -> bool:
@@ -82,9 +82,9 @@ class Combo:
     nopeable: bool
     requires: object | None
     choose: tuple
-    effect: s.Program
+    effect: s.Program | None  # None only in a library whose effect failed to parse (not played)
     origin: Origin
-    raw: dict = field(default=None, compare=False, hash=False)  # the definition as written
+    raw: dict | None = field(default=None, compare=False, hash=False)  # the definition as written
 
     def may_include(self, card: Card) -> bool:
         return card.in_combos and (self.tag is None or self.tag in card.tags)
@@ -182,45 +182,45 @@ class SetupStep:
 class Edition:
     id: str
     name: str
-    players: tuple  # (min, max)
-    cards: dict  # id -> Card, every card the edition's libraries define
-    deck: dict  # id -> tuple of (lo, hi, count) ranges
-    combos: tuple  # of Combo
-    setup: tuple  # of SetupStep
-    rules: dict  # engine rules, defaults filled in
-    params: dict
+    players: tuple[int, int]  # (min, max)
+    cards: dict[str, Card]  # every card the edition's libraries define, by id
+    deck: dict[str, tuple[tuple[int, int, int], ...]]  # id -> (lo, hi, count) ranges
+    combos: tuple[Combo, ...]
+    setup: tuple[SetupStep, ...]
+    rules: dict[str, object]  # engine rules, defaults filled in
+    params: dict[str, object]
     turn_draw: s.Program
     win: str
     origin: Origin
     variant: str | None = None
-    variants: dict = field(default_factory=dict)  # name -> Edition
+    variants: dict[str, Edition] = field(default_factory=dict)
     # variants of files further down the stack that no longer apply: name -> (file, why)
-    unavailable: dict = field(default_factory=dict)
-    zones: dict = field(default_factory=dict)  # extra zone name -> {"public", "per_player"}
-    checks: tuple = ()  # of Check, looked at after every play and draw
-    triggers: tuple = ()  # of Trigger, run at the moments they name
-    counters: dict = field(default_factory=dict)  # name -> {"start", "min", "max", "text"}
+    unavailable: dict[str, tuple[str, str]] = field(default_factory=dict)
+    zones: dict[str, dict] = field(default_factory=dict)  # extra zone -> {"public", "per_player"}
+    checks: tuple[Check, ...] = ()  # looked at after every play and draw
+    triggers: tuple[Trigger, ...] = ()  # run at the moments they name
+    counters: dict[str, dict] = field(default_factory=dict)  # name -> {"start", "min", "max", "text"}
     scoring: Scoring | None = None  # a game won on points; None: by being the last one left
-    actions: tuple = ()  # of Action: free actions offered on a player's turn
-    restrictions: tuple = ()  # of Restriction: limits on every play
+    actions: tuple[Action, ...] = ()  # free actions offered on a player's turn
+    restrictions: tuple[Restriction, ...] = ()  # limits on every play
     kind: str = "edition"  # edition | expansion (an expansion applied to its base)
-    expansions: tuple = ()  # paths of the expansions applied, in order
+    expansions: tuple[str, ...] = ()  # paths of the expansions applied, in order
     description: str = ""
     variant_description: str = ""  # what the variant switched on changes, in its own words
-    sources: tuple = ()  # every file layered into this edition, base first
+    sources: tuple[str, ...] = ()  # every file layered into this edition, base first
     extends: str | None = None  # the edition file this one builds on, if it extends one
     # where each value came from: "players", "deck.defuse", "params.hand_size",
     # "rules.attacks_stack", "combos.two_of_a_kind", "setup.3", "turn", "win" -> Origin
     # (None for an engine default); cards and combos carry their own origins
-    origins: dict = field(default_factory=dict, compare=False, hash=False)
+    origins: dict[str, Origin | None] = field(default_factory=dict, compare=False, hash=False)
     teams: int = 0  # how many teams (0: everyone plays alone); seat s is on team s % teams
     teams_together: bool = False  # partners share their lives: one out, the whole team out
     # the resolved rule data of this view (the variant's parts merged in), as written
-    data: dict = field(default_factory=dict, compare=False, hash=False)
+    data: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
 
     def deck_for(self, players: int) -> dict:
         """Card id -> copies in the box for a game of ``players``."""
-        counts = {}
+        counts: dict[str, int] = {}
         for card_id, ranges in self.deck.items():
             for lo, hi, count in ranges:
                 if lo <= players <= hi and count:

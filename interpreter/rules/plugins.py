@@ -55,7 +55,7 @@ class Installed:
 
 def installed() -> list[Installed]:
     """Every expansion installed distributions declare, by name."""
-    found = {}
+    found: dict[str, Installed] = {}
     for entry in metadata.entry_points(group=GROUP):
         dist = entry.dist
         name, version = (dist.metadata["Name"], dist.version) if dist is not None else ("?", "?")

@@ -48,6 +48,7 @@ def resolve_stack(ws, path: str, expansions: tuple = (), variants: tuple = (),
                                          f"'{doc.data['base']}' is not an edition file: `base` names "
                                          "the edition this expansion is played with"))
             return None
+        assert base is not None  # a base that loads as an edition is a path
         return resolve_stack(ws, base, (path, *expansions), variants, _chain)
     if kind != "edition":
         return None
@@ -88,7 +89,7 @@ def stack_files(ws, path: str, expansions: tuple = (), _chain: tuple = ()) -> li
 def variant_sources(ws, path: str, expansions: tuple = ()) -> dict:
     """Variant name -> the real path of the file whose variant of that name is played:
     the one layered last, since a file above replaces a variant of the same name below."""
-    found = {}
+    found: dict[str, str] = {}
     for doc in stack_files(ws, path, expansions):
         for name in variant_names(doc):
             found.pop(name, None)  # re-inserted: the order is that of the files, top last

@@ -19,20 +19,16 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
 from ..lang import checker, parser, syntax
 from ..lang import primitives as P
 from . import plugins
+from .libraries import LibraryCache
 from ..lang.diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
 from ..lang.loader import Document, load_file, load_text
 from ..lang.schemas import FORMAT_VERSION, KINDS, invalid_records, validate, with_step_forms
 from ...about import PACKAGE_DIR
-
-if TYPE_CHECKING:
-    from .library import Library
 
 _MODELINE = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
 
@@ -78,62 +74,6 @@ class Sources:
         """The document at ``path`` with the problems met reading and parsing it."""
         text = self._texts.get(os.path.realpath(path))
         return load_file(path) if text is None else load_text(text, path)
-
-
-class LibraryCache:
-    """The card and combo libraries compiled in one run: each file once, one library
-    reached at two places (a checkout and an installed kittens) once, and the chain of
-    files being included right now, to catch cycles."""
-
-    def __init__(self) -> None:
-        self._by_path: dict[str, Library] = {}  # real path -> library
-        self._by_identity: dict[tuple, Library] = {}  # content identity -> library
-        self._identities: dict[str, tuple] = {}  # real path -> content identity
-        self._chain: list[str] = []  # real paths being included, outermost first
-
-    def get(self, key: str) -> Library | None:
-        """The library compiled from the real path ``key``, unless it is still being loaded."""
-        return None if key in self._chain else self._by_path.get(key)
-
-    def same_content(self, identity: tuple, kind: str) -> Library | None:
-        """A library of ``kind`` compiled already from the same content, if there is one."""
-        found = self._by_identity.get(identity)
-        return found if found is not None and found.kind == kind else None
-
-    def add(self, key: str, library: Library, identity: tuple | None = None) -> None:
-        """Remember ``library`` as compiled from ``key`` (and from content ``identity``)."""
-        self._by_path[key] = library
-        if identity is not None:
-            self._by_identity[identity] = library
-
-    def compiled(self) -> list[Library]:
-        """Every library compiled so far, once each, in the order they were compiled."""
-        return list({id(library): library for library in self._by_path.values()}.values())
-
-    def identity(self, key: str) -> tuple | None:
-        """The content identity worked out for the real path ``key``, or None."""
-        return self._identities.get(key)
-
-    def set_identity(self, key: str, identity: tuple) -> None:
-        self._identities[key] = identity
-
-    @contextmanager
-    def including(self, key: str) -> Iterator[None]:
-        """Mark ``key`` as being included while the body runs."""
-        self._chain.append(key)
-        try:
-            yield
-        finally:
-            self._chain.pop()
-
-    @property
-    def depth(self) -> int:
-        """How many files are being included inside one another now."""
-        return len(self._chain)
-
-    def in_chain(self, key: str) -> bool:
-        """Whether ``key`` is among the files being included now (a cycle, if met again)."""
-        return key in self._chain
 
 
 class Workspace:
