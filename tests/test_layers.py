@@ -131,3 +131,30 @@ def test_no_import_cycles():
     for node in sorted(graph):
         visit(node)
     assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_no_package_holds_over_a_quarter_of_the_code():
+    """The map (benchmarks/import_graph.py) stays readable: no package is a catch-all."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("import_graph", ROOT / "benchmarks" / "import_graph.py")
+    graph = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(graph)
+    edges, lines = graph.graph()
+    assert {"interpreter.lang", "interpreter.rules", "interpreter.engine"} <= set(lines)
+    shares = graph.shares(lines)
+    big = {name: f"{share:.0%}" for name, share in shares.items() if share > 0.25}
+    assert not big, f"packages holding over a quarter of the code: {big}"
+    assert edges["interpreter.lang"] <= {"about"}, "the language imports nothing else of ours"
+
+
+def test_the_map_is_drawn(tmp_path):
+    pytest.importorskip("matplotlib")
+    import subprocess
+    import sys
+
+    picture = tmp_path / "graph.png"
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "import_graph.py"), "--png", str(picture)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "interpreter.engine" in done.stdout and picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
