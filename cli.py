@@ -71,7 +71,7 @@ def validate(
         "expansions. The same as KITTENS_ALLOW_OUTSIDE=1.")] = False,
 ) -> None:
     """Check rule files: YAML, schema, effects, and the rules a schema cannot express."""
-    from .interpreter.lang.diagnostics import render_json
+    from .interpreter.lang.diagnostics import printable, render_json
     from .interpreter.rules.load import UsageError
     from .interpreter.tools.validate import validate_paths
 
@@ -106,11 +106,13 @@ def validate(
             else:  # the place is said on a line of its own, not in the message
                 text = shown(dataclasses.replace(diagnostic, message=found.message)).render()
                 text += "\n" + render_moved(found)
-            if color:
-                word = diagnostic.severity
+            if color:  # made safe first: the colour's own escapes must reach the terminal
+                word, text = diagnostic.severity, printable(text)
                 text = text.replace(f" {word}: ", " " + typer.style(
                     f"{word}:", fg="red" if diagnostic.is_error else "yellow", bold=True) + " ", 1)
-            echo(text)
+                typer.echo(text)
+            else:
+                echo(text)
         count = len(files)
         echo(f"checked {count} file{'s' if count != 1 else ''}: "
                    f"{report.errors} error{'s' if report.errors != 1 else ''}, "

@@ -321,3 +321,27 @@ def test_terminal_play_writes_titles_out(tmp_path):
     except Quit:
         pass
     assert lines and not raw_controls("\n".join(lines))
+
+
+# -- shipped files are named <kittens>/..., never by where kittens is installed ---------
+@pytest.mark.parametrize("fmt", ["text", "github", "sarif", "json"])
+def test_a_message_naming_a_shipped_file_names_it_the_same_everywhere(tmp_path, fmt):
+    from kittens.about import PACKAGE_DIR
+
+    path = write(tmp_path / "house.yaml", "format: 1\nkind: edition\nid: house\nname: House\n"
+                                          "extends: original\nremove_cards: [skp]\n")
+    shown = kittens("validate", "--format", fmt, path.name, cwd=tmp_path)
+    assert shown.returncode == 1
+    assert "<kittens>/editions/original.yaml:17" in shown.stdout
+    assert str(PACKAGE_DIR) not in shown.stdout.replace("\\\\", "\\")
+
+
+def test_the_language_server_names_a_shipped_file_the_same(tmp_path):
+    from kittens.about import PACKAGE_DIR
+    from kittens.interpreter.tools.lsp_analysis import analyse
+
+    text = "format: 1\nkind: edition\nid: house\nname: House\nextends: original\nremove_cards: [skp]\n"
+    path = write(tmp_path / "house.yaml", text)
+    messages = [d.message for d in analyse(str(path), text).diagnostics]
+    assert any("<kittens>/editions/original.yaml:17" in m for m in messages), messages
+    assert not any(str(PACKAGE_DIR) in m for m in messages)

@@ -17,6 +17,7 @@ variable ``KITTENS_ALLOW_OUTSIDE=1``).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 
@@ -47,6 +48,16 @@ MAX_FINDINGS_PER_KIND = 10
 ALLOW_OUTSIDE_ENV = "KITTENS_ALLOW_OUTSIDE"
 
 
+#: the kittens package folder as messages may name it (a second place: "(file:line)")
+_INSTALLED = os.path.join(str(PACKAGE_DIR), "")
+
+
+def shipped_in_text(text: str) -> str:
+    """``text`` with every path into the kittens package written ``<kittens>/...``, as a
+    shipped file is always shown (docs/tools.md), never where kittens is installed."""
+    return text.replace(_INSTALLED, "<kittens>/")
+
+
 def allow_outside_default() -> bool:
     """Whether the environment allows references outside the rule folders."""
     return os.environ.get(ALLOW_OUTSIDE_ENV, "").strip() not in ("", "0")
@@ -73,6 +84,8 @@ class Workspace:
 
     # -- diagnostics ----------------------------------------------------------
     def report(self, diagnostic: Diagnostic) -> None:
+        if _INSTALLED in diagnostic.message:
+            diagnostic = dataclasses.replace(diagnostic, message=shipped_in_text(diagnostic.message))
         key = (diagnostic.path, diagnostic.line, diagnostic.column, diagnostic.code, diagnostic.message)
         self._found.setdefault(key, diagnostic)
 
