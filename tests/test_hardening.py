@@ -345,3 +345,17 @@ def test_the_language_server_names_a_shipped_file_the_same(tmp_path):
     messages = [d.message for d in analyse(str(path), text).diagnostics]
     assert any("<kittens>/editions/original.yaml:17" in m for m in messages), messages
     assert not any(str(PACKAGE_DIR) in m for m in messages)
+
+
+# -- the docs agree with the pytest plugin ---------------------------------------------
+def test_the_docs_say_pytest_needs_the_setting_the_plugin_reads():
+    import re
+
+    from kittens import pytest_plugin
+
+    setting = re.search(r'addini\("(\w+)"', Path(pytest_plugin.__file__).read_text()).group(1)
+    for name, start in (("scenarios.md", "`pytest`"), ("tools.md", "## pytest")):
+        text = (ROOT / "docs" / name).read_text(encoding="utf-8")
+        told = text[text.index(start):]
+        told = told[:told.find("\n## ", 1)]  # up to the next section
+        assert setting in told, (name, told)
