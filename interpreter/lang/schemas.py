@@ -144,6 +144,8 @@ def _to_diagnostics(doc: Document, error: ValidationError, lengths: dict | None 
             out.append(doc.diagnostic(path + (key,), "unknown-key",
                                       f"unknown key {quote(key)}{near}{_key_hint(key)}{keys}", key=True))
         return out or [doc.diagnostic(path, "unknown-key", error.message)]
+    if rule == "unevaluatedProperties" and isinstance(error.instance, dict):
+        return _unevaluated(doc, path, schema, error.instance)
     if rule == "required":  # from the error's fields, never from jsonschema's English
         present = error.instance if isinstance(error.instance, dict) else {}
         missing = [key for key in error.validator_value if key not in present]
@@ -190,6 +192,26 @@ def _to_diagnostics(doc: Document, error: ValidationError, lengths: dict | None 
         "uniqueItems": "lists the same item twice: remove the repeat",
     }
     return [doc.diagnostic(path, "bad-value", messages.get(rule, error.message))]
+
+
+def _unevaluated(doc: Document, path: tuple, schema: dict, value: dict) -> list[Diagnostic]:
+    """Keys of a mapping whose allowed keys depend on a condition (``if``/``then``/``else``:
+    a house rule gives change keys, a whole edition whole parts). A key the other branch
+    allows is left to the checks after the schema, which say why it does not belong here
+    (`ambiguous-key`, `needs-extends`); any other is an unknown key."""
+    branches = [schema.get(name, {}) for name in ("then", "else")]
+    taken = branches[0] if Draft202012Validator(schema.get("if", {})).is_valid(value) else branches[1]
+    allowed = set(schema.get("properties", {})) | set(taken.get("properties", {}))
+    elsewhere = {key for branch in branches for key in branch.get("properties", {})}
+    out = []
+    for key in value:
+        if key in allowed or key in elsewhere:
+            continue
+        near, keys = did_you_mean(key, allowed), _closest_keys(str(key), allowed)
+        keys = f" {keys[:1].upper()}{keys[1:]}" if near.endswith("?") else f"; {keys}"
+        out.append(doc.diagnostic(path + (key,), "unknown-key",
+                                  f"unknown key {quote(key)}{near}{_key_hint(key)}{keys}", key=True))
+    return out
 
 
 def _one_of(doc: Document, path: tuple, error: ValidationError, lengths: dict | None = None) -> list[Diagnostic]:
