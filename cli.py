@@ -122,11 +122,15 @@ def validate(
 
 def _load_edition(path: str, variant: str | None, command: str, expansions=None):
     """Compile an edition for play; rule errors print as diagnostics and exit 1, a name
-    or path that names nothing exits 2."""
+    or path that names nothing exits 2. ``path`` takes every form a ruleset has on the
+    command line, as `compare` takes them: a file, a shipped name, RULES+EXPANSION,
+    RULES@VARIANT."""
     from .interpreter.rules.load import RuleError, UsageError, load_edition
+    from .interpreter.tools.lab.rulesets import parse_ruleset
 
     try:
-        return load_edition(path, variant, tuple(expansions or ()))
+        ruleset = parse_ruleset(path, variant, expansions)
+        return load_edition(ruleset.rules, ruleset.variant, ruleset.expansions)
     except UsageError as exc:
         fail(str(exc))
     except RuleError as exc:

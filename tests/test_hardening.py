@@ -359,3 +359,40 @@ def test_the_docs_say_pytest_needs_the_setting_the_plugin_reads():
         told = text[text.index(start):]
         told = told[:told.find("\n## ", 1)]  # up to the next section
         assert setting in told, (name, told)
+
+
+# -- the schema offers a house rule only what validates there --------------------------
+def test_the_edition_schema_offers_a_house_rule_only_the_keys_it_may_give():
+    from jsonschema import Draft202012Validator
+
+    from kittens.interpreter.rules.compose import AMBIGUOUS, CHANGE_KEYS
+
+    schema = json.loads((ROOT / "schema" / "edition.schema.json").read_text(encoding="utf-8"))
+    house = {"format": 1, "kind": "edition", "id": "h", "name": "H", "extends": "original"}
+    assert Draft202012Validator(schema["if"]).is_valid(house)
+    offered = set(schema["properties"]) | set(schema["then"]["properties"])  # what an editor completes
+    assert not offered & set(AMBIGUOUS), offered & set(AMBIGUOUS)
+    whole = set(schema["properties"]) | set(schema["else"]["properties"])
+    assert not whole & set(CHANGE_KEYS), whole & set(CHANGE_KEYS)
+    for key in AMBIGUOUS:  # and the validator still says why, in its own words
+        assert not Draft202012Validator(schema).is_valid({**house, key: {}})
+
+
+def test_a_house_rule_giving_a_whole_deck_still_gets_ambiguous_key(tmp_path):
+    path = write(tmp_path / "h.yaml", "format: 1\nkind: edition\nid: h\nname: H\nextends: original\n"
+                                      "deck: {defuse: 1}\n")
+    assert [d.code for d in validate_paths([str(path)]).diagnostics] == ["ambiguous-key"]
+
+
+# -- every command takes the ruleset forms compare takes -------------------------------
+@pytest.mark.parametrize("args, said", [
+    (("diff", "original", "original+imploding"), "+ Imploding Kittens"),
+    (("diff", "original", "original@older_printing"), "params.hand_size"),
+    (("show", "original+imploding"), "imploding"),
+    (("run", "original+imploding@two_player", "--games", "1"), "Imploding"),
+    (("rules", "original@older_printing"), "older"),
+])
+def test_every_command_takes_rules_plus_expansion_at_variant(args, said):
+    shown = kittens(*args)
+    assert shown.returncode == 0, shown.stderr
+    assert said.lower() in shown.stdout.lower(), shown.stdout[:500]
