@@ -238,7 +238,10 @@ def run(
                     if stream is not None and stream.games else "")
             if isinstance(exc, OSError):  # the log: a full disk, a file system gone
                 fail(f"cannot write the log {log}: {exc.strerror or exc}{kept}", EXIT_USAGE)
-            fail(f"the rules broke down in play: {exc}{kept}", EXIT_ERRORS)
+            seed_of = getattr(exc, "seed", None)
+            broke = "" if seed_of is None else (
+                f" (in the game of seed {seed_of}: `--seed {seed_of} --games 1` plays it again)")
+            fail(f"the rules broke down in play{broke}: {exc}{kept}", EXIT_ERRORS)
     if as_json:
         echo(json.dumps(summary.to_dict(count, seats, seed)))
     else:

@@ -396,3 +396,51 @@ def test_every_command_takes_rules_plus_expansion_at_variant(args, said):
     shown = kittens(*args)
     assert shown.returncode == 0, shown.stderr
     assert said.lower() in shown.stdout.lower(), shown.stdout[:500]
+
+
+# -- wording -----------------------------------------------------------------------------
+def test_a_run_that_breaks_names_the_seed_of_the_game(tmp_path):
+    path = write(tmp_path / "broken.yaml", f"""format: 1
+kind: edition
+id: broken
+name: Broken
+extends: {ORIGINAL}
+define_cards:
+  - id: bomb
+    title: Bomb
+    text: Breaks the rules.
+    when: own_turn
+    effect: |
+      let n = 1000000000
+      end_turn(n + n)
+add_cards: {{bomb: 8}}
+""")
+    ran = kittens("run", path, "--seed", "40", "--games", "5")
+    assert ran.returncode == 1
+    error = ran.stderr
+    assert "broke down" in error and "card 'bomb'" in error
+    seed = int(error.split("in the game of seed ")[1].split(":")[0])
+    assert 40 <= seed < 45 and f"--seed {seed} --games 1" in error
+    assert f"seed {seed}:" not in ran.stdout  # it is the game that did not finish
+
+
+def test_a_fifo_is_not_offered_as_its_own_near_name(tmp_path):
+    os.mkfifo(tmp_path / "fifo.yaml")
+    including = write(tmp_path / "lib_user.yaml", "format: 1\nkind: edition\nid: h\nname: H\n"
+                      "players: {min: 2, max: 5}\ninclude: [fifo.yaml]\ndeck: {defuse: 1}\n"
+                      "setup: [{shuffle: draw_pile}]\nturn: {draw: draw(me)}\nwin: last_standing\n")
+    extending = write(tmp_path / "house.yaml", "format: 1\nkind: edition\nid: h\nname: H\n"
+                      "extends: fifo.yaml\n")
+    for path in (including, extending):
+        messages = [d.message for d in validate_paths([str(path)]).diagnostics if d.code == "unknown-file"]
+        assert messages and "not a regular file" in messages[0], messages
+        assert "did you mean 'fifo.yaml'" not in messages[0]
+
+
+def test_a_file_of_another_kind_is_named_with_the_right_article(tmp_path):
+    write(tmp_path / "rules.yaml", f"format: 1\nkind: edition\nid: h\nname: H\nextends: {ORIGINAL}\n")
+    scenario = write(tmp_path / "s.yaml", "# yaml-language-server: $schema=scenario.schema.json\n"
+                     "format: 1\nkind: edition\nid: s\nname: S\nextends: rules.yaml\n")
+    found = [d.message for d in validate_paths([str(scenario)]).diagnostics]
+    assert any("this is an edition file" in m for m in found), found
+    assert not any(" a edition" in m or " a expansion" in m for m in found)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from ...about import __version__
 from .players import make_bots
 from .events import dumps
-from .game import Game, State
+from .game import Game, RuleRuntimeError, State
 from .views import decision_for, view_maker
 
 
@@ -123,7 +123,11 @@ def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,
             for index in range(games):
                 game_seed = seed + index
                 players = make_bots(bots, game.players, game_seed)
-                state = play_game(game, game_seed, players, record=log is not None)
+                try:
+                    state = play_game(game, game_seed, players, record=log is not None)
+                except RuleRuntimeError as exc:
+                    exc.seed = game_seed  # so the error can say which game broke
+                    raise
                 with interrupts.deferred():  # a game is counted and written whole, or not at all
                     if log is not None:
                         pieces = [head_text(game_seed, index + 1), "\n"]

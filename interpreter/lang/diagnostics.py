@@ -96,6 +96,11 @@ _UNSAFE.update({code: f"\\u{code:04x}" for code in (0x200e, 0x200f, *range(0x202
                                                       *range(0x2066, 0x206a))})
 
 
+def with_article(word: str) -> str:
+    """``word`` after "a" or "an", as it is said: "an edition", "a scenario"."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
 def printable(text: str) -> str:
     """``text`` made safe to print on a terminal: each character a terminal would act on
     (an escape sequence, a bell, a NUL, a carriage return, a direction override) is

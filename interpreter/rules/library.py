@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from ..lang import primitives as P
 from ..lang.checker import CheckEnv
-from ..lang.diagnostics import did_you_mean
+from ..lang.diagnostics import did_you_mean, with_article
 from ..lang.loader import Document
 from .model import Card, Combo, Origin
 from .workspace import Workspace, base_names
@@ -86,7 +86,7 @@ def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
     if kind not in ("cards", "combos"):
         if from_doc is not None:
             ws.report(from_doc.diagnostic(from_path, "wrong-kind",
-                                          f"'{from_doc.value_at(from_path)}' is an {kind} file; only "
+                                          f"'{from_doc.value_at(from_path)}' is {with_article(kind)} file; only "
                                           "cards and combos files can be included here"))
         return None
     identity = _identity(ws, doc)
@@ -174,6 +174,9 @@ def _include_problem(ws: Workspace, key: str, shown: str, from_doc, from_path) -
             return "outside-project", refused
     if not shown.endswith((".yaml", ".yml")):  # never read other files (secrets) through an include
         return "unknown-file", f"'{named}' is not a rule file: only .yaml and .yml files can be included"
+    if os.path.exists(key) and not os.path.isfile(key):  # a pipe would block, a folder has no text
+        return "unknown-file", (f"'{named}' is not a regular file (it is a folder, a pipe or a "
+                                "device): include a rule file")
     if not os.path.isfile(key):
         folder = os.path.dirname(shown)
         nearby = [n for n in os.listdir(folder) if n.endswith((".yaml", ".yml"))] \
@@ -190,7 +193,7 @@ def _load_uses(ws: Workspace, lib: Library) -> None:
             continue
         if used.kind != "cards":
             ws.report(lib.doc.diagnostic(("uses", index), "wrong-kind",
-                                         f"'{relative}' is a {used.kind} file; `uses` takes cards files"))
+                                         f"'{relative}' is {with_article(used.kind)} file; `uses` takes cards files"))
         else:
             lib.uses.append(used)
 

@@ -29,7 +29,7 @@ from . import plugins
 
 from ..lang import syntax
 from ..lang import primitives as P
-from ..lang.diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
+from ..lang.diagnostics import ERROR, WARNING, Diagnostic, did_you_mean, with_article
 from ..lang.loader import Document, load_file, load_text
 from ..lang.schemas import FORMAT_VERSION, KINDS, invalid_records, validate, with_step_forms
 from ...about import PACKAGE_DIR
@@ -225,7 +225,7 @@ class Workspace:
                 if named != wanted:
                     self.report(Diagnostic(doc.path, number, match.start(1) + 1, WARNING,
                                            "schema-modeline",
-                                           f"the modeline names '{named}' but this is a {kind} file: "
+                                           f"the modeline names '{named}' but this is {with_article(kind)} file: "
                                            f"use {wanted}", line))
                 return
 
