@@ -444,3 +444,30 @@ def test_a_file_of_another_kind_is_named_with_the_right_article(tmp_path):
     found = [d.message for d in validate_paths([str(scenario)]).diagnostics]
     assert any("this is an edition file" in m for m in found), found
     assert not any(" a edition" in m or " a expansion" in m for m in found)
+
+
+# -- rulesheets for players ----------------------------------------------------------------
+SHIPPED = sorted(p.stem for p in (ROOT / "editions").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("edition", SHIPPED)
+def test_a_rulesheet_names_no_source_file_or_ruling(edition):
+    from kittens.interpreter.rules.load import load_edition
+    from kittens.interpreter.tools.rulesheet import render_rulesheet
+
+    compiled = load_edition(edition)
+    sheet = render_rulesheet(compiled, compiled.players[0], "markdown")
+    for said in ("of the sources", "(file 0", "(ruling", "Named by:", "Counts in the combos:"):
+        assert said not in sheet, (edition, said)
+
+
+def test_the_kitten_and_the_defuse_read_naturally():
+    from kittens.interpreter.rules.load import load_edition
+    from kittens.interpreter.tools.rulesheet import render_rulesheet
+
+    sheet = render_rulesheet(load_edition("original"), 4, "markdown")
+    assert ("**When drawn:** Reveal this card to everyone. If you hold a card that can serve as a "
+            "Defuse, discard one of those cards (you pick which kind), then") in sheet
+    assert "otherwise, discard all the cards in your hand, then you are out of the game." in sheet
+    assert "You may play it in a combo: Two of a kind, Three of a kind or Five different cards." in sheet
+    assert "Exploding Kitten refers to it by name." in sheet
