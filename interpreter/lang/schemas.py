@@ -78,7 +78,7 @@ def validate(doc: Document, kind: str) -> list[Diagnostic]:
     for path, length in lengths.items():
         if path not in told:
             found.append(doc.diagnostic(path, "bad-value", f"this list has {length:,} items; a list in "
-                                                           f"a rule file holds at most {longest_list():,}"))
+                                                           f"a rule file holds at most {longest_list():,}: shorten it"))
     unique = {(d.line, d.column, d.code, d.message): d for d in found}
     return sorted(unique.values())
 
