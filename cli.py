@@ -240,8 +240,8 @@ def run(
                 fail(f"cannot write the log {log}: {exc.strerror or exc}{kept}", EXIT_USAGE)
             seed_of = getattr(exc, "seed", None)
             broke = "" if seed_of is None else (
-                f" (in the game of seed {seed_of}: `--seed {seed_of} --games 1` plays it again)")
-            fail(f"the rules broke down in play{broke}: {exc}{kept}", EXIT_ERRORS)
+                f"; it broke in the game of seed {seed_of} (`--seed {seed_of} --games 1` plays it again)")
+            fail(f"the rules broke down in play: {exc}{broke}{kept}", EXIT_ERRORS)
     if as_json:
         echo(json.dumps(summary.to_dict(count, seats, seed)))
     else:
