@@ -4,6 +4,10 @@ from pathlib import Path
 
 __version__ = "0.1.0"
 
+#: where kittens is published (SARIF's informationUri; the README's pre-commit example names
+#: the same place): set it to the real repository when it is published
+HOMEPAGE = "https://github.com/OWNER/kittens"
+
 #: where the shipped rule files live, in a checkout and in an installed package
 PACKAGE_DIR = Path(__file__).resolve().parent
 EDITIONS_DIR = PACKAGE_DIR / "editions"

@@ -25,7 +25,7 @@ from .about import __version__, display_path, engine_core
 from . import completion as complete
 from .clikit import (EXIT_ERRORS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE,  # noqa: F401
                      STATE, Format, FormatOpt, JsonOpt, SheetFormat, ValidateFormat, emit, fail,
-                     fail_rules, shown, start)
+                     echo, fail_rules, shown, start)
 
 app = typer.Typer(
     name="kittens",
@@ -44,7 +44,7 @@ OutputFormat = Format
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"kittens {__version__} ({engine_core()} engine core)")
+        echo(f"kittens {__version__} ({engine_core()} engine core)")
         raise typer.Exit()
 
 
@@ -71,7 +71,7 @@ def validate(
         "expansions. The same as KITTENS_ALLOW_OUTSIDE=1.")] = False,
 ) -> None:
     """Check rule files: YAML, schema, effects, and the rules a schema cannot express."""
-    from .interpreter.lang.diagnostics import render_json
+    from .interpreter.lang.diagnostics import printable, render_json
     from .interpreter.rules.load import UsageError
     from .interpreter.tools.validate import validate_paths
 
@@ -83,17 +83,17 @@ def validate(
     diagnostics = [shown(d) for d in report.diagnostics]
     files = [display_path(f) for f in report.files]
     if fmt == "json":
-        typer.echo(render_json(diagnostics, files))
+        echo(render_json(diagnostics, files))
     elif fmt in ("github", "sarif"):
         from .interpreter.tools.annotations import for_ci, render_github, render_sarif
 
         found = for_ci(report)  # a finding in a shipped file is told on the file that caused it
         if fmt == "github":
-            typer.echo(render_github([shown(d) for d in found]), nl=False)
+            echo(render_github([shown(d) for d in found]), nl=False)
         else:  # SARIF wants URIs: paths as given or relative, never `<kittens>/...`
             raw = [os.path.relpath(f) if os.path.isabs(f) and not os.path.relpath(f).startswith("..")
                    else f for f in report.files]
-            typer.echo(render_sarif(found, raw, __version__))
+            echo(render_sarif(found, raw, __version__))
     else:
         from .interpreter.tools.annotations import render_moved, told_on_cause
 
@@ -106,13 +106,15 @@ def validate(
             else:  # the place is said on a line of its own, not in the message
                 text = shown(dataclasses.replace(diagnostic, message=found.message)).render()
                 text += "\n" + render_moved(found)
-            if color:
-                word = diagnostic.severity
+            if color:  # made safe first: the colour's own escapes must reach the terminal
+                word, text = diagnostic.severity, printable(text)
                 text = text.replace(f" {word}: ", " " + typer.style(
                     f"{word}:", fg="red" if diagnostic.is_error else "yellow", bold=True) + " ", 1)
-            typer.echo(text)
+                typer.echo(text)
+            else:
+                echo(text)
         count = len(files)
-        typer.echo(f"checked {count} file{'s' if count != 1 else ''}: "
+        echo(f"checked {count} file{'s' if count != 1 else ''}: "
                    f"{report.errors} error{'s' if report.errors != 1 else ''}, "
                    f"{report.warnings} warning{'s' if report.warnings != 1 else ''}")
     raise typer.Exit(EXIT_ERRORS if report.errors else EXIT_OK)
@@ -120,11 +122,15 @@ def validate(
 
 def _load_edition(path: str, variant: str | None, command: str, expansions=None):
     """Compile an edition for play; rule errors print as diagnostics and exit 1, a name
-    or path that names nothing exits 2."""
+    or path that names nothing exits 2. ``path`` takes every form a ruleset has on the
+    command line, as `compare` takes them: a file, a shipped name, RULES+EXPANSION,
+    RULES@VARIANT."""
     from .interpreter.rules.load import RuleError, UsageError, load_edition
+    from .interpreter.tools.lab.rulesets import parse_ruleset
 
     try:
-        return load_edition(path, variant, tuple(expansions or ()))
+        ruleset = parse_ruleset(path, variant, expansions)
+        return load_edition(ruleset.rules, ruleset.variant, ruleset.expansions)
     except UsageError as exc:
         fail(str(exc))
     except RuleError as exc:  # an unknown variant is a UsageError too, caught above
@@ -153,7 +159,7 @@ def _warn_dead_cards(edition, players: int, command: str) -> None:
     card_id, users = next(iter(dead.items()))
     better = variant_for(edition, edition.variants, players)
     hint = f": play it with --variant {better}" if better else ""
-    typer.echo(f"kittens {command}: warning: with {players} players '{card_id}' does nothing, since "
+    echo(f"kittens {command}: warning: with {players} players '{card_id}' does nothing, since "
                f"no card that uses it ({', '.join(users)}) reaches the game{hint}", err=True)
 
 
@@ -217,7 +223,7 @@ def run(
     def print_game(game_seed, state):
         winner = state.winner
         who = "nobody (turn limit)" if winner is None else f"seat {winner} ({seats[winner]})"
-        typer.echo(f"seed {game_seed}: {who} wins after {state.table.turn} turns")
+        echo(f"seed {game_seed}: {who} wins after {state.table.turn} turns")
 
     stream = _open_log(log, "run")
     with stream or contextlib.nullcontext():
@@ -230,38 +236,41 @@ def run(
                     if stream is not None and stream.games else "")
             if isinstance(exc, OSError):  # the log: a full disk, a file system gone
                 fail(f"cannot write the log {log}: {exc.strerror or exc}{kept}", EXIT_USAGE)
-            fail(f"the rules broke down in play: {exc}{kept}", EXIT_ERRORS)
+            seed_of = getattr(exc, "seed", None)
+            broke = "" if seed_of is None else (
+                f"; it broke in the game of seed {seed_of} (`--seed {seed_of} --games 1` plays it again)")
+            fail(f"the rules broke down in play: {exc}{broke}{kept}", EXIT_ERRORS)
     if as_json:
-        typer.echo(json.dumps(summary.to_dict(count, seats, seed)))
+        echo(json.dumps(summary.to_dict(count, seats, seed)))
     else:
         _print_summary(summary, compiled.name, seats)
         if log and summary.games:
-            typer.echo(f"log written to {log}")
+            echo(f"log written to {log}")
     if summary.interrupted:
-        typer.echo(f"kittens run: interrupted after {summary.games} finished game(s)"
+        echo(f"kittens run: interrupted after {summary.games} finished game(s)"
                    + (f"; {log} holds them" if log and summary.games else ""), err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
 def _print_summary(summary, name: str, seats: list[str]) -> None:
     count, games = len(seats), summary.games
-    typer.echo(f"{games} game{'s' if games != 1 else ''} of {name}, "
+    echo(f"{games} game{'s' if games != 1 else ''} of {name}, "
                f"{count} players, bots {', '.join(seats)}")
     if not games:
         return
     for seat in range(count):
         wins = summary.wins.get(seat, 0)
-        typer.echo(f"  seat {seat} ({seats[seat]}): {wins} win{'s' if wins != 1 else ''} "
+        echo(f"  seat {seat} ({seats[seat]}): {wins} win{'s' if wins != 1 else ''} "
                    f"({100 * wins / games:.1f}%)")
     if len(set(seats)) > 1:
         for bot, wins in summary.wins_by_bot(seats).items():
             share = seats.count(bot)
-            typer.echo(f"  all {bot} bots ({share} seat{'s' if share != 1 else ''}): {wins} wins "
+            echo(f"  all {bot} bots ({share} seat{'s' if share != 1 else ''}): {wins} wins "
                        f"({100 * wins / games:.1f}%)")
     if summary.no_winner:
-        typer.echo(f"  no winner (turn limit): {summary.no_winner}")
+        echo(f"  no winner (turn limit): {summary.no_winner}")
     speed = f"; {games / summary.seconds:.0f} games/s" if summary.seconds else ""
-    typer.echo(f"  mean turns per game: {summary.turns / games:.1f}{speed}")
+    echo(f"  mean turns per game: {summary.turns / games:.1f}{speed}")
 
 
 def _open_log(path: str | None, command: str):
@@ -294,7 +303,7 @@ def replay(
     as_json = start("replay", output, as_json) == "json"
     verified = incomplete = total = 0
     results = []
-    say = (lambda line: None) if as_json else typer.echo
+    say = (lambda line: None) if as_json else echo
     try:
         for result in replay_log(log, rules=rules, expansions=expansions):
             total += 1
@@ -326,10 +335,10 @@ def replay(
         emit({"games": total, "verified": verified, "incomplete": incomplete,
               "interrupted": stopped, "results": results})
     else:
-        typer.echo(f"{verified} of {total} game(s) replayed identically"
+        echo(f"{verified} of {total} game(s) replayed identically"
                    + (f"; {incomplete} incomplete" if incomplete else ""))
     if stopped:
-        typer.echo(f"kittens replay: interrupted after {total} game(s)", err=True)
+        echo(f"kittens replay: interrupted after {total} game(s)", err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
     raise typer.Exit(EXIT_ERRORS if verified < total else EXIT_OK)
 
@@ -379,7 +388,7 @@ def play(
             start_bot(game, k)
     stream = _open_log(log, "play")  # before the game: a bad place is said at once
     state = game.new_state(seed)
-    write = (lambda text: typer.echo(text, err=True)) if as_json else typer.echo
+    write = (lambda text: echo(text, err=True)) if as_json else echo
 
     def write_log():  # the game as far as it went: a stopped game replays as incomplete
         labels = ["person" if k in humans else seat_bots[k].name for k in range(count)]
@@ -454,16 +463,16 @@ def bench(
     figures["python"] = platform.python_version()
     figures["core"] = engine_core()
     if as_json:
-        typer.echo(json.dumps(figures))
+        echo(json.dumps(figures))
         return
-    typer.echo(f"{compiled.name}, {count} random bots, {games} games x {rounds} rounds (best), "
+    echo(f"{compiled.name}, {count} random bots, {games} games x {rounds} rounds (best), "
                f"events {'on' if events else 'off'}, Python {figures['python']}, one core, "
                f"{figures['core']} engine core")
-    typer.echo(f"  {figures['games_per_second']:,.0f} games/s")
-    typer.echo(f"  {figures['decisions_per_second']:,} decisions/s "
+    echo(f"  {figures['games_per_second']:,.0f} games/s")
+    echo(f"  {figures['decisions_per_second']:,} decisions/s "
                f"({figures['decisions_per_game']} decisions per game)")
     if figures["core"] == "python":
-        typer.echo("  (the engine runs as Python source here; `pip install .` with a C compiler "
+        echo("  (the engine runs as Python source here; `pip install .` with a C compiler "
                    "builds a compiled core that plays more than twice as fast)")
 
 
@@ -561,7 +570,7 @@ def list_editions(
         fail(str(exc))
     entries = [_for_display(entry) for entry in entries]
     if as_json:
-        typer.echo(json.dumps(entries, indent=2))
+        echo(json.dumps(entries, indent=2))
         return
     for entry in entries:
         lo, hi = entry["players"] or (0, 0)
@@ -577,7 +586,7 @@ def list_editions(
             label = f"--with {entry.get('name_to_use', entry['id'])}  ({entry['installed']})"
             if entry.get("problem"):
                 label = f"({entry['installed']}: {entry['problem']})"
-        typer.echo(f"{indent}{entry['name']}  [{entry['kind']}, {players}]  {label}")
+        echo(f"{indent}{entry['name']}  [{entry['kind']}, {players}]  {label}")
 
 
 @app.command()
@@ -598,11 +607,11 @@ def show(
                    for key, origin in compiled.origins.items()}
         origins.update({f"cards.{card_id}": [_origin_text(card.origin), *map(_origin_text, card.changed_at)]
                         for card_id, card in compiled.cards.items()})
-        typer.echo(json.dumps({"edition": as_data(compiled),
+        echo(json.dumps({"edition": as_data(compiled),
                                "sources": [display_path(str(s)) for s in compiled.sources],
                                "origins": origins}, indent=2))
         return
-    typer.echo(_shipped_paths(render_show(compiled)), nl=False)
+    echo(_shipped_paths(render_show(compiled)), nl=False)
 
 
 def _origin_text(origin) -> str:
@@ -635,10 +644,10 @@ def diff(
     after = _load_edition(second, variant, "diff", expansions)
     changes = compare(before, after)
     if as_json:
-        typer.echo(_shipped_paths(json.dumps([change.to_dict() for change in changes], indent=2,
+        echo(_shipped_paths(json.dumps([change.to_dict() for change in changes], indent=2,
                                              default=str)))
         return
-    typer.echo(_shipped_paths(render_diff(changes, before, after)), nl=False)
+    echo(_shipped_paths(render_diff(changes, before, after)), nl=False)
 
 
 @app.command()
@@ -664,14 +673,14 @@ def rules(
     base, changes = against_base(compiled, whole, lambda path: _load_edition(path, None, "rules"))
     sheet = render_rulesheet(compiled, count, fmt, base=base, changes=changes)
     if output is None:
-        typer.echo(sheet, nl=False)
+        echo(sheet, nl=False)
         return
     with _atomic_text(output, "rules") as stream:
         stream.write(sheet)
     if fmt == "json":
         emit({"written": output})
     else:
-        typer.echo(f"rulesheet written to {output}")
+        echo(f"rulesheet written to {output}")
 
 
 class Paper(str, Enum):
@@ -721,12 +730,12 @@ def print_cards(
         stream.write(printout.pdf)
     short = [{"card": e.card_id, "printed": e.copies, "wanted": e.wanted} for e in printout.short]
     for item in short:  # the sheet cap cut the deck: say what is missing
-        typer.echo(f"kittens print: warning: {item['printed']} of {item['wanted']} copies of "
+        echo(f"kittens print: warning: {item['printed']} of {item['wanted']} copies of "
                    f"'{item['card']}' printed (at most {printout.cards} cards in one PDF)", err=True)
     if as_json:
         emit({"written": output, "pages": printout.pages, "cards": printout.cards, "short": short})
     else:
-        typer.echo(f"{printout.cards} cards on {printout.pages} pages written to {output}")
+        echo(f"{printout.cards} cards on {printout.pages} pages written to {output}")
 
 
 new_app = typer.Typer(help="Write starter files: a house rule or an expansion, with a scenario.",
@@ -748,7 +757,7 @@ def _scaffold(make, *args) -> None:
         emit({"written": [{"path": item.path, "what": item.what} for item in written]})
         return
     for item in written:
-        typer.echo(f"wrote {item.path} ({item.what})")
+        echo(f"wrote {item.path} ({item.what})")
 
 
 @new_app.command("house-rule")
@@ -812,20 +821,20 @@ def test_scenarios(
         outcomes.append(outcome)
         shown_path = display_path(path)
         if not as_json and outcome.passed and verbose:
-            typer.echo(f"PASS {shown_path}")
+            echo(f"PASS {shown_path}")
         elif not as_json and not outcome.passed:
-            typer.echo(f"FAIL {shown_path}" + (f": {outcome.description}" if outcome.description else ""))
-            typer.echo(outcome.message)
+            echo(f"FAIL {shown_path}" + (f": {outcome.description}" if outcome.description else ""))
+            echo(outcome.message)
         if exitfirst and not outcome.passed:
             break
     failed = sum(not o.passed for o in outcomes)
     passed = len(outcomes) - failed
     if as_json:
-        typer.echo(json.dumps({"passed": passed, "failed": failed, "results": [
+        echo(json.dumps({"passed": passed, "failed": failed, "results": [
             {"path": o.path, "description": o.description, "passed": o.passed, "failures": o.failures}
             for o in outcomes]}))
     else:
-        typer.echo(f"{passed} passed, {failed} failed")
+        echo(f"{passed} passed, {failed} failed")
     raise typer.Exit(EXIT_ERRORS if failed else EXIT_OK)
 
 
@@ -848,8 +857,8 @@ def docs(
             return
         width = max(map(len, found))
         for name, text in found.items():
-            typer.echo(f"{name.ljust(width)}  {text}")
-        typer.echo("\nRead one with: kittens docs TOPIC")
+            echo(f"{name.ljust(width)}  {text}")
+        echo("\nRead one with: kittens docs TOPIC")
         return
     try:
         text = read(topic)
@@ -867,7 +876,7 @@ def docs(
         else:
             Console().print(Markdown(plain(text)))
             return
-    typer.echo(plain(text), nl=False)
+    echo(plain(text), nl=False)
 
 
 @app.command()
@@ -889,10 +898,10 @@ def schema(
                 emit({"written": written})
             else:
                 for path in written:
-                    typer.echo(f"wrote {path}")
+                    echo(f"wrote {path}")
             return
         if kind is not None:
-            typer.echo(schema_text(kind), nl=False)
+            echo(schema_text(kind), nl=False)
             return
     except SchemaError as exc:
         fail(str(exc))
@@ -901,7 +910,7 @@ def schema(
         emit({"schemas": found})
         return
     for item in found:
-        typer.echo(f"{item['kind']:<10} {item['id']}")
+        echo(f"{item['kind']:<10} {item['id']}")
 
 
 @app.command()
@@ -976,17 +985,17 @@ def _lab(command: str, output: Format, as_json: bool, report: Optional[str], run
     except OSError as exc:
         fail(f"cannot write {exc.filename or 'the --out file'}: {exc.strerror or exc}")
     if not text:
-        typer.echo(json.dumps(result.data, default=str))
+        echo(json.dumps(result.data, default=str))
     else:
-        typer.echo(result.text, nl=False)
+        echo(result.text, nl=False)
     if report is not None:
         with _atomic_text(report, command) as stream:
             stream.write(result.html())
         if text:
-            typer.echo(f"report written to {report}")
+            echo(f"report written to {report}")
     if result.interrupted:
         if text:
-            typer.echo(f"kittens {command}: interrupted; the figures are those of the finished games"
+            echo(f"kittens {command}: interrupted; the figures are those of the finished games"
                        + (" (--resume continues the --out file)" if result.data["meta"].get("out") else ""),
                        err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
@@ -1210,17 +1219,17 @@ def serve(
         fail(str(exc), EXIT_ERRORS)
     urls = _serve_urls(host, port)
     if as_json:
-        typer.echo(json.dumps({"urls": urls, "host": host, "port": port, "data": os.path.abspath(data),
+        echo(json.dumps({"urls": urls, "host": host, "port": port, "data": os.path.abspath(data),
                                "keep_finished_hours": keep_finished_hours, "idle_hours": idle_hours}))
     else:
-        typer.echo(f"kittens serve: the table is at {urls[0]} (Ctrl-C stops it; rooms are kept in {data})")
+        echo(f"kittens serve: the table is at {urls[0]} (Ctrl-C stops it; rooms are kept in {data})")
         for url in urls[1:]:
-            typer.echo(f"  on your network: {url}")
+            echo(f"  on your network: {url}")
         if host in ("127.0.0.1", "localhost", "::1"):
-            typer.echo("  only this computer can reach it; with --host 0.0.0.0 every device on your network can")
+            echo("  only this computer can reach it; with --host 0.0.0.0 every device on your network can")
         from .interpreter.tools.web.retire import span
 
-        typer.echo(f"  a table closes {span(settings.keep_finished)} after its game ends, or "
+        echo(f"  a table closes {span(settings.keep_finished)} after its game ends, or "
                    f"{span(settings.idle_seconds)} after its last move (--keep-finished-hours, --idle-hours)")
     config = uvicorn.Config(application, log_level="warning", ws_max_size=1 << 20, lifespan="on")
     uvicorn.Server(config).run(sockets=[sock])

@@ -25,6 +25,7 @@ from typing import Annotated
 import typer
 
 from .about import display_path
+from .interpreter.lang.diagnostics import printable
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -73,9 +74,15 @@ def start(command: str, fmt=None, as_json: bool = False) -> str:
     return value
 
 
+def echo(message="", *, err: bool = False, nl: bool = True) -> None:
+    """Print ``message``, made safe for a terminal (see diagnostics.printable): every
+    command prints through this, and much of what it prints comes from rule files."""
+    typer.echo(printable(message), err=err, nl=nl)
+
+
 def emit(data) -> None:
     """One JSON document on standard output."""
-    typer.echo(json.dumps(data, indent=2, default=str))
+    echo(json.dumps(data, indent=2, default=str))
 
 
 def fail(message: str, code: int = EXIT_USAGE, **extra) -> None:
@@ -83,7 +90,7 @@ def fail(message: str, code: int = EXIT_USAGE, **extra) -> None:
     if STATE.json:
         emit({"error": message, "code": code, "command": STATE.command, **extra})
     else:
-        typer.echo(f"kittens {STATE.command}: {message}", err=True)
+        echo(f"kittens {STATE.command}: {message}", err=True)
     raise typer.Exit(code)
 
 
@@ -109,7 +116,7 @@ def fail_rules(exc) -> None:
               "code": EXIT_ERRORS, "command": STATE.command,
               "diagnostics": [d.to_json() for d in diagnostics]})
     else:
-        typer.echo(text, err=True)
+        echo(text, err=True)
     raise typer.Exit(EXIT_ERRORS)
 
 
@@ -181,5 +188,5 @@ def run_app(app, argv: list[str] | None = None) -> int:
         if STATE.json or _wants_json(argv):
             emit({"error": message, "code": EXIT_INTERNAL, "command": _command_of(argv), "hint": hint})
         else:
-            typer.echo(f"kittens: {message}\n{hint}", err=True)
+            echo(f"kittens: {message}\n{hint}", err=True)
         return EXIT_INTERNAL

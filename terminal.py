@@ -12,6 +12,7 @@ from __future__ import annotations
 from .interpreter.engine.decisions import Chance
 from .interpreter.engine.events import AFTER_THE_DEAL, for_seat
 from .interpreter.engine.views import decision_for, view_for
+from .interpreter.lang.diagnostics import printable
 
 RULE = "-" * 64
 
@@ -20,7 +21,11 @@ class Terminal:
     """Reads and writes lines; tests give their own ``read``/``write``."""
 
     def __init__(self, read=input, write=print) -> None:
-        self.read, self.write = read, write
+        self.read, self._write = read, write
+
+    def write(self, text: str) -> None:
+        """Write a line, made safe for a terminal: it holds titles and texts from rule files."""
+        self._write(printable(text))
 
 
 class Quit(Exception):
@@ -181,7 +186,7 @@ class HumanTable:
 
     def _input(self, prompt: str) -> str:
         try:
-            return self.io.read(prompt)
+            return self.io.read(printable(prompt))
         except EOFError:
             raise Quit() from None
 

@@ -289,6 +289,12 @@ def test_validate_github_annotations_and_sarif(write, capsys):
     result = sarif["runs"][0]["results"][0]
     assert result["ruleId"] == "unknown-primitive" and result["level"] == "error"
     assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": 8, "startColumn": 13}
+    # what GitHub code scanning requires of the tool and each rule (sarif-multitool, GitHub kind)
+    driver = sarif["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"].startswith("https://")
+    for rule in driver["rules"]:
+        assert rule["fullDescription"]["text"] and rule["shortDescription"]["text"]
+        assert rule["helpUri"].startswith("https://")
 
 
 def test_ci_formats_tell_a_finding_in_a_shipped_file_on_the_file_that_caused_it(tmp_path, capsys,

@@ -30,6 +30,7 @@ from kittens.interpreter.lang.diagnostics import CODES
 from kittens.interpreter.lang.loader import load_file, read_text
 from kittens.interpreter.lang.parser import MAX_EFFECT_CHARS, MAX_NESTING, EffectError, parse_program
 from kittens.interpreter.rules.load import UsageError
+from kittens.interpreter.rules.workspace import MAX_FINDINGS_PER_KIND
 from kittens.interpreter.tools.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -492,10 +493,15 @@ def test_thousands_of_findings_in_long_effects_stay_fast(tmp_path):
         f"  - {{id: c{i}, title: x, text: x, when: own_turn, effect: '{effect}'}}\n" for i in range(30))
     result = cli("--format", "json", write(tmp_path / "many.yaml", text), timeout=MAX_SECONDS)
     assert result.returncode == 1
-    codes = [d["code"] for d in json.loads(result.stdout)["diagnostics"]]
+    found = json.loads(result.stdout)["diagnostics"]
+    codes = [d["code"] for d in found]
     # 240 KB of effects: past the per-file budget one effect-too-complex ends the checks
     assert set(codes) == {"unknown-primitive", "effect-too-complex"}
-    assert codes.count("effect-too-complex") == 1 and len(codes) > 10_000
+    # the first few findings of a kind are told, and one more counts the rest (thousands)
+    assert codes.count("effect-too-complex") == 1
+    assert codes.count("unknown-primitive") == MAX_FINDINGS_PER_KIND + 1
+    rest = next(d["message"] for d in found if "more like this" in d["message"])
+    assert int(rest.split()[1].replace(",", "")) > 10_000 - MAX_FINDINGS_PER_KIND, rest
 
 
 def test_many_misspelt_deck_cards_stay_fast(tmp_path):
@@ -511,8 +517,11 @@ def test_many_misspelt_deck_cards_stay_fast(tmp_path):
         + "".join(f"  card_numbr_{i}: 1\n" for i in range(n))
         + "setup:\n  - shuffle: draw_pile\nturn:\n  draw: draw(me)\nwin: last_standing\n"))
     result = cli("--format", "json", edition, timeout=MAX_SECONDS)
-    codes = [d["code"] for d in json.loads(result.stdout)["diagnostics"]]
-    assert codes.count("unknown-card") == n
+    found = json.loads(result.stdout)["diagnostics"]
+    codes = [d["code"] for d in found]
+    # every one is found; the first few are told and one more counts the rest
+    assert codes.count("unknown-card") == MAX_FINDINGS_PER_KIND + 1
+    assert any(f"and {n - MAX_FINDINGS_PER_KIND:,} more like this" in d["message"] for d in found)
 
 
 @pytest.mark.parametrize("steps, codes", [(200, ["too-few-kittens"]), (4000, ["bad-value"])])

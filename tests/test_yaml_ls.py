@@ -143,3 +143,5 @@ def test_the_yaml_language_server_reads_kittens_schemas(tmp_path, capsys):
     assert any("hand_sise" in m for m in messages), messages  # a key the schema does not allow
     assert any("integer" in m.lower() or "type" in m.lower() for m in messages), messages
     assert {"add_cards", "add_combos", "add_steps"} <= set(found["keys"]), found["keys"]
+    # a house rule is offered only what validates there: not the whole parts it may only change
+    assert not {"deck", "params", "setup", "combos", "rules"} & set(found["keys"]), found["keys"]

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 from ...about import __version__
 from .players import make_bots
-from .events import dumps, encode
-from .game import Game, State
+from .events import dumps
+from .game import Game, RuleRuntimeError, State
 from .views import decision_for, view_maker
 
 
@@ -123,10 +123,14 @@ def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,
             for index in range(games):
                 game_seed = seed + index
                 players = make_bots(bots, game.players, game_seed)
-                state = play_game(game, game_seed, players, record=log is not None)
+                try:
+                    state = play_game(game, game_seed, players, record=log is not None)
+                except RuleRuntimeError as exc:
+                    exc.seed = game_seed  # so the error can say which game broke
+                    raise
                 with interrupts.deferred():  # a game is counted and written whole, or not at all
                     if log is not None:
-                        pieces = [head_text(game_seed), "\n"]
+                        pieces = [head_text(game_seed, index + 1), "\n"]
                         state.table.log.write_lines(pieces)  # each line ended: the game's last too
                         data = "".join(pieces)  # ASCII: json.dumps escapes the rest
                         if write_bytes is not None:
@@ -242,35 +246,33 @@ class LogFile:
 
 
 class _HeaderText:
-    """The header line of each game of a run, as ``dumps(game_header(...))`` writes it:
-    only the seed differs from game to game, so the rest is written once."""
-
-    #: stands for the seed while the rest is written (no text of a header can hold it:
-    #: it is written \u0000 within a string, and a path cannot hold that character)
-    MARK = "\x00seed\x00"
+    """The header line of each game of a run, as ``dumps(game_header(...))`` writes it."""
 
     def __init__(self, game: Game, names: list, header: dict) -> None:
         self.game, self.names, self.header = game, names, header
-        text = dumps(game_header(game, self.MARK, names, **header))
-        mark = encode(self.MARK)
-        self.parts = text.split(mark) if text.count(mark) == 1 else None
 
-    def __call__(self, seed: int) -> str:
-        if self.parts is None or type(seed) is not int:
-            return dumps(game_header(self.game, seed, self.names, **self.header))
-        before, after = self.parts
-        return before + str(seed) + after
+    def __call__(self, seed: int, number: int = 1) -> str:
+        return dumps(game_header(self.game, seed, self.names, number=number, **self.header))
 
 
-def game_header(game: Game, seed: int, bots: list[str], **extra) -> dict:
-    """The first line of a logged game: enough to replay it."""
+def game_header(game: Game, seed: int, bots: list[str], number: int = 1, **extra) -> dict:
+    """The first line of a logged game: enough to replay it. ``number`` is the game's
+    place in its run (1 for the first), and ``check`` a fingerprint of the rest, so a
+    replay can say when a header was changed, or games left out or moved."""
     edition = game.edition
     digest = getattr(game, "digest", None)
     if digest is None:  # the rule files are read once per game compiled, not once per game played
         digest = game.digest = edition_digest(edition)
-    return {"type": "game", "kittens": __version__, "edition": extra.pop("edition", None),
-            "edition_id": edition.id, "variant": edition.variant, "digest": digest,
-            "players": game.players, "seed": seed, "bots": bots, **extra}
+    header = {"type": "game", "kittens": __version__, "edition": extra.pop("edition", None),
+              "edition_id": edition.id, "variant": edition.variant, "digest": digest,
+              "players": game.players, "seed": seed, "bots": bots, "number": number, **extra}
+    header["check"] = header_check(header)
+    return header
+
+
+def header_check(header: dict) -> str:
+    """The fingerprint of a game header: every field but ``check`` itself, as a log writes them."""
+    return hashlib.sha256(dumps({k: v for k, v in header.items() if k != "check"}).encode()).hexdigest()[:16]
 
 
 def edition_digest(edition) -> str:

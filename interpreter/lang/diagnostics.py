@@ -87,6 +87,28 @@ CODES: dict[str, str] = {
 }
 
 
+#: characters a terminal acts on rather than shows: C0 controls but tab and line feed,
+#: DEL and C1 controls (ESC ] 0; ... BEL sets a terminal's title, ESC [ moves the cursor,
+#: CR overwrites the line), and the marks that reorder text (bidirectional overrides)
+_UNSAFE = {code: f"\\x{code:02x}" for code in (*range(0x00, 0x09), *range(0x0b, 0x20), 0x7f,
+                                                *range(0x80, 0xa0))}
+_UNSAFE.update({code: f"\\u{code:04x}" for code in (0x200e, 0x200f, *range(0x202a, 0x202f),
+                                                      *range(0x2066, 0x206a))})
+
+
+def with_article(word: str) -> str:
+    """``word`` after "a" or "an", as it is said: "an edition", "a scenario"."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def printable(text: str) -> str:
+    """``text`` made safe to print on a terminal: each character a terminal would act on
+    (an escape sequence, a bell, a NUL, a carriage return, a direction override) is
+    written out visibly, as ``\\x1b`` or ``\\u202e``. Every text from a rule file goes
+    through this before it is printed (names, titles, texts, paths, diagnostics)."""
+    return text.translate(_UNSAFE) if isinstance(text, str) else text
+
+
 #: the longest message a diagnostic carries: a longer one is cut in the middle, so
 #: no quoted value can make a finding run on for pages
 MAX_MESSAGE = 1000
@@ -119,7 +141,8 @@ class Diagnostic:
 
     def render(self) -> str:
         """The compiler-style text form, with the source line and a caret."""
-        head = f"{self.path}:{self.line}:{self.column}: {self.severity}: {self.message} [{self.code}]"
+        head = printable(f"{self.path}:{self.line}:{self.column}: {self.severity}: {self.message} "
+                         f"[{self.code}]")
         if not self.source_line:
             return head
         text = self.source_line.rstrip("\n")
@@ -127,9 +150,10 @@ class Diagnostic:
         if len(text) > 120:  # show a window of a very long line around the caret
             start = max(0, column - 60)
             text, column = text[start:start + 120], column - start
-        # keep the caret under the right character even when the line has tabs
-        pad = "".join("\t" if ch == "\t" else " " for ch in text[: max(column - 1, 0)])
-        return f"{head}\n    {text}\n    {pad}^"
+        # keep the caret under the right character even when the line has tabs, or
+        # characters written out visibly (each takes the width of its escape)
+        pad = "".join("\t" if ch == "\t" else " " * len(printable(ch)) for ch in text[: max(column - 1, 0)])
+        return f"{head}\n    {printable(text)}\n    {pad}^"
 
     def to_json(self) -> dict:
         data = asdict(self)

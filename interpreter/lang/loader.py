@@ -414,6 +414,9 @@ class _Builder:
         self.result: object = None
         self.constructor = SafeConstructor()
         self.resolver = Resolver()
+        #: plain scalar text -> its value: a long list repeats a few words (ids, numbers),
+        #: and resolving each anew made a 190,000-item list take seconds to load
+        self.plain: dict[str, object] = {}
 
     # -- helpers -------------------------------------------------------------
     def _mark(self, event) -> Mark:
@@ -503,6 +506,15 @@ class _Builder:
         self._place(value)
 
     def _construct(self, event):
+        plain = not event.style and event.tag is None and event.implicit[0] and len(event.value) <= 64
+        if plain and event.value in self.plain:
+            return self.plain[event.value]
+        value = self._construct_new(event)
+        if plain:
+            self.plain[event.value] = value
+        return value
+
+    def _construct_new(self, event):
         if event.tag and event.tag != "!" and not (event.implicit and event.implicit[0]):
             tag = event.tag
         else:

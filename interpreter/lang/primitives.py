@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from itertools import permutations
 from types import SimpleNamespace
 
-from .limits import NUMBER_LIMIT, fail
+from .limits import NUMBER_LIMIT, fail, shown
 from .machine import Chance, Decision
 from .values import HAND, PrivateInt, as_secret_as, cards_of, seats_of
 
@@ -543,8 +543,17 @@ def end_turn(ctx, turns):
 def attack(ctx, victim, turns):
     table = ctx.table
     if victim is not None and table.alive[victim]:
-        turns = 0 if turns < 0 else NUMBER_LIMIT if turns > NUMBER_LIMIT else turns
-        table.attack(ctx.me, victim, turns, ctx.state.rules["attacks_stack"])
+        turns = max(turns, 0)
+        stack = ctx.state.rules["attacks_stack"]
+        # what the victim will owe (table.attack): turns stacked over many attacks must stay
+        # within the number limit too, as every number in play does (limits.py)
+        in_turn = ctx.me == table.current
+        carried = table.owed[ctx.me] if in_turn and stack and table.attacked[ctx.me] else 0
+        owes = (0 if in_turn and victim == ctx.me else table.owed[victim]) + turns + carried
+        if owes > NUMBER_LIMIT:
+            fail(ctx.state.where(ctx), f"seat {victim} would owe {shown(owes)} turns, beyond the "
+                                       f"largest number an effect may use ({NUMBER_LIMIT:,})")
+        table.attack(ctx.me, victim, turns, stack)
 
 
 @primitive([("cards", CARDS)], None, ACTION,

@@ -31,6 +31,7 @@ from typing import NamedTuple
 
 from ..lang.diagnostics import did_you_mean
 from ..lang.loader import Document
+from ...about import shipped_path
 
 #: parts an expansion replaces outright when it gives them (`players` widens instead)
 REPLACED = ("setup", "turn", "win", "teams")
@@ -75,7 +76,7 @@ class Problem(NamedTuple):
 
 def where(doc, path) -> str:
     """``file:line`` of a value, for messages that name a second place."""
-    return f"{doc.path}:{doc.mark(path).line}"
+    return f"{shipped_path(doc.path)}:{doc.mark(path).line}"
 
 
 class VariantDoc:

@@ -6,7 +6,7 @@ import os
 
 from ..lang import primitives as P
 from ..lang.checker import CheckEnv
-from ..lang.diagnostics import did_you_mean
+from ..lang.diagnostics import did_you_mean, with_article
 from ..lang.loader import Document
 from .libraries import Library
 from .model import Card, Combo, Origin
@@ -47,7 +47,7 @@ def load_library(ws: Workspace, path: str, *, from_doc: Document | None = None,
     if kind not in ("cards", "combos"):
         if from_doc is not None:
             ws.report(from_doc.diagnostic(from_path, "wrong-kind",
-                                          f"'{from_doc.value_at(from_path)}' is an {kind} file; only "
+                                          f"'{from_doc.value_at(from_path)}' is {with_article(kind)} file; only "
                                           "cards and combos files can be included here"))
         return None
     identity = _identity(ws, doc)
@@ -134,6 +134,10 @@ def _include_problem(ws: Workspace, key: str, shown: str, from_doc, from_path) -
             return "outside-project", refused
     if not shown.endswith((".yaml", ".yml")):  # never read other files (secrets) through an include
         return "unknown-file", f"'{named}' is not a rule file: only .yaml and .yml files can be included"
+    if not ws.sources.held(key) and os.path.exists(key) and not os.path.isfile(key):
+        # a pipe would block, a folder has no text
+        return "unknown-file", (f"'{named}' is not a regular file (it is a folder, a pipe or a "
+                                "device): include a rule file")
     if not ws.sources.exists(key):
         folder = os.path.dirname(shown)
         nearby = [n for n in os.listdir(folder) if n.endswith((".yaml", ".yml"))] \
@@ -150,7 +154,7 @@ def _load_uses(ws: Workspace, lib: Library) -> None:
             continue
         if used.kind != "cards":
             ws.report(lib.doc.diagnostic(("uses", index), "wrong-kind",
-                                         f"'{relative}' is a {used.kind} file; `uses` takes cards files"))
+                                         f"'{relative}' is {with_article(used.kind)} file; `uses` takes cards files"))
         else:
             lib.uses.append(used)
 

@@ -104,20 +104,41 @@ def select_variant(edition: Edition, variant: str | None, named: str) -> Edition
     return edition.variants[variant]
 
 
-def expand(paths: list[str]) -> list[str]:
+def expand(paths: list[str], *, allow_outside: bool | None = None,
+           outside: list | None = None) -> list[str]:
     """Files named directly, plus every ``*.yaml``/``*.yml`` below named folders, sorted;
     below a folder, hidden folders, build output, virtual environments and what
-    .gitignore names are left out (see :mod:`ignore`)."""
+    .gitignore names are left out (see :mod:`ignore`), and so are links that lead out
+    of the rule folders (the folder's project, the kittens package, installed
+    expansions) unless ``allow_outside`` (default: the environment, see
+    :mod:`workspace`): references may not leave them, and neither may a folder walk.
+    The links left out are added to ``outside`` when it is given."""
     from .ignore import walk_rule_files
+    from .workspace import allow_outside_default
 
+    if allow_outside is None:
+        allow_outside = allow_outside_default()
     files: list[str] = []
     for path in paths:
         if os.path.isdir(path):
-            files += walk_rule_files(path, RULE_FILE_SUFFIXES)
+            found = walk_rule_files(path, RULE_FILE_SUFFIXES)
+            if not allow_outside:
+                roots = _walk_roots(path)
+                left_out = [f for f in found if not plugins.confined(f, roots)]
+                if outside is not None:
+                    outside += left_out
+                found = [f for f in found if f not in left_out]
+            files += found
         elif os.path.exists(path):
             files.append(path)
         else:
             raise UsageError(f"no such file or folder: {path}")
-    if not files:
+    if not files and not outside:
         raise UsageError(f"no rule files (*.yaml, *.yml) in {', '.join(paths)}")
     return list(dict.fromkeys(os.path.normpath(f) for f in files))
+
+
+def _walk_roots(folder: str) -> list[str]:
+    """The folders a walk of ``folder`` may read files from (links followed)."""
+    return [os.path.realpath(folder), plugins.project_root(os.path.join(folder, "_")),
+            *plugins.trusted_folders()]

@@ -131,6 +131,9 @@ def not_found(reference: str, folder: str = ".") -> str:
         return f"the folder '{reference}' holds no {EXPANSION_FILE}"
     if os.path.isfile(path):
         return f"'{reference}' is not a rule file: only .yaml and .yml files are read"
+    if os.path.exists(path):  # a pipe, a device or a folder: there, but nothing to read
+        return (f"'{reference}' is not a regular file (it is a folder, a pipe or a device): "
+                "name a rule file")
     names = [item.name for item in installed()]
     known = f" (installed: {', '.join(names)})" if names else " (no expansion is installed)"
     return (f"no expansion '{reference}': give a file, a folder holding {EXPANSION_FILE}, or the "
@@ -144,6 +147,9 @@ def edition_not_found(reference: str, folder: str = ".") -> str:
     path = os.path.normpath(os.path.join(folder, reference))
     if os.path.isfile(path):
         return f"'{reference}' is not a rule file: only .yaml and .yml files are read"
+    if os.path.exists(path):  # a pipe, a device or a folder: there, but nothing to read
+        return (f"'{reference}' is not a regular file (it is a folder, a pipe or a device): "
+                "name a rule file")
     names = sorted(name[:-5] for name in os.listdir(EDITIONS_DIR) if name.endswith(".yaml"))
     return (f"no file '{reference}' (looked for {path}), and no shipped edition of that name"
             f"{did_you_mean(reference, names)} (shipped: {', '.join(names)})")

@@ -17,6 +17,7 @@ variable ``KITTENS_ALLOW_OUTSIDE=1``).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Mapping
@@ -25,7 +26,7 @@ from ..lang import checker, parser, syntax
 from ..lang import primitives as P
 from . import plugins
 from .libraries import LibraryCache
-from ..lang.diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
+from ..lang.diagnostics import ERROR, WARNING, Diagnostic, did_you_mean, with_article
 from ..lang.loader import Document, load_file, load_text
 from ..lang.schemas import FORMAT_VERSION, KINDS, invalid_records, validate, with_step_forms
 from ...about import PACKAGE_DIR
@@ -36,8 +37,22 @@ _MODELINE = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
 #: this keeps a hostile file to about a second (the Original holds about 2 KB)
 MAX_EFFECT_TEXT_PER_FILE = 96 * 1024
 
+#: findings of one code in one file that are told one by one; the rest are counted in one
+#: more finding (a 190,000-item list gave 570,007 lines of findings)
+MAX_FINDINGS_PER_KIND = 10
+
 #: set to 1 (or anything but 0 or nothing) to let references leave the rule folders
 ALLOW_OUTSIDE_ENV = "KITTENS_ALLOW_OUTSIDE"
+
+
+#: the kittens package folder as messages may name it (a second place: "(file:line)")
+_INSTALLED = os.path.join(str(PACKAGE_DIR), "")
+
+
+def shipped_in_text(text: str) -> str:
+    """``text`` with every path into the kittens package written ``<kittens>/...``, as a
+    shipped file is always shown (docs/tools.md), never where kittens is installed."""
+    return text.replace(_INSTALLED, "<kittens>/")
 
 
 def allow_outside_default() -> bool:
@@ -98,12 +113,16 @@ class Workspace:
 
     # -- diagnostics ----------------------------------------------------------
     def report(self, diagnostic: Diagnostic) -> None:
+        if _INSTALLED in diagnostic.message:
+            diagnostic = dataclasses.replace(diagnostic, message=shipped_in_text(diagnostic.message))
         key = (diagnostic.path, diagnostic.line, diagnostic.column, diagnostic.code, diagnostic.message)
         self._found.setdefault(key, diagnostic)
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
-        return sorted(self._found.values(), key=lambda d: (d.path, d.line, d.column, d.code))
+        """Every finding in file order, at most :data:`MAX_FINDINGS_PER_KIND` of one code in
+        one file; a last one counts the rest."""
+        return bounded(sorted(self._found.values(), key=lambda d: (d.path, d.line, d.column, d.code)))
 
     def snapshot(self) -> dict:
         """The findings so far, to go back to with :meth:`restore` (a trial compilation)."""
@@ -234,7 +253,7 @@ class Workspace:
                 if named != wanted:
                     self.report(Diagnostic(doc.path, number, match.start(1) + 1, WARNING,
                                            "schema-modeline",
-                                           f"the modeline names '{named}' but this is a {kind} file: "
+                                           f"the modeline names '{named}' but this is {with_article(kind)} file: "
                                            f"use {wanted}", line))
                 return
 
@@ -284,6 +303,28 @@ class Workspace:
         mark = doc.offset_mark(path, offset)
         self.report(Diagnostic(doc.path, mark.line, mark.column, severity, code, message,
                                doc.source_line(mark.line)))
+
+
+def bounded(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """``diagnostics`` (in order) with the findings of one code in one file past
+    :data:`MAX_FINDINGS_PER_KIND` replaced by one that says how many more there are."""
+    groups: dict[tuple, list] = {}
+    for diagnostic in diagnostics:
+        groups.setdefault((diagnostic.path, diagnostic.code), []).append(diagnostic)
+    if all(len(group) <= MAX_FINDINGS_PER_KIND for group in groups.values()):
+        return diagnostics
+    out = []
+    for group in groups.values():
+        out += group[:MAX_FINDINGS_PER_KIND]
+        rest = group[MAX_FINDINGS_PER_KIND:]
+        if rest:
+            first = rest[0]
+            severity = ERROR if any(d.is_error for d in rest) else WARNING
+            out.append(Diagnostic(first.path, first.line, first.column, severity, first.code,
+                                  f"and {len(rest):,} more like this in this file, "
+                                  "from here on: fix the ones above and check again",
+                                  first.source_line))
+    return sorted(out, key=lambda d: (d.path, d.line, d.column, d.code))
 
 
 def base_names() -> dict:

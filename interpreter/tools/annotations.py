@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from urllib.parse import quote
 
-from ...about import shipped_path
+from ...about import HOMEPAGE, shipped_path
 from ..lang.diagnostics import CODES, Diagnostic
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -96,7 +96,12 @@ def render_github(diagnostics: list[Diagnostic]) -> str:
 def sarif_log(diagnostics: list[Diagnostic], files: list[str], version: str) -> dict:
     """A SARIF 2.1.0 log with one run of kittens: its rules are the codes used."""
     used = sorted({d.code for d in diagnostics})
+    # GitHub code scanning wants every rule's fullDescription (sarif-multitool's GitHub
+    # rules report its absence as an error), and the tool's informationUri
     rules = [{"id": code, "name": code, "shortDescription": {"text": CODES[code]},
+              "fullDescription": {"text": f"{CODES[code][:1].upper()}{CODES[code][1:]} "
+                                          f"(kittens diagnostic `{code}`)."},
+              "helpUri": f"{HOMEPAGE}/blob/main/docs/diagnostics.md",
               "help": {"text": "Every code is explained by `kittens docs diagnostics`."}}
              for code in used]
     index = {code: i for i, code in enumerate(used)}
@@ -109,7 +114,8 @@ def sarif_log(diagnostics: list[Diagnostic], files: list[str], version: str) -> 
             "region": {"startLine": d.line, "startColumn": d.column}}}],
     } for d in diagnostics]
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [{
-        "tool": {"driver": {"name": "kittens", "version": version, "rules": rules}},
+        "tool": {"driver": {"name": "kittens", "version": version, "informationUri": HOMEPAGE,
+                            "rules": rules}},
         "artifacts": [{"location": {"uri": _uri(f)}} for f in files],
         "results": results,
     }]}

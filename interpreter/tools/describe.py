@@ -143,6 +143,8 @@ def _move(a: _Args) -> str:
     cards, to = a.w.cards_of(a.get("cards"), whole=True), a.get("to")
     if isinstance(to, s.Name) and to.id == "removed":
         text = f"put {cards} out of the game"
+    elif isinstance(to, s.Name) and to.id == "discard_pile" and a.get("at") is None:
+        text = f"discard {cards}"  # as the discard primitive reads: a card with a home goes home either way
     else:
         text = f"move {cards} {a.w.destination(to, a.get('at'))}"
     face_up = a.get("face_up")
@@ -241,7 +243,7 @@ WORDING = dict(
     random_card=lambda a: f"a random card from {a['cards']}",
     blind_pick=lambda a: (f"a card {'you take' if a.is_me('by') else a['by'] + ' takes'} unseen "
                           f"from {a['cards']} (at random, unless a distinct back gives it away)"),
-    choose_kind=lambda a: f"one of {a['among']}, of the kind {_does(a.by(), 'pick', 'picks')}",
+    choose_kind=lambda a: f"one of {a['among']} ({_does(a.by(), 'pick', 'picks')} which kind)",
     choose_player=lambda a: f"a player {_does(a.by(), 'choose', 'chooses')} among {a['among']}",
     choose_card=_choose_card,
     choose_title=lambda a: f"a card title {_does(a.by(), 'name', 'names')}",
@@ -293,6 +295,9 @@ class _Words:
         for name, value in (names or {}).items():
             scope[name] = value if isinstance(value, tuple) else (value, None)
         self.scopes = [scope]
+        #: cards a `let` names that read as what they hold: name -> [value, said yet]; once
+        #: said, the name reads "those cards" ("discard one of those cards"), not all again
+        self.inlined: dict[str, list] = {}
 
     # -- names and types ----------------------------------------------------------
     def lookup(self, name: str):
@@ -377,6 +382,11 @@ class _Words:
             return f"“{node.value}”"
         if isinstance(node, s.Name):
             found = self.lookup(node.id)
+            inlined = self.inlined.get(node.id)
+            if found and inlined is not None and found[1] == P.CARDS:
+                if inlined[1]:
+                    return "those cards"
+                inlined[1] = True
             return found[0] if found else f"the {words(node.id)}"
         if isinstance(node, s.RuleRef):
             return self.rule(node)
@@ -455,6 +465,17 @@ class _Words:
         return f"{self.expr(left)} {_COMPARE.get(op, op)} {self.expr(right)}"
 
     def nonempty(self, node) -> str:
+        inlined = self.inlined.get(node.id) if isinstance(node, s.Name) else None
+        value = inlined[0] if inlined is not None else node
+        if isinstance(value, s.Call) and value.name == N.playable_as:
+            # "you hold a card that can serve as a Defuse", rather than "there are the cards ..."
+            held = _Args(self, value).get("cards")
+            if isinstance(held, s.Call) and held.name == N.hand:
+                if inlined is not None:
+                    inlined[1] = True
+                a = _Args(self, value)
+                return (f"{_does(_Args(self, held)['player'], 'hold', 'holds')} a card that can serve "
+                        f"as {a.title('card')}")
         if isinstance(node, s.Call) and node.name == N.in_zone and len(node.args) == 2:
             return f"{self.expr(node.args[0])} is in {self.expr(node.args[1])}"
         if self.type_of(node) in (P.PLAYER, P.CARD):
@@ -519,6 +540,8 @@ class _Words:
         if short and not changes and (kind == P.ZONE or (_unchanged_at_uses(uses, rest) and (len(uses) == 1 or not chance))):
             if uses or not chance:
                 self.scopes[-1][stmt.name] = (phrase, kind)
+                if len(uses) > 1:
+                    self.inlined[stmt.name] = [stmt.value, False]
                 return None
         named = f"“{words(stmt.name)}”"
         self.scopes[-1][stmt.name] = (named, kind)
@@ -530,8 +553,9 @@ class _Words:
             # `if a { if b { x } }` reads as "if a and b, x"
             merged = s.BoolOp(stmt.pos, "and", (stmt.condition, inner.condition))
             return self.if_(s.If(stmt.pos, merged, inner.then, ()))
+        condition = self.expr(stmt.condition)  # worded first: it is read first
         then = self.block(stmt.then)
-        text = f"if {self.expr(stmt.condition)}, {self.join(then, bool(stmt.otherwise))}"
+        text = f"if {condition}, {self.join(then, bool(stmt.otherwise))}"
         if stmt.otherwise:
             otherwise = self.block(stmt.otherwise)
             text += f"; otherwise, {self.join(otherwise, False)}"

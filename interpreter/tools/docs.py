@@ -89,7 +89,8 @@ if any(count(hand(p)) == 0 for p in others()) { end_turn() }
 """ + f"""
 Two limits keep every game quick, whatever its rule files say. Every number
 an effect writes or works out must lie between -{NUMBER_LIMIT:,} and
-{NUMBER_LIMIT:,}. One action of a player (a play or a draw, with everything it
+{NUMBER_LIMIT:,}, and so must what the table adds up: the turns attacks
+stack on a player (a counter stays within its `min` and `max`). One action of a player (a play or a draw, with everything it
 sets off: answers, drawn cards' effects, state checks) may take at most
 {STEP_BUDGET:,} steps: starting an effect costs one step plus one per primitive call
 it makes outside its loops, and a `for` loop (or an aggregate) costs its

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from ..engine.events import dumps, encode
 from ..engine.game import Game, GameError, RuleRuntimeError
 from ..rules import plugins
-from ..engine.simulate import edition_digest
+from ..engine.simulate import edition_digest, header_check
 from ..rules.load import load_edition
 
 
@@ -96,6 +96,7 @@ def replay_log(path: str, *, rules: str | None = None, expansions=None,
     lines = _Lines(path)
     setup = _Setup(path, rules, expansions, {} if editions is None else editions)
     number = 0
+    order = _Order()
     try:
         while (item := lines.peek()) is not None:
             line, record = item
@@ -107,11 +108,38 @@ def replay_log(path: str, *, rules: str | None = None, expansions=None,
                 return
             if record["type"] != "game":
                 raise LogError(f"{path}:{line}:1: the log must start with a 'game' header line")
+            changed = order.changed(record)
+            if changed is not None:
+                lines.skip_game(number)
+                yield Replayed(record, 0, None, changed, game=number, line=line)
+                continue
             yield _replay_game(record, line, number, lines, setup)
     finally:
         lines.close()
     if number == 0:
         raise LogError(f"{path}: the log holds no game")
+
+
+class _Order:
+    """Whether each game is in its place: numbered one after the other in its run (a run
+    starts again at 1, so logs may be joined)."""
+
+    def __init__(self) -> None:
+        self.last = None  # the number of the game before, when it had one
+
+    def changed(self, header: dict) -> str | None:
+        """Why this game is not where it was written; None when it is."""
+        number, last = header.get("number"), self.last
+        self.last = number if isinstance(number, int) and not isinstance(number, bool) else None
+        if number is None or number == 1:
+            return None
+        if self.last is None or number < 1:
+            return "bad game header: 'number' must be a whole number from 1 up"
+        if last != number - 1:
+            before = "the log's start" if last is None else f"game {last}"
+            return (f"this is game {number} of its run, but it follows {before}: games were left "
+                    "out, repeated or moved in this log")
+        return None
 
 
 def _replay_game(header: dict, line: int, number: int, lines: "_Lines",
@@ -150,6 +178,12 @@ def _new_state(header: dict, line: int, path: str, setup: "_Setup", result: Repl
     """The game a header describes, set up from its seed; None (with ``result.mismatch``
     saying why) when it cannot be replayed with these rule files."""
     edition, used, digest = setup.edition(header, line)
+    check = header.get("check")
+    if check is not None and check != header_check(header):
+        result.mismatch = ("the game's header was changed after it was logged (it records what was "
+                           "played: rule files, players, seed, bots, its number in the run), so the "
+                           "game is not replayed: use the log as it was written")
+        return None
     if header.get("digest") not in (None, digest):
         result.mismatch = (f"the rule files have changed since this game was played (digest "
                            f"{_shown(str(header.get('digest')))}, now {digest} with "
@@ -233,6 +267,20 @@ class _Setup:
             self.digests[key] = edition_digest(self.kept[key])
         return self.kept[key], [edition, *extras], self.digests[key]
 
+    def _confine(self, path: str, where: str, option: str) -> None:
+        """Refuse a file a header names outside the rule folders: the log's project, the
+        project the command runs in, the kittens package and installed expansions (the
+        jail references have, see workspace.py); the user may name it with ``option``."""
+        from ..rules.workspace import ALLOW_OUTSIDE_ENV, allow_outside_default
+
+        roots = [plugins.project_root(self.path), *plugins.trusted_folders()]
+        if allow_outside_default() or plugins.confined(path, roots):
+            return
+        raise LogError(f"{where}: the game header names {_shown(path)}, outside the rule folders "
+                       "(the log's project, this project, the kittens package and installed "
+                       "expansions), and kittens reads no file there: if you trust it, give it "
+                       f"with {option} (or set {ALLOW_OUTSIDE_ENV}=1)")
+
     def _edition_file(self, header: dict, where: str) -> str:
         if self.rules is not None:
             found = _rule_file(self.rules) or plugins.shipped(self.rules)
@@ -245,6 +293,8 @@ class _Setup:
             raise LogError(f"{where}: the game header names no edition")
         found = _recorded(recorded) or _rule_file(given) or _shipped(given) or \
             _rule_file(os.path.join(self.folder, given))
+        if found is not None:
+            self._confine(found, where, "--rules FILE")
         if found is None:
             moved = isinstance(recorded, str) and recorded != given
             was = f" (it was at {_shown(recorded)})" if moved else ""
@@ -277,6 +327,7 @@ class _Setup:
                                "shipped or installed expansion of that name and no regular "
                                ".yaml/.yml file there; if it has moved, give the expansions "
                                "with --with")
+            self._confine(located, where, "--with")
             found.append(located)
         return found
 

@@ -460,9 +460,11 @@ def _card_blocks(edition: Edition, players: int) -> list:
         facts += _card_traits(edition, card)
         combos = [c.title for c in edition.combos if c.may_include(card)]
         if combos and not any(t for t in (card.effect, card.on_draw, card.instead_of_draw)):
-            facts.append(f"Counts in the combos: {_and(combos)}.")
+            either = combos[0] if len(combos) == 1 else f"{', '.join(combos[:-1])} or {combos[-1]}"
+            facts.append(f"You may play it in a combo: {either}.")
         if ctx.named_by.get(card_id):
-            facts.append(f"Named by: {_and(ctx.named_by[card_id])}.")
+            naming = ctx.named_by[card_id]
+            facts.append(f"{_and(naming)} {'refers' if len(naming) == 1 else 'refer'} to it by name.")
         blocks.append(Para(" ".join(facts), "Use:"))
         blocks += ctx.play_paras(card)
         if card.on_draw is not None:

@@ -17,6 +17,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..lang.diagnostics import with_article
 from ..engine.decisions import Chance
 from ..rules.edition import compile_edition
 from ..engine.game import Game, GameError, RuleRuntimeError
@@ -71,7 +72,7 @@ class ScenarioRunner:
         if doc is None or problems:
             return Outcome(path, "", False, problems or [f"{path}: cannot be loaded"])
         if kind != "scenario":
-            return Outcome(path, "", False, [f"{path}:1:1: this is a {kind} file, not a scenario "
+            return Outcome(path, "", False, [f"{path}:1:1: this is {with_article(kind)} file, not a scenario "
                                              "(`kind: scenario`)"])
         edition, related = self.edition(doc)
         if edition is not None:

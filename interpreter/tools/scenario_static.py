@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 
 from ..rules import plugins
-from ..lang.diagnostics import WARNING, did_you_mean
+from ..lang.diagnostics import WARNING, did_you_mean, with_article
 from ..rules.edition import compile_edition
 from ..lang.schemas import KINDS
 from ..rules.workspace import Workspace
@@ -74,8 +74,7 @@ def _playable(ws, doc, path: tuple, target: str, kinds: tuple, hint: str) -> boo
     if not isinstance(kind, str) or kind not in KINDS:
         return False  # the file's own errors are reported in it
     if kind not in kinds:
-        article = "an" if kind[0] in "aeiou" else "a"
-        ws.report(doc.diagnostic(path, "wrong-kind", f"'{doc.value_at(path)}' is {article} {kind} "
+        ws.report(doc.diagnostic(path, "wrong-kind", f"'{doc.value_at(path)}' is {with_article(kind)} "
                                  f"file, not {' or '.join('an ' + k for k in kinds)}: {hint}"))
         return False
     return True

@@ -6,12 +6,12 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ..lang.diagnostics import WARNING, Diagnostic
+from ..lang.diagnostics import ERROR, WARNING, Diagnostic
 from ..rules.edition import compile_edition
 from ..rules.library import load_library
 from ..rules.model import Edition
 from ..rules.load import UsageError, expand
-from ..rules.workspace import Workspace
+from ..rules.workspace import ALLOW_OUTSIDE_ENV, Workspace
 
 @dataclass
 class Report:
@@ -77,8 +77,15 @@ def validate_paths(paths: list[str], *, allow_outside: bool | None = None) -> Re
 
     ``allow_outside``: let references leave the rule folders (default: what the
     environment says, see :mod:`workspace`)."""
-    files = expand(paths)
+    left_out: list[str] = []
+    files = expand(paths, allow_outside=allow_outside, outside=left_out)
     ws = Workspace(allow_outside=allow_outside)
+    for link in left_out:  # the outside file is not read: its lines are not ours to print
+        ws.report(Diagnostic(os.path.normpath(link), 1, 1, ERROR, "outside-project",
+                             f"this is a link to {os.path.realpath(link)}, outside the folders "
+                             "checked (the project, the kittens package and installed expansions), "
+                             "and kittens reads no file there: copy the file into the project, or "
+                             f"if you trust it, run with --allow-outside (or set {ALLOW_OUTSIDE_ENV}=1)"))
     causes = {}
     for path in checking_order(files):
         before = ws.snapshot()
