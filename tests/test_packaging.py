@@ -68,6 +68,21 @@ def test_the_distribution_is_ours_and_its_version_has_one_source():
         f"{__version__}"
 
 
+def test_no_install_hint_names_the_other_kittens():
+    """An install hint naming the bare distribution `kittens` (with or without an
+    extra) would install the index's unrelated kittens: every hint, in code, docs,
+    templates and tests, names kittens-engine."""
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True).stdout
+    wrong = re.compile(r"(?<![\w-])kittens\[(lab|cluster|rl|web|print|lsp|test)|pipx? install '?kittens(?![\w-])")
+    found = []
+    for name in filter(None, listed.decode().split("\0")):
+        path = ROOT / name
+        if path.suffix in (".py", ".md", ".toml", ".yaml", ".yml", ".txt", ".cfg", ".html", ".js") and path.is_file():
+            text = path.read_text(encoding="utf-8", errors="replace")  # a test corpus holds non-UTF-8 files
+            found += [f"{name}: {m.group(0)}" for m in wrong.finditer(text)]
+    assert found == []
+
+
 def test_the_sdist_and_the_wheel_name_the_distribution_and_version(built):
     assert [p.name for p in built["sdists"]] == [f"kittens_engine-{__version__}.tar.gz"]
     with tarfile.open(built["sdists"][0]) as sdist:
