@@ -194,9 +194,13 @@ def write_build_note(build_lib: str, core: str, why: str) -> None:
 def stage_declarations() -> str:
     """A folder where the .pxd files beside the compiled modules lie under the package's
     own name (kittens/interpreter/...), whatever this folder is called: Cython finds a
-    module's declarations by its full name. Returns the folder, for Cython's include path."""
+    module's declarations by its full name. Returns the folder, for Cython's include path.
+
+    The copies keep their sources' times (copy2), and files already there stay: Cython
+    makes a module's C again when a declaration it reads is newer than that C, so fresh
+    copies would make a second build regenerate, and recompile, every declared module."""
     root = os.path.join(BUILD_DIR, "include")
-    shutil.rmtree(root, ignore_errors=True)  # a .pxd since removed must not apply still
+    staged = set()
     for path in HOT_MODULES:
         pxd = path[: -len(".py")] + ".pxd"
         if not os.path.exists(pxd):
@@ -205,8 +209,17 @@ def stage_declarations() -> str:
         for depth in range(1, len(parts) + 1):  # each level a package, to Cython
             folder = os.path.join(root, *parts[:depth])
             os.makedirs(folder, exist_ok=True)
-            open(os.path.join(folder, "__init__.pxd"), "a").close()
-        shutil.copyfile(pxd, os.path.join(root, "kittens", pxd))
+            marker = os.path.join(folder, "__init__.pxd")
+            if not os.path.exists(marker):
+                open(marker, "w").close()
+            staged.add(os.path.normpath(marker))
+        target = os.path.join(root, "kittens", pxd)
+        shutil.copy2(pxd, target)
+        staged.add(os.path.normpath(target))
+    for folder, _, names in os.walk(root):  # a .pxd since removed must not apply still
+        for name in names:
+            if os.path.normpath(os.path.join(folder, name)) not in staged:
+                os.remove(os.path.join(folder, name))
     return root
 
 
