@@ -59,7 +59,8 @@ _CORE_TOLD = []
 @app.callback()
 def main_options(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                          help="Print the version and exit.")] = False,
+                                          help="Print the version, with the distribution, the Python "
+                                          "and the engine core in use, and exit.")] = False,
 ) -> None:
     """Exploding Kittens editions, cards and combos written as data."""
     if not _CORE_TOLD:
