@@ -2,11 +2,19 @@
 
 from pathlib import Path
 
+#: the one place the version is written: pyproject.toml reads it from here
+#: (``[tool.setuptools.dynamic]``), so a clean clone, a tarball without git history and
+#: the sdist all build the same version; a release changes it here and in CHANGELOG.md
 __version__ = "0.1.0"
 
 #: where kittens is published (SARIF's informationUri; the README's pre-commit example names
 #: the same place): set it to the real repository when it is published
 HOMEPAGE = "https://github.com/OWNER/kittens"
+
+#: the name kittens is published and installed under (``pip install kittens-engine``).
+#: The import package and the command stay ``kittens``; the distribution called
+#: ``kittens`` on the package index is an unrelated project.
+DISTRIBUTION = "kittens-engine"
 
 #: where the shipped rule files live, in a checkout and in an installed package
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -59,3 +67,41 @@ def engine_core() -> str:
     spec = importlib.util.find_spec(_CORE_PROBE)
     origin = (spec.origin or "") if spec is not None else ""
     return "compiled" if origin.endswith(tuple(EXTENSION_SUFFIXES)) else "python"
+
+
+#: the note setup.py leaves in a built package: how its core was built ("compiled",
+#: "pure" when asked for with KITTENS_PURE_PYTHON, "fallback" when compiling failed)
+BUILD_NOTE = PACKAGE_DIR / "_core_build.json"
+
+
+def core_fallback() -> str:
+    """Why this kittens runs the pure-Python core where a compiled one was meant to be
+    built ("" when it was not: a compiled core, a checkout or editable install, which
+    run their sources on purpose and carry no note, or a pure build asked for). An
+    install whose compiler failed says so only in pip's verbose log; kittens says it
+    when it runs (cli.py), so that nobody plays at half speed without knowing."""
+    import json
+
+    if engine_core() == "compiled":
+        return ""
+    try:
+        built = json.loads(BUILD_NOTE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    if built.get("core") == "pure":
+        return ""
+    return str(built.get("why") or "its compiled modules are missing")
+
+
+def core_warning() -> str:
+    """The warning for a core_fallback(), or "" (none, or KITTENS_PURE_PYTHON set to say
+    that pure Python is wanted)."""
+    import os
+
+    why = core_fallback()
+    if not why or os.environ.get("KITTENS_PURE_PYTHON", "").strip() not in ("", "0"):
+        return ""
+    return (f"kittens: the engine runs as pure Python here, about half as fast as compiled: when "
+            f"it was installed, {why}. With a C compiler and Python's headers, reinstall it: "
+            f"pip install --force-reinstall --no-deps --no-binary {DISTRIBUTION} {DISTRIBUTION} "
+            f"(or pip install . in a checkout). KITTENS_PURE_PYTHON=1 silences this.")

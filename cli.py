@@ -21,7 +21,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from .about import __version__, display_path, engine_core
+from .about import DISTRIBUTION, __version__, core_fallback, core_warning, display_path, engine_core
 from . import completion as complete
 from .clikit import (EXIT_ERRORS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE,  # noqa: F401
                      STATE, Format, FormatOpt, JsonOpt, SheetFormat, ValidateFormat, emit, fail,
@@ -34,7 +34,7 @@ app = typer.Typer(
     add_completion=True,
     pretty_exceptions_enable=False,
     # help is Markdown: `code` shows as code, and brackets stay text (rich markup ate the
-    # "[lsp]" of "pip install 'kittens[lsp]'")
+    # "[lsp]" of "pip install 'kittens-engine[lsp]'")
     rich_markup_mode="markdown",
 )
 
@@ -44,16 +44,30 @@ OutputFormat = Format
 
 def _version(value: bool) -> None:
     if value:
-        echo(f"kittens {__version__} ({engine_core()} engine core)")
+        import platform
+
+        fallback = core_fallback()
+        echo(f"kittens {__version__} ({DISTRIBUTION}, Python {platform.python_version()}, "
+             f"{engine_core()} engine core{': the install could not compile it' if fallback else ''})")
         raise typer.Exit()
+
+
+#: whether this process has said that the compiled core is missing (it says it once)
+_CORE_TOLD = []
 
 
 @app.callback()
 def main_options(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                          help="Print the version and exit.")] = False,
+                                          help="Print the version, with the distribution, the Python "
+                                          "and the engine core in use, and exit.")] = False,
 ) -> None:
     """Exploding Kittens editions, cards and combos written as data."""
+    if not _CORE_TOLD:
+        _CORE_TOLD.append(True)
+        warning = core_warning()
+        if warning:  # on stderr: standard output stays what the command prints (JSON included)
+            typer.echo(warning, err=True)
 
 
 @app.command()
@@ -530,7 +544,7 @@ def arena(
         import openskill  # noqa: F401
     except ImportError:
         start("arena", output, as_json)
-        fail("the arena rates bots with openskill: pip install 'kittens[rl]'")
+        fail("the arena rates bots with openskill: pip install 'kittens-engine[rl]'")
 
     def run(progress):
         options = _lab_options("arena", players, games, bots, seed, False, workers, scheduler, out, resume,
@@ -705,7 +719,7 @@ def print_cards(
 ) -> None:
     """Write a PDF to print and play: a page or two of rules, then the cards a house rule
     or expansion adds or changes (every card with `--all`), nine to a sheet, with crop
-    marks and their backs for double-sided printing (needs `pip install 'kittens[print]'`)."""
+    marks and their backs for double-sided printing (needs `pip install 'kittens-engine[print]'`)."""
     from .interpreter.tools.resolved import against_base
 
     as_json = start("print", out_format, as_json) == "json"
@@ -714,7 +728,7 @@ def print_cards(
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in ("fpdf", "fontTools"):
             raise
-        fail(f"kittens print needs the print extra ({exc.name} is missing): pip install 'kittens[print]'")
+        fail(f"kittens print needs the print extra ({exc.name} is missing): pip install 'kittens-engine[print]'")
     whole = _load_edition(edition, None, "print", expansions)
     compiled = _load_edition(edition, variant, "print", expansions) if variant else whole
     count = _players_for(compiled, players, "print")
@@ -920,23 +934,23 @@ def lsp(
     as_json: JsonOpt = False,
 ) -> None:
     """Run the kittens language server over stdio: the validator's diagnostics as you
-    type, completion, hover and go-to-definition (needs `pip install 'kittens[lsp]'`)."""
+    type, completion, hover and go-to-definition (needs `pip install 'kittens-engine[lsp]'`)."""
     start("lsp", output, as_json)
     try:
         from .interpreter.tools.lsp import serve
     except ImportError as exc:
-        fail(f"the language server needs pygls: pip install 'kittens[lsp]' ({exc})")
+        fail(f"the language server needs pygls: pip install 'kittens-engine[lsp]' ({exc})")
     serve()
 
 
 # -- the balance lab (issue 14): simulate, compare, sweep -------------------------------
 # Thin commands over interpreter/tools/lab/session.py; numpy, scipy and matplotlib come
-# with the `kittens[lab]` extra and are imported only when these commands run.
+# with the `kittens-engine[lab]` extra and are imported only when these commands run.
 
 LabGamesOpt = Annotated[int, typer.Option("--games", "-g", min=1, help="Games per ruleset; game i uses seed+i.")]
 LabBotsOpt = Annotated[str, typer.Option("--bots", "-b", help=BOTS_HELP + " Mixing them measures skill.", autocompletion=complete.bots)]
 LabWorkersOpt = Annotated[Optional[int], typer.Option("--workers", "-j", min=1, help="Processes to play on (default: every core; small runs use fewer).")]
-LabSchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Play on a Dask cluster: its scheduler's address, tcp://HOST:PORT (needs kittens[cluster]).")]
+LabSchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Play on a Dask cluster: its scheduler's address, tcp://HOST:PORT (needs kittens-engine[cluster]).")]
 LabOutOpt = Annotated[Optional[str], typer.Option("--out", "-o", help="Stream every game's record to this file (JSON lines) as games end.")]
 LabResumeOpt = Annotated[bool, typer.Option("--resume", help="Continue the --out file: count the games it holds and play only the rest.")]
 LabReportOpt = Annotated[Optional[str], typer.Option("--report", help="Write one self-contained HTML page with plots to this file.")]
@@ -958,7 +972,7 @@ def _lab_libraries(command: str, report: Optional[str], scheduler: Optional[str]
         except ImportError:
             extra = "cluster" if name == "distributed" else "lab"
             fail(f"kittens {command} needs the {extra} extra ({name} is missing): "
-                 f"pip install 'kittens[{extra}]'", EXIT_USAGE)
+                 f"pip install 'kittens-engine[{extra}]'", EXIT_USAGE)
 
 
 def _lab(command: str, output: Format, as_json: bool, report: Optional[str], run,
@@ -1187,7 +1201,7 @@ def serve(
 
         from .interpreter.tools.web.app import Settings, create_app
     except ImportError as exc:
-        fail(f"the web table needs the web extra ({exc.name} is missing): pip install 'kittens[web]'",
+        fail(f"the web table needs the web extra ({exc.name} is missing): pip install 'kittens-engine[web]'",
              EXIT_USAGE)
     from .interpreter.rules.catalog import catalog
     from .interpreter.rules.load import RuleError, UsageError

@@ -1,4 +1,4 @@
-"""kittens as a PettingZoo AEC environment, for any edition (needs ``pip install 'kittens[rl]'``).
+"""kittens as a PettingZoo AEC environment, for any edition (needs ``pip install 'kittens-engine[rl]'``).
 
     from kittens.env import aec_env
 
@@ -40,7 +40,7 @@ try:
     from pettingzoo.utils import wrappers
 except ImportError as exc:  # the plain install stays light: these come with the rl extra
     raise ImportError("kittens.env (the PettingZoo environment) needs the rl extra: "
-                      f"pip install 'kittens[rl]' ({exc.name or exc} is missing)") from exc
+                      f"pip install 'kittens-engine[rl]' ({exc.name or exc} is missing)") from exc
 
 from .interpreter.engine.encoding import ActionCatalogue, ObservationEncoder
 from .interpreter.engine.game import Game

@@ -1,4 +1,4 @@
-"""kittens as an OpenSpiel game (needs ``pip install 'kittens[rl]'``).
+"""kittens as an OpenSpiel game (needs ``pip install 'kittens-engine[rl]'``).
 
     import pyspiel
     import kittens.openspiel  # registers "python_kittens"
@@ -39,7 +39,7 @@ try:
     import pyspiel
 except ImportError as exc:  # the plain install stays light: these come with the rl extra
     raise ImportError("kittens.openspiel (the OpenSpiel game) needs the rl extra: "
-                      f"pip install 'kittens[rl]' ({exc.name or exc} is missing)") from exc
+                      f"pip install 'kittens-engine[rl]' ({exc.name or exc} is missing)") from exc
 
 from .interpreter.engine.encoding import ActionCatalogue, ObservationEncoder, most_cards
 from .interpreter.engine.game import Game, deserialize_state

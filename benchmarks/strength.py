@@ -11,7 +11,7 @@ times) as soon as it ends; a later run with the same file plays only the games
 not in it yet and reports on all of them, so a run that is stopped goes on where
 it was, and several processes may share the work (``--first``/``--last`` split
 the game indexes between them). ``benchmarks/results/strength-MATCHUP.jsonl``
-holds the games behind the README's figures (decision times rounded to 0.1 ms):
+holds the games behind the figures of docs/speed.md (decision times rounded to 0.1 ms):
 ``--results`` on one of them reports on it, or plays on where it stops.
 
 Each match-up puts one search player (``--bot``, default ``ismcts``) against

@@ -15,7 +15,7 @@ from kittens.interpreter.tools.arena import play_one, ranks, run_arena, seating,
 from kittens.interpreter.tools.lab.rulesets import Ruleset
 from kittens.interpreter.tools.lab.runner import Job, prepare, run_job
 
-pytest.importorskip("openskill")  # kittens[rl]; the test extra installs it
+pytest.importorskip("openskill")  # kittens-engine[rl]; the test extra installs it
 
 
 def test_every_bot_sits_in_every_seat_of_a_deal():

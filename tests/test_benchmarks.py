@@ -1,4 +1,4 @@
-"""The benchmark scripts that the README's figures come from still work.
+"""The benchmark scripts that docs/speed.md's figures come from still work.
 
 They are scripts, not tests (a real run takes minutes to hours); these run them
 on a tiny budget to check what their figures depend on: a strength run that is

@@ -82,6 +82,52 @@ def test_version():
     assert result.exit_code == 0 and result.output.startswith("kittens ")
 
 
+def _built_as(monkeypatch, tmp_path, note, core="python"):
+    """kittens as if installed from a build that left ``note`` (None: no note, as in a
+    checkout), with the given engine core."""
+    import kittens.about as about
+    import kittens.cli as cli
+
+    path = tmp_path / "_core_build.json"
+    if note is not None:
+        path.write_text(json.dumps(note))
+    monkeypatch.setattr(about, "BUILD_NOTE", path)
+    monkeypatch.setattr(about, "engine_core", lambda: core)
+    monkeypatch.setattr(cli, "engine_core", lambda: core)
+    monkeypatch.setattr(cli, "_CORE_TOLD", [])
+    monkeypatch.delenv("KITTENS_PURE_PYTHON", raising=False)
+
+
+def test_a_build_that_fell_back_to_pure_python_is_told_once_on_stderr(monkeypatch, tmp_path, capsys):
+    from kittens.clikit import run_app
+
+    _built_as(monkeypatch, tmp_path, {"core": "fallback", "why": "no working C compiler was found"})
+    assert run_app(app, ["validate", EDITIONS, "--json"]) == 0
+    assert run_app(app, ["list", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err.count("the engine runs as pure Python here") == 1, err  # once, however many commands
+    assert "no working C compiler was found" in err and "--no-binary kittens-engine kittens-engine" in err
+    assert "KITTENS_PURE_PYTHON=1 silences this" in err and "pure Python" not in out
+    shown = runner.invoke(app, ["--version"])
+    assert "python engine core: the install could not compile it" in shown.output
+
+
+@pytest.mark.parametrize("note, core, env", [
+    (None, "python", {}),                                    # a checkout or an editable install
+    ({"core": "pure", "why": ""}, "python", {}),             # built with KITTENS_PURE_PYTHON=1
+    ({"core": "compiled", "why": ""}, "compiled", {}),       # the compiled core
+    ({"core": "fallback", "why": "x"}, "python", {"KITTENS_PURE_PYTHON": "1"}),  # silenced
+])
+def test_no_word_about_the_core_where_pure_python_is_meant(monkeypatch, tmp_path, capsys, note, core, env):
+    from kittens.clikit import run_app
+
+    _built_as(monkeypatch, tmp_path, note, core)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    assert run_app(app, ["validate", EDITIONS, "--json"]) == 0
+    assert "pure Python" not in capsys.readouterr().err
+
+
 def test_console_script_runs_as_a_process():
     done = subprocess.run([sys.executable, "-m", "kittens", "validate", EDITIONS, RULEBOOK],
                           capture_output=True, text=True)

@@ -429,7 +429,7 @@ def test_the_refresh_command_kittens_new_prints_refreshes_what_the_modelines_nam
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["lsp", "--help"], "kittens[lsp]"), (["simulate", "--help"], "kittens[cluster]"),
+    (["lsp", "--help"], "kittens-engine[lsp]"), (["simulate", "--help"], "kittens-engine[cluster]"),
     (["validate", "--help"], "*.yaml"),
 ])
 def test_help_keeps_brackets_and_stars(capsys, argv, words):
@@ -445,7 +445,7 @@ def test_lsp_without_pygls_says_how_to_install_it_in_json_too(capsys, monkeypatc
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "pygls", None)  # as if it were not installed
     code, out, _err = invoke(capsys, "lsp", "--json")
-    assert code == 2 and "kittens[lsp]" in json.loads(out)["error"]
+    assert code == 2 and "kittens-engine[lsp]" in json.loads(out)["error"]
     code, _out, err = invoke(capsys, "lsp")
     assert code == 2 and err.startswith("kittens lsp: the language server needs pygls")
 

@@ -47,7 +47,7 @@ def test_the_starter_files_point_to_the_installed_docs(tmp_path, capsys):
 
 
 def test_the_site_builds_with_warnings_as_errors(tmp_path):
-    pytest.importorskip("mkdocs", reason="mkdocs is in kittens[test]")
+    pytest.importorskip("mkdocs", reason="mkdocs is in kittens-engine[test]")
     site = tmp_path / "site"
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"),
                            "-d", str(site)], capture_output=True, text=True, timeout=300)

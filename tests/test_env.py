@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
-pytest.importorskip("pettingzoo")  # kittens[rl]; the test extra installs it
+pytest.importorskip("pettingzoo")  # kittens-engine[rl]; the test extra installs it
 
 from pettingzoo.test import api_test  # noqa: E402
 

@@ -81,6 +81,7 @@ def test_the_example_package_declares_its_expansion_folder():
     project = tomllib.loads((PACKAGE / "pyproject.toml").read_text(encoding="utf-8"))
     points = project["project"]["entry-points"]["kittens.expansions"]
     assert points == {"space_cats": "space_cats"}
+    assert project["project"]["dependencies"] == ["kittens-engine"]  # not the index's unrelated kittens
     assert (PACKAGE / "space_cats" / "expansion.yaml").is_file()
     assert "*.yaml" in project["tool"]["setuptools"]["package-data"]["space_cats"]
 

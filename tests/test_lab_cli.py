@@ -195,13 +195,13 @@ def test_a_progress_bar_on_a_terminal_and_none_under_json_or_a_pipe(eds):
     ("scipy", [], "lab"), ("matplotlib", ["--report", "r.html"], "lab"),
     ("distributed", ["--scheduler", "tcp://127.0.0.1:9"], "cluster")])
 def test_a_missing_extra_is_named_before_any_game(monkeypatch, missing, args, extra):
-    """Without the lab's libraries (a plain `pip install kittens`) the command says which
+    """Without the lab's libraries (a plain `pip install kittens-engine`) the command says which
     extra to install, at once and as a usage error, not as an internal error after the games."""
     monkeypatch.setitem(sys.modules, missing, None)  # `import missing` now fails
     result = _run("simulate", "original", "-g", "5", "-j", "1", *args, "--format", "json")
     assert result.exit_code == 2, result.output
     error = json.loads(result.output)["error"]
-    assert missing in error and f"pip install 'kittens[{extra}]'" in error
+    assert missing in error and f"pip install 'kittens-engine[{extra}]'" in error
 
 
 def test_deal_per_rotation_plays_each_deal_from_every_turn_of_the_line_up(tmp_path):

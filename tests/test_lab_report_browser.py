@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 pytest.importorskip("matplotlib")
-playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is in kittens[test]")
+playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is in kittens-engine[test]")
 
 from kittens.cli import app
 

@@ -39,7 +39,7 @@ def modules() -> dict[str, Path]:
     found = {module_name(p): p for p in INTERPRETER.rglob("*.py")}
     for name in ("cli.py", "terminal.py", "about.py", "__init__.py", "__main__.py",
                  "clikit.py", "completion.py", "pytest_plugin.py",
-                 "env.py", "openspiel.py"):  # the last two: kittens[rl]'s adapters, issue 15
+                 "env.py", "openspiel.py"):  # the last two: kittens-engine[rl]'s adapters, issue 15
         found[module_name(ROOT / name)] = ROOT / name
     return found
 

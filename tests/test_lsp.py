@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("pygls", reason="the language server needs pygls (pip install 'kittens[lsp]')")
+pytest.importorskip("pygls", reason="the language server needs pygls (pip install 'kittens-engine[lsp]')")
 
 from lsprotocol import types as T  # noqa: E402
 from pygls.lsp.client import LanguageClient  # noqa: E402

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")  # kittens[rl]; the test extra installs it
+pyspiel = pytest.importorskip("pyspiel")  # kittens-engine[rl]; the test extra installs it
 
 import kittens.openspiel as kos  # noqa: E402  (registers python_kittens)
 from kittens.interpreter.rules.catalog import catalog, shipped_editions  # noqa: E402

@@ -37,7 +37,7 @@ def _pre_commit(folder: Path, home: Path, *args: str) -> subprocess.CompletedPro
 
 
 def test_the_hooks_pass_a_good_house_rule_and_stop_a_broken_one(tmp_path):
-    pytest.importorskip("pre_commit", reason="pre-commit is in kittens[test]")
+    pytest.importorskip("pre_commit", reason="pre-commit is in kittens-engine[test]")
     head = _git(ROOT, "rev-parse", "HEAD")
     if head.returncode != 0:
         pytest.skip("the kittens checkout is not a git repository, so pre-commit cannot fetch its hooks")

@@ -252,7 +252,7 @@ def test_without_the_print_extra_it_says_how_to_install_it(tmp_path, monkeypatch
     monkeypatch.delitem(sys.modules, "kittens.interpreter.tools.printing", raising=False)
     result = run("print", SNEAK_PEEK, "-o", str(tmp_path / "x.pdf"))
     assert result.exit_code == 2
-    assert "pip install 'kittens[print]'" in result.output and "Traceback" not in result.output
+    assert "pip install 'kittens-engine[print]'" in result.output and "Traceback" not in result.output
     assert not (tmp_path / "x.pdf").exists()
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from importlib import metadata
@@ -78,6 +79,12 @@ def test_a_new_expansion_installs_as_a_package_and_is_found_by_name(tmp_path, ca
     assert pip.returncode == 0, pip.stdout + pip.stderr
     assert (target / "moon_cats" / "expansion.yaml").is_file()
     assert (target / "moon_cats" / "scenarios" / "peek.yaml").is_file()
+    # the installed metadata depends on kittens as published (kittens-engine): the index's
+    # "kittens" is an unrelated package that also imports as kittens
+    info = next(target.glob("kittens_moon_cats-*.dist-info"))
+    needs = [line.split(":", 1)[1].strip() for line in (info / "METADATA").read_text().splitlines()
+             if line.startswith("Requires-Dist:")]
+    assert [re.split(r"[\s<>=!~;\[]", need)[0] for need in needs] == ["kittens-engine"], needs
     env = dict(os.environ, PYTHONPATH=str(target) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

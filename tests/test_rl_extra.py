@@ -34,4 +34,4 @@ def test_the_adapters_name_the_extra_when_a_library_is_missing():
         done = _run(f"import sys; sys.modules[{missing!r}] = None; import {module}")
         assert done.returncode != 0
         last = done.stderr.strip().splitlines()[-1]
-        assert last.startswith("ImportError") and "pip install 'kittens[rl]'" in last and missing in last, last
+        assert last.startswith("ImportError") and "pip install 'kittens-engine[rl]'" in last and missing in last, last

@@ -126,7 +126,7 @@ def _chromium() -> str:
 def test_the_html_rulesheet_prints_on_a4_in_headless_chromium(tmp_path):
     """Open the sheet as a person would: a screenshot at A4 width kept as an artefact, no
     sideways scrolling, and a printed PDF of A4 pages whose cards are not cut in two."""
-    playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is in kittens[test]")
+    playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is in kittens-engine[test]")
     executable = _chromium()
     ARTIFACTS.mkdir(exist_ok=True)
     page_file = ARTIFACTS / "rulesheet-original.html"

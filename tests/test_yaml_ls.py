@@ -16,7 +16,7 @@ import pytest
 
 from conftest import ROOT
 
-pytest.importorskip("pygls", reason="the LSP client comes with pygls (pip install 'kittens[test]')")
+pytest.importorskip("pygls", reason="the LSP client comes with pygls (pip install 'kittens-engine[test]')")
 
 from lsprotocol import types as T  # noqa: E402
 from pygls.lsp.client import LanguageClient  # noqa: E402

@@ -1,6 +1,6 @@
 """Train and evaluate a simple agent on kittens through PettingZoo, using the action mask.
 
-    pip install 'kittens[rl]'
+    pip install 'kittens-engine[rl]'
     python examples/rl/masked_agent.py --rules original --players 3 --episodes 300
 
 The agent is a linear softmax policy over the edition's action catalogue: the

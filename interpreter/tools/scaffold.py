@@ -11,7 +11,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from ...about import EDITIONS_DIR
+from ...about import DISTRIBUTION, EDITIONS_DIR, __version__
 
 
 class ScaffoldError(Exception):
@@ -168,12 +168,14 @@ def expansion(name: str, base: str, folder: str = ".") -> list[Written]:
          EXPANSION_SCENARIO.format(modeline=_modeline(os.path.join(root, "scenarios"), "scenario", schemas),
                                    card=card), "scenario"),
         (os.path.join(root, "pyproject.toml"), PYPROJECT.format(id=ident, name=name,
-                                                                dist=ident.replace("_", "-")),
+                                                                dist=ident.replace("_", "-"),
+                                                                engine=DISTRIBUTION, version=__version__),
          "package metadata with the kittens.expansions entry point"),
         (os.path.join(root, "__init__.py"), f'"""{name}: an expansion for kittens (rules in YAML beside this file)."""\n',
          "the package's marker"),
         (os.path.join(root, "README.md"), EXPANSION_README.format(id=ident, name=name,
-                                                                  dist=ident.replace("_", "-")),
+                                                                  dist=ident.replace("_", "-"),
+                                                                  engine=DISTRIBUTION),
          "how to publish and install it"),
     ]
     written = _write(files)
@@ -350,7 +352,9 @@ name = "kittens-{dist}"
 version = "0.1.0"
 description = "{name}: an expansion for kittens."
 requires-python = ">=3.11"
-dependencies = ["kittens"]
+# kittens is published as {engine} (the index's "kittens" is another project);
+# this version of it wrote these files
+dependencies = ["{engine}>={version}"]
 
 [project.entry-points."kittens.expansions"]
 {id} = "{id}"          # the package whose folder holds expansion.yaml
@@ -370,7 +374,7 @@ kittens_scenarios = ["scenarios"]
 
 EXPANSION_README = """# {name}
 
-An expansion for [kittens](https://pypi.org/project/kittens/).
+An expansion for [kittens](https://pypi.org/project/{engine}/) (`pip install {engine}`).
 
     kittens validate .                 # check the rule files
     kittens test scenarios/            # or: pytest (the plugin collects scenarios/)

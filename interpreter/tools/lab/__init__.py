@@ -13,6 +13,6 @@ The modules, in the order data flows through them:
 * ``stats``     intervals and tests (numpy, scipy), ``summary`` the numbers a
   designer reads, ``report`` the same as text, JSON or one HTML page with plots.
 
-numpy, scipy, matplotlib and dask come with ``pip install 'kittens[lab]'`` (and
-``kittens[cluster]``); they are imported only by the modules that use them.
+numpy, scipy, matplotlib and dask come with ``pip install 'kittens-engine[lab]'`` (and
+``kittens-engine[cluster]``); they are imported only by the modules that use them.
 """

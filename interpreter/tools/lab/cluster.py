@@ -6,7 +6,7 @@ daemon of its own to install), starts a cluster with two commands
 tasks of a worker that dies on the others by itself, which is the property
 the lab needs: each chunk's result arrives once, from whichever worker
 finished it. Every worker needs kittens installed (``pip install
-'kittens[cluster]'``) and the rule files at the same paths (shipped editions
+'kittens-engine[cluster]'``) and the rule files at the same paths (shipped editions
 by name need nothing more).
 """
 
@@ -19,7 +19,7 @@ def _client(scheduler: str):
     try:
         from dask.distributed import Client
     except ImportError as exc:  # pragma: no cover - the extra is not installed
-        raise RuntimeError("--scheduler needs Dask: pip install 'kittens[cluster]'") from exc
+        raise RuntimeError("--scheduler needs Dask: pip install 'kittens-engine[cluster]'") from exc
     return Client(scheduler, timeout="20s")
 
 

@@ -13,5 +13,5 @@ know. The modules, from the inside out:
   files, and house rules uploaded in the page, loaded bounded and confined;
 * ``app``: the ASGI application (Starlette): pages, the JSON API and websockets.
 
-Only ``app`` needs the web extra (``pip install 'kittens[web]'``).
+Only ``app`` needs the web extra (``pip install 'kittens-engine[web]'``).
 """
