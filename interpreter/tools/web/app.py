@@ -30,6 +30,7 @@ import html
 import logging
 import os
 import secrets
+import sys
 import time
 from dataclasses import dataclass
 
@@ -53,6 +54,7 @@ from ...rules.load import RuleError, UsageError
 from .render import SPECTATOR
 from .room import ActError, Clock, Listener, Room, seat_bots
 from .retire import Retiring, expiry
+from .runner import SWITCH_INTERVAL, Runner, threadsafe
 from .rulesets import MAX_UPLOAD_BYTES, MAX_UPLOADS, Rulesets, UploadError
 from .storage import Storage
 
@@ -83,6 +85,10 @@ class Settings:
     max_upload_bytes: int = MAX_UPLOAD_BYTES  # their bytes on disk
     max_queue: int = 2000  # messages waiting for one slow connection before it is dropped
     freeze_gc: bool = False  # a server process of its own: keep what loaded at start out of GC passes
+    rules_share: float = 0.25  # the share of a core one table's rules may use on average (runner.py)
+    rules_burst: float = 5.0  # CPU seconds of rules one table may use at once
+    move_seconds: float = 10.0  # CPU seconds one move may take before its table's game is stopped
+    slow_job: float = 0.05  # CPU seconds of one job that send its table to the slow lane
 
 
 class LoopClock(Clock):
@@ -156,6 +162,7 @@ class Tables(Retiring):
         self.rooms: dict[str, Room] = {}
         self.clock = clock or LoopClock()
         self.wall = wall  # what the database's times are measured in
+        self.runner: Runner | None = None  # a running server's lanes (a test's rooms run in the test)
         self._sweeper = None
 
     def close(self) -> None:
@@ -163,13 +170,29 @@ class Tables(Retiring):
             self._sweeper.cancel()
         self.storage.close()
 
+    def run(self, room: Room) -> None:
+        """Keep a room, and hand its rules to the server's lanes (an uploaded house rule
+        starts in the slow one: nobody knows yet how much work its cards do)."""
+        self.rooms[room.id] = room
+        if self.runner is not None:
+            config = room.config
+            upload = any(self.rulesets.is_upload(path) for path in [config["rules"], *config.get("with", ())])
+            self.runner.add(room, slow=upload)
+
+    def _close(self, reasons: dict) -> None:
+        super()._close(reasons)
+        if self.runner is not None:
+            for room_id in reasons:
+                self.runner.forget(room_id)
+
     # -- rooms ------------------------------------------------------------------
     def build(self, room_id: str, config: dict, seed: int, tokens: dict) -> Room:
         """A room from its stored config (compiling its rules)."""
         edition = self.rulesets.load(config["rules"], config.get("variant"), tuple(config.get("with", ())))
         game = Game(edition, config["players"])
         bots = seat_bots(game, config["seats"], seed)
-        return Room(room_id, config, game, seed, tokens, storage=self.storage, clock=self.clock,
+        clock = self.runner.clock(room_id) if self.runner is not None else self.clock
+        return Room(room_id, config, game, seed, tokens, storage=self.storage, clock=clock,
                     bots=bots, answer_seconds=self.settings.answer_seconds, bot_delay=self.settings.bot_delay)
 
     def restore(self) -> int:
@@ -194,7 +217,7 @@ class Tables(Retiring):
             except (RuleError, UsageError, GameError, OSError, ValueError) as exc:
                 log.warning("room %s could not be restored: %s", stored["id"], exc)
                 continue
-            self.rooms[room.id] = room
+            self.run(room)
             count += 1
         self.storage.retire(expired)
         if expired:
@@ -252,7 +275,7 @@ class Tables(Retiring):
         """Keep a prepared room (making room for it first: UsageError when the server is full)."""
         self.make_room()
         self.storage.create_room(room.id, room.config, room.seed, room.tokens)
-        self.rooms[room.id] = room
+        self.run(room)
 
     def seat_of(self, room: Room, token) -> int | None:
         """The seat a token opens (SPECTATOR for no token); ActError for a wrong one."""
@@ -300,6 +323,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app):
         tables = await run_in_threadpool(Tables, settings)
+        tables.runner = Runner(asyncio.get_running_loop(), share=settings.rules_share, burst=settings.rules_burst,
+                               slow_job=settings.slow_job, move_seconds=settings.move_seconds)
+        # a worker running rules holds the interpreter lock: the loop gets it back within this
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL)
         restored = tables.restore()
         app.state.tables = holder["tables"] = tables
         tables.sweep()  # and every sweep_seconds from now on
@@ -314,7 +342,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             yield
         finally:
+            tables.runner.close()
             tables.close()
+            sys.setswitchinterval(switch)
 
     def tables() -> Tables:
         return holder["tables"]
@@ -362,8 +392,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if not isinstance(data, dict):
             return _error("send the table's rules and seats as a JSON object", 400)
         try:
-            # in the event loop, where the rooms live: a room closed to make room tells its
-            # listeners; the rules compile in a worker meanwhile
+            # in the event loop, which keeps the list of rooms: a room closed to make room
+            # tells its listeners; the rules compile in a worker meanwhile
             tables().make_room()
             room, result = await run_in_threadpool(tables().prepare, data)
             tables().admit(room)
@@ -373,7 +403,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return JSONResponse({"error": "the rules do not compile", "code": 422,
                                  "diagnostics": [d.render() for d in exc.diagnostics] or [str(exc)]},
                                 status_code=422)
-        room.step()  # the first bot moves (and their timers) start in the event loop
+        await tables().runner.call(room.id, room.step)  # the first bot moves
         return JSONResponse(result)
 
     async def rules(request: Request):
@@ -422,6 +452,7 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings) 
         return
     queue: asyncio.Queue = asyncio.Queue()
     sender = asyncio.create_task(_sender(websocket, queue))
+    loop, runner = asyncio.get_running_loop(), tables.runner
     bucket = TokenBucket(settings.rate, settings.burst)
     listener = None
     flooded = 0
@@ -468,14 +499,14 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings) 
                     if listener is not None:
                         raise ActError("this connection has joined already", "joined")
                     seat = tables.seat_of(room, data.get("token"))
-                    listener = Listener(seat, deliver)
-                    room.attach(listener)
+                    listener = Listener(seat, threadsafe(loop, deliver))
+                    await runner.call(room.id, room.attach, listener)
                 elif kind == "act":
                     if listener is None:
                         raise ActError("say hello first", "no-hello")
                     if "seat" in data and data["seat"] != listener.seat:
                         raise ActError("you can only act for your own seat", "wrong-seat")
-                    room.act(listener.seat, data.get("prompt"), data.get("choice"))
+                    await runner.call(room.id, room.act, listener.seat, data.get("prompt"), data.get("choice"))
                 elif kind == "ping":
                     queue.put_nowait({"type": "pong"})
                 else:
