@@ -88,7 +88,7 @@ class Settings:
     rules_share: float = 0.25  # the share of a core one table's rules may use on average (runner.py)
     rules_burst: float = 5.0  # CPU seconds of rules one table may use at once
     move_seconds: float = 10.0  # CPU seconds one move may take before its table's game is stopped
-    slow_job: float = 0.05  # CPU seconds of one job that send its table to the slow lane
+    slow_job: float = 0.2  # CPU seconds of one job that send its table to the slow lane (a heuristic bot may think 0.05 s)
 
 
 class LoopClock(Clock):

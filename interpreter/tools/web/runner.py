@@ -7,12 +7,14 @@ table's first moves) is handed to a worker thread, one job at a time per table.
 Why two worker threads (*lanes*) rather than a pool: rules are pure Python, so
 a thread running them holds the interpreter lock, and the event loop waits for
 it whenever it wakes up (every message). With one busy worker the loop waits at
-most a switch interval (the server sets 1 ms); with many busy workers it waits
-in line behind all of them. So there are two lanes, one thread each: the
+most a switch interval (the server sets 0.2 ms) each time; with many busy
+workers it waits in line behind all of them. So there are two lanes, one thread each: the
 *quick* lane, where tables start, and the *slow* lane, where a table goes for
 good once one of its jobs used more than ``slow_job`` seconds of CPU, and where
 tables of uploaded house rules start. A table whose card takes half a second
-then delays the other slow tables, never the quick ones nor the loop.
+then delays the other slow tables, never the quick ones nor the loop. (It
+still shares the process's CPU with them: the load benchmark's figures in
+docs/serve.md say how much that costs.)
 
 The budget of a table (:class:`Budget`) is CPU time, measured in its jobs: a
 table may use ``share`` of a core on average, with ``burst`` seconds at once.
@@ -37,7 +39,11 @@ log = logging.getLogger("kittens.web")
 
 #: the interpreter's switch interval while a server runs: how long the event loop may
 #: wait for a worker that is running rules before it gets its turn
-SWITCH_INTERVAL = 0.001
+SWITCH_INTERVAL = 0.0002  # measured: with 1 ms the load benchmark's p95 was half as long again
+
+
+class Stopping(Exception):
+    """A job asked for while the server stops: it is not run."""
 
 
 @dataclass
@@ -77,7 +83,7 @@ class Runner:
     method but :meth:`clock` and :meth:`submit` is called in the loop."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, *, share: float = 0.25, burst: float = 5.0,
-                 slow_job: float = 0.05, move_seconds: float = 10.0) -> None:
+                 slow_job: float = 0.2, move_seconds: float = 10.0) -> None:
         self.loop = loop
         self.share, self.burst = share, burst
         self.slow_job, self.move_seconds = slow_job, move_seconds
@@ -85,8 +91,11 @@ class Runner:
         self.slow = ThreadPoolExecutor(1, thread_name_prefix="kittens-slow-rules")
         self.budgets: dict[str, Budget] = {}
         self.rooms: dict = {}  # table id -> its room (to tell and stop it)
+        self.closed = False
 
     def close(self) -> None:
+        """The server stops: no job starts from now on (timers that fire do nothing)."""
+        self.closed = True
         for lane in (self.quick, self.slow):
             lane.shutdown(wait=False, cancel_futures=True)
 
@@ -117,6 +126,8 @@ class Runner:
             if delay > 0:
                 self._tell_slow(room_id, budget, delay)
                 await asyncio.sleep(delay)
+            if self.closed:
+                raise Stopping("the server is stopping")
             lane = self.slow if budget.slow else self.quick
             used, outcome, failed = await self.loop.run_in_executor(lane, _timed, fn, args)
             budget.charge(used)
@@ -133,11 +144,13 @@ class Runner:
         """Run ``fn()`` in the table's lane without waiting for it (any thread); a failure
         is logged, the table goes on."""
         def start():
+            if self.closed:
+                return
             task = self.loop.create_task(self.call(room_id, fn))
             task.add_done_callback(_logged)
         if _in_loop(self.loop):
             start()
-        else:
+        elif not self.closed:
             self.loop.call_soon_threadsafe(start)
 
     def _tell_slow(self, room_id: str, budget: Budget, delay: float) -> None:
@@ -179,7 +192,7 @@ def _timed(fn, args):
 
 
 def _logged(task: asyncio.Task) -> None:
-    if not task.cancelled() and task.exception() is not None:
+    if not task.cancelled() and task.exception() is not None and not isinstance(task.exception(), Stopping):
         log.error("a table's timer failed", exc_info=task.exception())
 
 

@@ -1,0 +1,85 @@
+"""The web table under hostile use (issue 28), through Starlette's test client: a table
+whose card takes long to play does not hold up another table's pings, uploads are kept
+within a quota per device and expire oldest first, and a device cut off for flooding
+is refused for a while when it comes straight back."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx2")
+from starlette.testclient import TestClient  # noqa: E402
+
+from kittens.interpreter.tools.web.app import Settings, create_app  # noqa: E402
+
+#: a house rule whose Skip shuffles a 500-card pile a thousand times and more (well under
+#: the step budget): about half a second of rules for each play, more on a slow machine
+SLOW_RULE = """\
+format: 1
+kind: edition
+id: slow_skip
+name: Slow Skip
+extends: original
+set_counts: {skip: 250, tacocat: 250}
+patch_cards:
+  skip:
+    text: Shuffle the draw pile again and again, then end your turn.
+    effect: |
+      for a in draw_pile {
+        for p in players() { shuffle(draw_pile) }
+        shuffle(draw_pile)
+      }
+      end_turn()
+"""
+
+# generous: a ping waits for a whole play of the slow card when rules run in the loop
+# (0.5 s and more); it takes a few milliseconds, tens on a loaded machine, when they don't
+PING_BOUND = 0.25
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return Settings(data=str(tmp_path / "data"), answer_seconds=0.3, bot_delay=0.02)
+
+
+def ruleset(client, prefix="Exploding Kittens (Original"):
+    return next(e["key"] for e in client.get("/api/lobby").json()["rulesets"] if e["name"].startswith(prefix))
+
+
+def make_table(client, key, seats, seed=3):
+    response = client.post("/api/rooms", json={"ruleset": key, "players": len(seats), "seats": list(seats),
+                                               "seed": seed})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def upload(client, name, text):
+    return client.post("/api/uploads", json={"files": [{"name": name, "text": text}]})
+
+
+def test_a_table_with_a_slow_card_does_not_hold_up_another_tables_pings(settings):
+    with TestClient(create_app(settings)) as client:
+        result = upload(client, "slow_skip.yaml", SLOW_RULE).json()
+        assert result["diagnostics"] == [], result
+        slow = make_table(client, result["playable"][0]["key"], ["random"] * 4)  # plays on its own
+        ordinary = make_table(client, ruleset(client), ["person", "random"])
+        runner = client.app.state.tables.runner
+        waits = []
+        with client.websocket_connect(f"/ws/{ordinary['room']}") as ws:
+            ws.send_json({"type": "hello"})
+            deadline = time.monotonic() + 30
+            # ping until the slow table has played its slow card a few times (or 30 s)
+            while runner.budgets[slow["room"]].used < 1.5 and time.monotonic() < deadline:
+                sent = time.perf_counter()
+                ws.send_json({"type": "ping"})
+                while ws.receive_json()["type"] != "pong":
+                    pass
+                waits.append(time.perf_counter() - sent)
+                time.sleep(0.12)  # within the rate a connection may send at
+        used = runner.budgets[slow["room"]].used
+    assert used >= 1.5, f"the slow table used only {used:.2f} s of rules in 30 s"
+    assert len(waits) >= 10
+    assert max(waits) < PING_BOUND, f"a ping waited {max(waits):.3f} s (median {sorted(waits)[len(waits) // 2]:.3f} s)"
