@@ -83,3 +83,72 @@ def test_a_table_with_a_slow_card_does_not_hold_up_another_tables_pings(settings
     assert used >= 1.5, f"the slow table used only {used:.2f} s of rules in 30 s"
     assert len(waits) >= 10
     assert max(waits) < PING_BOUND, f"a ping waited {max(waits):.3f} s (median {sorted(waits)[len(waits) // 2]:.3f} s)"
+
+
+HOUSE_RULE = """\
+format: 1
+kind: edition
+id: nope_party
+name: Nope Party
+extends: original
+set_counts: {nope: 8}
+"""
+
+BROKEN_RULE = HOUSE_RULE.replace("set_counts: {nope: 8}", "set_counts: {nope: lots}")
+
+
+def device(settings, address):
+    """A client of a server on ``settings.data`` from one address (one device)."""
+    return TestClient(create_app(settings), client=(address, 50000))
+
+
+def kept_uploads(settings):
+    import os
+
+    folder = os.path.join(settings.data, "uploads")
+    return sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+
+
+def test_one_device_flooding_uploads_replaces_only_its_own_and_others_still_upload(settings):
+    # the issue's flood, made small: the server keeps 4 uploads, a device 2
+    settings.max_uploads, settings.client_uploads = 4, 2
+    with device(settings, "192.0.2.1") as other:
+        theirs = upload(other, "nope_party.yaml", HOUSE_RULE).json()["upload"]
+    with device(settings, "192.0.2.66") as flooder:
+        sent = [upload(flooder, "nope_party.yaml", HOUSE_RULE) for _ in range(6)]
+        assert [response.status_code for response in sent] == [200] * 6  # never refused: it replaces its own
+    mine = [response.json()["upload"] for response in sent]
+    assert kept_uploads(settings) == sorted([theirs, *mine[-2:]])  # its two latest, and the other's
+    with device(settings, "192.0.2.2") as newcomer:  # the server still takes uploads from anyone
+        assert upload(newcomer, "nope_party.yaml", HOUSE_RULE).status_code == 200
+    assert theirs in kept_uploads(settings)
+
+
+def test_a_devices_uploads_in_live_tables_are_kept_and_past_its_quota_it_is_told_why(settings):
+    settings.client_uploads = 2
+    with device(settings, "192.0.2.9") as client:
+        first, second = (upload(client, "nope_party.yaml", HOUSE_RULE).json() for _ in range(2))
+        for result in (first, second):
+            make_table(client, result["playable"][0]["key"], ["person", "random"])
+        refused = upload(client, "nope_party.yaml", HOUSE_RULE)
+        assert refused.status_code == 429
+        assert "this device's uploads are all in tables still in play" in refused.json()["error"]
+        assert kept_uploads(settings) == sorted([first["upload"], second["upload"]])
+
+
+def test_an_upload_that_cannot_be_played_is_not_kept(settings):
+    with TestClient(create_app(settings)) as client:
+        result = upload(client, "nope_party.yaml", BROKEN_RULE).json()
+        assert result["diagnostics"] and result["kept"] is False and result["playable"] == []
+        assert kept_uploads(settings) == []
+        assert upload(client, "nope_party.yaml", HOUSE_RULE).json()["kept"] is True
+        assert len(kept_uploads(settings)) == 1
+
+
+def test_checking_an_upload_has_a_time_limit_and_what_it_cut_short_is_not_kept(settings):
+    settings.upload_seconds = 0.05  # far less than a checker process needs to start
+    with TestClient(create_app(settings)) as client:
+        response = upload(client, "nope_party.yaml", HOUSE_RULE)
+        assert response.status_code == 422
+        assert "took longer than 0.05 s" in response.json()["error"]
+        assert kept_uploads(settings) == []

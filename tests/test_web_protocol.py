@@ -157,24 +157,29 @@ def test_uploads_are_bounded_and_named_safely(client, settings, files, status):
 
 
 def test_the_uploads_a_server_keeps_are_bounded(settings):
-    """Every upload is kept for good (its rooms replay from it): a server stops taking them
-    at a count and at a number of bytes, and a refused upload writes nothing."""
+    """A server keeps a bounded number of uploads and bytes: past them the least lately
+    used upload that no live table plays expires; with every one in play a new upload is
+    refused, and a refused upload writes nothing."""
     import os
 
     settings.max_uploads, settings.max_upload_bytes = 2, 3 * len(HOUSE_RULE)
     uploads = os.path.join(settings.data, "uploads")
     one = {"files": [{"name": "nope_party.yaml", "text": HOUSE_RULE}]}
     with TestClient(create_app(settings)) as client:
-        assert client.post("/api/uploads", json=one).status_code == 200
+        first = client.post("/api/uploads", json=one).json()
         big = {"files": [{"name": "a.yaml", "text": HOUSE_RULE}, {"name": "b.yaml", "text": HOUSE_RULE},
                          {"name": "c.yaml", "text": HOUSE_RULE}]}
-        refused = client.post("/api/uploads", json=big)  # past the bytes
-        assert refused.status_code == 507 and "no more uploaded" in refused.json()["error"]
-        assert len(os.listdir(uploads)) == 1
-        assert client.post("/api/uploads", json=one).status_code == 200
-        refused = client.post("/api/uploads", json=one)  # past the count
-        assert refused.status_code == 507 and "2 uploads" in refused.json()["error"]
-        assert len(os.listdir(uploads)) == 2
+        make_table(client, key=first["playable"][0]["key"])  # the first upload is in play
+        refused = client.post("/api/uploads", json=big)  # past the bytes, and the first may not go
+        assert refused.status_code == 507 and "in tables still in play" in refused.json()["error"]
+        assert os.listdir(uploads) == [first["upload"]]
+        second = client.post("/api/uploads", json=one).json()
+        third = client.post("/api/uploads", json=one)  # past the count: the second expires
+        assert third.status_code == 200
+        assert sorted(os.listdir(uploads)) == sorted([first["upload"], third.json()["upload"]])
+        gone = client.post("/api/rooms", json={"ruleset": second["playable"][0]["key"], "players": 2,
+                                               "seats": ["person", "person"]})
+        assert gone.status_code == 400 and "upload it again" in gone.json()["error"]
 
 
 def test_one_device_making_tables_in_a_loop_is_slowed_down(settings):

@@ -55,7 +55,8 @@ from .render import SPECTATOR
 from .room import ActError, Clock, Listener, Room, seat_bots
 from .retire import Retiring, expiry
 from .runner import SWITCH_INTERVAL, Runner, threadsafe
-from .rulesets import MAX_UPLOAD_BYTES, MAX_UPLOADS, Rulesets, UploadError
+from .rulesets import (CHECK_SECONDS, CLIENT_UPLOAD_BYTES, CLIENT_UPLOADS, MAX_UPLOAD_BYTES, MAX_UPLOADS,
+                       Rulesets, UploadError)
 from .storage import Storage
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
@@ -81,8 +82,11 @@ class Settings:
     max_body: int = 5 * 1024 * 1024  # bytes in one upload request
     form_rate: float = 0.5  # tables made and uploads sent a second by one address, on average
     form_burst: int = 20  # how many it may send at once
-    max_uploads: int = MAX_UPLOADS  # uploads kept in --data (each for good: its rooms replay from it)
+    max_uploads: int = MAX_UPLOADS  # uploads kept in --data (past that the least lately used expire)
     max_upload_bytes: int = MAX_UPLOAD_BYTES  # their bytes on disk
+    client_uploads: int = CLIENT_UPLOADS  # uploads one address keeps (past that its own oldest expire)
+    client_upload_bytes: int = CLIENT_UPLOAD_BYTES  # their bytes
+    upload_seconds: float = CHECK_SECONDS  # how long checking one upload may take
     max_queue: int = 2000  # messages waiting for one slow connection before it is dropped
     freeze_gc: bool = False  # a server process of its own: keep what loaded at start out of GC passes
     rules_share: float = 0.25  # the share of a core one table's rules may use on average (runner.py)
@@ -158,7 +162,10 @@ class Tables(Retiring):
         os.makedirs(settings.data, exist_ok=True)
         self.storage = Storage(os.path.join(settings.data, "kittens.sqlite3"), wall=wall)
         self.rulesets = Rulesets(os.path.join(settings.data, "uploads"), list(settings.rules),
-                                 max_uploads=settings.max_uploads, max_upload_bytes=settings.max_upload_bytes)
+                                 max_uploads=settings.max_uploads, max_upload_bytes=settings.max_upload_bytes,
+                                 client_uploads=settings.client_uploads,
+                                 client_upload_bytes=settings.client_upload_bytes,
+                                 check_seconds=settings.upload_seconds)
         self.rooms: dict[str, Room] = {}
         self.clock = clock or LoopClock()
         self.wall = wall  # what the database's times are measured in
@@ -178,6 +185,16 @@ class Tables(Retiring):
             config = room.config
             upload = any(self.rulesets.is_upload(path) for path in [config["rules"], *config.get("with", ())])
             self.runner.add(room, slow=upload)
+
+    def uploads_in_use(self) -> set:
+        """The ids of the uploads live tables play (they never expire). In the loop."""
+        found = set()
+        for room in self.rooms.values():
+            for path in [room.config["rules"], *room.config.get("with", ())]:
+                upload = self.rulesets.upload_of(path)
+                if upload is not None:
+                    found.add(upload)
+        return found
 
     def _close(self, reasons: dict) -> None:
         super()._close(reasons)
@@ -276,6 +293,8 @@ class Tables(Retiring):
         self.make_room()
         self.storage.create_room(room.id, room.config, room.seed, room.tokens)
         self.run(room)
+        for path in [room.config["rules"], *room.config.get("with", ())]:
+            self.rulesets.used(path)
 
     def seat_of(self, room: Room, token) -> int | None:
         """The seat a token opens (SPECTATOR for no token); ActError for a wrong one."""
@@ -342,7 +361,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             yield
         finally:
-            tables.runner.close()
+            await tables.runner.stop()
             tables.close()
             sys.setswitchinterval(switch)
 
@@ -379,7 +398,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if not isinstance(data, dict):
             return _error("send a JSON object with a list of files", 400)
         try:
-            result = await run_in_threadpool(tables().rulesets.upload, data.get("files"))
+            result = await run_in_threadpool(tables().rulesets.upload, data.get("files"),
+                                             request.client.host if request.client else "",
+                                             tables().uploads_in_use())
         except UploadError as exc:
             return _error(str(exc), exc.status)
         return JSONResponse(result)

@@ -99,6 +99,19 @@ class Runner:
         for lane in (self.quick, self.slow):
             lane.shutdown(wait=False, cancel_futures=True)
 
+    async def stop(self, timeout: float = 15.0) -> None:
+        """Close, and wait (at most ``timeout`` seconds) for the jobs running now to end:
+        they may still store a move, so the database closes after them."""
+        self.close()
+
+        def join():
+            for lane in (self.quick, self.slow):
+                lane.shutdown(wait=True)
+        try:
+            await asyncio.wait_for(asyncio.to_thread(join), timeout)
+        except asyncio.TimeoutError:
+            log.warning("a table's rules were still running when the server stopped")
+
     def add(self, room, slow: bool = False) -> None:
         """A table this runner runs (``slow``: in the slow lane from the start)."""
         self.rooms[room.id] = room
