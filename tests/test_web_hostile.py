@@ -152,3 +152,37 @@ def test_checking_an_upload_has_a_time_limit_and_what_it_cut_short_is_not_kept(s
         assert response.status_code == 422
         assert "took longer than 0.05 s" in response.json()["error"]
         assert kept_uploads(settings) == []
+
+
+def test_a_device_cut_off_for_flooding_waits_longer_each_time_and_is_forgotten_later():
+    from kittens.interpreter.tools.web.backoff import Backoff
+
+    now = [100.0]
+    backoff = Backoff(first=10, most=35, forget=600, clock=lambda: now[0])
+    assert backoff.refused("192.0.2.5") is None
+    assert backoff.strike("192.0.2.5") == 10
+    assert backoff.refused("192.0.2.5") == 10 and backoff.refused("192.0.2.6") is None
+    now[0] += 10
+    assert backoff.refused("192.0.2.5") is None  # the wait is over
+    assert [backoff.strike("192.0.2.5") for _ in range(3)] == [20, 35, 35]  # doubled, up to the most
+    now[0] += 35 + 600  # quiet for long after its wait: forgotten
+    assert backoff.strike("192.0.2.5") == 10
+
+
+def test_a_flooder_that_reconnects_at_once_is_refused_and_told_how_long_to_wait(settings):
+    settings.rate, settings.burst, settings.flood_limit, settings.flood_backoff = 1.0, 2, 3, 30.0
+    with device(settings, "192.0.2.66") as flooder:
+        table = make_table(flooder, ruleset(flooder), ["person", "random"])
+        with flooder.websocket_connect(f"/ws/{table['room']}") as ws:
+            for _ in range(10):
+                ws.send_json({"type": "ping"})
+            codes = []
+            with pytest.raises(Exception):  # cut off
+                while True:
+                    codes.append(ws.receive_json().get("code"))
+        assert codes[-1] == "flooded"
+        for _ in range(3):  # straight back, again and again: refused each time, nothing joined
+            with flooder.websocket_connect(f"/ws/{table['room']}") as ws:
+                refused = ws.receive_json()
+                assert refused["code"] == "backoff" and "try again in 30 s" in refused["message"]
+        assert flooder.app.state.tables.rooms[table["room"]].listeners == []

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
 
 import pytest
 
@@ -261,7 +262,13 @@ def test_every_bad_frame_gets_an_error_and_changes_nothing(client):
     assert room.state.serialize() != before
 
 
-def test_a_flood_is_refused_and_then_cut_off(client, settings):
+def test_a_flood_is_refused_and_then_cut_off(settings):
+    settings.flood_backoff = 0.5  # how long the device is refused after the cut-off
+    with TestClient(create_app(settings)) as client:
+        _flood_and_come_back(client, settings)
+
+
+def _flood_and_come_back(client, settings):
     table = make_table(client)
     room = client.app.state.tables.rooms[table["room"]]
     before = room.state.serialize()
@@ -275,9 +282,13 @@ def test_a_flood_is_refused_and_then_cut_off(client, settings):
             while True:
                 codes.append(ws.receive_json()["code"])
         assert codes.count("flood") >= settings.flood_limit
-        assert set(codes) == {"stale", "flood"}
+        assert set(codes) == {"stale", "flood", "flooded"} and codes[-1] == "flooded"
     assert room.state.serialize() == before
-    with client.websocket_connect(f"/ws/{table['room']}") as ws:  # the room is fine
+    with client.websocket_connect(f"/ws/{table['room']}") as ws:  # the device must wait a while
+        refused = ws.receive_json()
+        assert refused["code"] == "backoff" and "try again in" in refused["message"]
+    time.sleep(settings.flood_backoff)
+    with client.websocket_connect(f"/ws/{table['room']}") as ws:  # then: the room is fine
         assert join(ws, token(table, 0))[1]["prompt"]["id"] == "d0"
 
 

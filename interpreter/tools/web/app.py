@@ -16,7 +16,10 @@ lines, the prompt, the reaction window), ``error`` (``code``, ``message``),
 connection closes after it, code 4410). Every frame is checked: its size, JSON,
 type and fields, the rate (a token bucket per connection), that the prompt is
 the seat's current one and the choice one of its buttons. A refused frame gets
-an ``error`` and changes nothing.
+an ``error`` and changes nothing. A connection cut off for flooding gets an
+``error`` with code ``flooded``; its device's new connections are refused (code
+``backoff``, saying how long to wait) for a while that doubles with each cut-off
+(backoff.py). Rules run off the event loop (runner.py).
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from ...engine.simulate import game_header
 from ...rules.load import RuleError, UsageError
 from .render import SPECTATOR
 from .room import ActError, Clock, Listener, Room, seat_bots
+from .backoff import Backoff
 from .retire import Retiring, expiry
 from .runner import SWITCH_INTERVAL, Runner, threadsafe
 from .rulesets import (CHECK_SECONDS, CLIENT_UPLOAD_BYTES, CLIENT_UPLOADS, MAX_UPLOAD_BYTES, MAX_UPLOADS,
@@ -75,6 +79,8 @@ class Settings:
     rate: float = 10.0  # frames a second a connection may send, on average
     burst: int = 30  # frames it may send at once
     flood_limit: int = 200  # frames refused for flooding before the connection is closed
+    flood_backoff: float = 10.0  # seconds a device cut off for flooding is refused (doubling each time)
+    flood_backoff_most: float = 3600.0  # ... up to this
     max_rooms: int = 2000  # rooms a server holds (when full, the table finished longest ago closes)
     keep_finished: float = 86400.0  # seconds a finished table stays open (to see the end, get the log)
     idle_seconds: float = 7 * 86400.0  # seconds after its last decision a table closes, finished or not
@@ -337,6 +343,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     holder: dict = {}
     limiter = Limiter(settings.form_rate, settings.form_burst)
+    backoff = Backoff(settings.flood_backoff, settings.flood_backoff_most)
     slow_down = "too many new tables or uploads from this device: wait a few seconds"
 
     @contextlib.asynccontextmanager
@@ -453,15 +460,23 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/lobby", lobby),
         Route("/api/uploads", uploads, methods=["POST"]),
         Route("/api/rooms", create_room, methods=["POST"]),
-        WebSocketRoute("/ws/{room}", lambda ws: _connection(ws, tables(), settings)),
+        WebSocketRoute("/ws/{room}", lambda ws: _connection(ws, tables(), settings, backoff)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
 
 
-async def _connection(websocket: WebSocket, tables: Tables, settings: Settings) -> None:
+async def _connection(websocket: WebSocket, tables: Tables, settings: Settings, backoff: Backoff) -> None:
     """One websocket: hello, then actions; every frame checked, every refusal an error."""
     await websocket.accept()
+    address = websocket.client.host if websocket.client else ""
+    wait = backoff.refused(address)
+    if wait is not None:  # cut off for flooding lately: told how long to wait, and let go
+        await _send(websocket, {"type": "error", "code": "backoff", "message":
+                                f"this device sent too many messages and was cut off: try again in "
+                                f"{max(1, round(wait))} s"})
+        await websocket.close(1008)
+        return
     room = tables.rooms.get(websocket.path_params["room"])
     if room is None:
         why = tables.closed(websocket.path_params["room"])
@@ -499,6 +514,10 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings) 
             if not bucket.take():
                 flooded += 1
                 if flooded > settings.flood_limit:
+                    wait = backoff.strike(address)
+                    await _send(websocket, {"type": "error", "code": "flooded", "message":
+                                            "too many messages: this connection is closed, and this device "
+                                            f"may connect again in {max(1, round(wait))} s"})
                     await websocket.close(1008)
                     break
                 refuse("flood", "too many messages: slow down")
