@@ -55,8 +55,8 @@ from ...engine.game import Game, GameError
 from ...engine.simulate import game_header
 from ...rules.load import RuleError, UsageError
 from .render import SPECTATOR
-from .room import ActError, Clock, Listener, Room, seat_bots
 from .backoff import Backoff
+from .room import ActError, Clock, Listener, Room, seat_bots
 from .retire import Retiring, expiry
 from .runner import SWITCH_INTERVAL, Runner, threadsafe
 from .rulesets import (CHECK_SECONDS, CLIENT_UPLOAD_BYTES, CLIENT_UPLOADS, MAX_UPLOAD_BYTES, MAX_UPLOADS,
@@ -98,7 +98,7 @@ class Settings:
     rules_share: float = 0.25  # the share of a core one table's rules may use on average (runner.py)
     rules_burst: float = 5.0  # CPU seconds of rules one table may use at once
     move_seconds: float = 10.0  # CPU seconds one move may take before its table's game is stopped
-    slow_job: float = 0.2  # CPU seconds of one job that send its table to the slow lane (a heuristic bot may think 0.05 s)
+    slow_job: float = 0.2  # CPU seconds of one job that send its table to the slow lane for good
 
 
 class LoopClock(Clock):
