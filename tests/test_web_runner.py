@@ -1,7 +1,7 @@
-"""The web table runs rules off its event loop (issue 28): a table whose card takes half
-a second to play delays neither the loop (pings) nor the ordinary tables (the quick
-lane), a table that uses more than its share of CPU waits and is told why, and one
-move over the limit stops that table's game, not the server.
+"""The web table runs slow rules off its event loop (issue 28): a table whose card takes
+half a second to play delays neither the loop (pings) nor the ordinary tables (the
+quick lane), a table that uses more than its share of CPU waits and is told why, and
+one move over the limit stops that table's game, not the server.
 
 Every test is bounded: a few slow jobs, a few dozen pings, a deadline on each wait."""
 
@@ -61,17 +61,19 @@ def run(coroutine_fn, **settings):
     return asyncio.run(main())
 
 
-def test_jobs_run_off_the_loop_and_give_back_their_result_or_error():
+def test_a_slow_tables_jobs_run_off_the_loop_and_give_back_their_result_or_error():
     async def body(runner):
-        room = FakeRoom("t1")
-        runner.add(room)
+        runner.add(FakeRoom("slow"), slow=True)  # an uploaded house rule
+        runner.add(FakeRoom("quick"))  # a shipped edition: its moves take milliseconds
         loop_thread = threading.get_ident()
-        worker = await runner.call("t1", threading.get_ident)
+        worker = await runner.call("slow", threading.get_ident)
         with pytest.raises(ValueError, match="refused"):
-            await runner.call("t1", _raise)
-        return loop_thread, worker
-    loop_thread, worker = run(body)
+            await runner.call("slow", _raise)
+        here = await runner.call("quick", threading.get_ident)
+        return loop_thread, worker, here
+    loop_thread, worker, here = run(body)
     assert worker != loop_thread
+    assert here == loop_thread
 
 
 def _raise():
@@ -161,7 +163,7 @@ def test_one_move_over_the_limit_stops_that_tables_game_with_a_reason():
 
 def test_timers_of_a_table_run_in_its_lane_and_a_cancelled_one_does_not():
     async def body(runner):
-        runner.add(FakeRoom("t"))
+        runner.add(FakeRoom("t"), slow=True)
         clock = runner.clock("t")
         ran = []
         done = asyncio.Event()
@@ -173,11 +175,11 @@ def test_timers_of_a_table_run_in_its_lane_and_a_cancelled_one_does_not():
 
         cancelled = clock.later(0.01, lambda: fire("cancelled"))
         cancelled.cancel()
-        # a timer set from a worker (as a room sets them while it runs)
+        # a timer set from the worker (as a room sets them while it runs)
         await runner.call("t", lambda: clock.later(0.02, lambda: fire("kept")))
         await asyncio.wait_for(done.wait(), 10)
         await asyncio.sleep(0.05)
         return ran
     ran = run(body)
     assert [name for name, _ in ran] == ["kept"]
-    assert ran[0][1].startswith("kittens-rules")
+    assert ran[0][1].startswith("kittens-slow-rules")

@@ -1,20 +1,25 @@
-"""Every table's rules run off the server's event loop, each table on a time budget.
+"""Slow rules run off the server's event loop, each table on a time budget.
 
-The event loop only reads and writes sockets; whatever runs rules (a person's
-choice, a bot's move, a round of a reaction window ending, a page joining, a
-table's first moves) is handed to a worker thread, one job at a time per table.
+Whatever runs rules (a person's choice, a bot's move, a round of a reaction
+window ending, a page joining, a table's first moves) is a *job* of its table,
+run one at a time per table, in one of two *lanes*:
 
-Why two worker threads (*lanes*) rather than a pool: rules are pure Python, so
-a thread running them holds the interpreter lock, and the event loop waits for
-it whenever it wakes up (every message). With one busy worker the loop waits at
-most a switch interval (the server sets 0.2 ms) each time; with many busy
-workers it waits in line behind all of them. So there are two lanes, one thread each: the
-*quick* lane, where tables start, and the *slow* lane, where a table goes for
-good once one of its jobs used more than ``slow_job`` seconds of CPU, and where
-tables of uploaded house rules start. A table whose card takes half a second
-then delays the other slow tables, never the quick ones nor the loop. (It
-still shares the process's CPU with them: the load benchmark's figures in
-docs/serve.md say how much that costs.)
+- the *quick* lane is the event loop itself, where a table of the shipped
+  editions or of the server's own rule files starts: their moves take
+  milliseconds, and handing each to a thread and back costs more than that on
+  a busy machine (measured: benchmarks/web_load.py's p95 went from 44 ms to
+  186 ms with every job in a thread);
+- the *slow* lane is one worker thread, where a table of an uploaded house rule
+  starts (nobody knows yet how much work its cards do), and where any table goes
+  for good once one of its jobs used more than ``slow_job`` seconds of CPU.
+
+Why one thread rather than a pool: rules are pure Python, so a thread running
+them holds the interpreter lock, and the event loop waits for it whenever it
+wakes up. With one busy worker the loop waits at most a switch interval (the
+server sets 0.2 ms) each time; with many it would wait in line behind them all.
+A table whose card takes half a second then delays the other slow tables, not
+the loop nor the ordinary tables (it still shares the process's CPU with them:
+docs/serve.md gives the load benchmark's figures).
 
 The budget of a table (:class:`Budget`) is CPU time, measured in its jobs: a
 table may use ``share`` of a core on average, with ``burst`` seconds at once.
@@ -87,7 +92,6 @@ class Runner:
         self.loop = loop
         self.share, self.burst = share, burst
         self.slow_job, self.move_seconds = slow_job, move_seconds
-        self.quick = ThreadPoolExecutor(1, thread_name_prefix="kittens-rules")
         self.slow = ThreadPoolExecutor(1, thread_name_prefix="kittens-slow-rules")
         self.budgets: dict[str, Budget] = {}
         self.rooms: dict = {}  # table id -> its room (to tell and stop it)
@@ -96,19 +100,15 @@ class Runner:
     def close(self) -> None:
         """The server stops: no job starts from now on (timers that fire do nothing)."""
         self.closed = True
-        for lane in (self.quick, self.slow):
-            lane.shutdown(wait=False, cancel_futures=True)
+        self.slow.shutdown(wait=False, cancel_futures=True)
 
     async def stop(self, timeout: float = 15.0) -> None:
         """Close, and wait (at most ``timeout`` seconds) for the jobs running now to end:
         they may still store a move, so the database closes after them."""
         self.close()
 
-        def join():
-            for lane in (self.quick, self.slow):
-                lane.shutdown(wait=True)
         try:
-            await asyncio.wait_for(asyncio.to_thread(join), timeout)
+            await asyncio.wait_for(asyncio.to_thread(self.slow.shutdown, wait=True), timeout)
         except asyncio.TimeoutError:
             log.warning("a table's rules were still running when the server stopped")
 
@@ -132,8 +132,8 @@ class Runner:
         """Run ``fn(*args)`` in the table's lane, after its earlier jobs and once it is
         within its budget: its result, or the exception it raised."""
         budget = self.budgets.get(room_id)
-        if budget is None:  # a table not (or no longer) run here: its jobs still leave the loop
-            budget = self.budgets[room_id] = Budget(self.share, self.burst)
+        if budget is None:  # a table closed since (a late timer): its job still leaves the loop
+            budget = Budget(self.share, self.burst)
         async with budget.lock:
             delay = budget.wait(time.monotonic())
             if delay > 0:
@@ -141,8 +141,11 @@ class Runner:
                 await asyncio.sleep(delay)
             if self.closed:
                 raise Stopping("the server is stopping")
-            lane = self.slow if budget.slow else self.quick
-            used, outcome, failed = await self.loop.run_in_executor(lane, _timed, fn, args)
+            lane = self.slow if budget.slow else None
+            if lane is None:  # the quick lane: here, in the loop
+                used, outcome, failed = _timed(fn, args)
+            else:
+                used, outcome, failed = await self.loop.run_in_executor(lane, _timed, fn, args)
             budget.charge(used)
             if used > self.slow_job and not budget.slow:
                 budget.slow = True
@@ -185,7 +188,10 @@ class Runner:
         why = (f"one move took {used:.1f} s to run, and this server allows {self.move_seconds:g} s: "
                "the rules do too much work for one move")
         log.warning("table %s stopped: %s", room_id, why)
-        await self.loop.run_in_executor(lane, _stop_game, room, why)
+        if lane is None:
+            _stop_game(room, why)
+        else:
+            await self.loop.run_in_executor(lane, _stop_game, room, why)
 
 
 def _stop_game(room, why: str) -> None:
@@ -195,7 +201,7 @@ def _stop_game(room, why: str) -> None:
 
 
 def _timed(fn, args):
-    """Run ``fn(*args)`` in a worker: the CPU seconds it used, its outcome, whether it raised."""
+    """Run ``fn(*args)``: the CPU seconds it used, its outcome, whether it raised."""
     start = time.thread_time()
     try:
         outcome, failed = fn(*args), False
@@ -256,9 +262,12 @@ class LaneClock(Clock):
 
 
 def threadsafe(loop: asyncio.AbstractEventLoop, deliver):
-    """``deliver`` made callable from any thread: it runs in the loop, in call order."""
+    """``deliver`` made callable from any thread: it runs in the loop, in call order
+    (a table's messages come from one thread at a time: the loop, or its worker)."""
     def send(message) -> None:
-        # always through the loop's queue, even from the loop: messages keep their order
-        loop.call_soon_threadsafe(deliver, message)
+        if _in_loop(loop):
+            deliver(message)
+        else:
+            loop.call_soon_threadsafe(deliver, message)
     return send
 
