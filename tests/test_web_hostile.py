@@ -5,6 +5,7 @@ is refused for a while when it comes straight back."""
 
 from __future__ import annotations
 
+import statistics
 import time
 
 import pytest
@@ -15,8 +16,8 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from kittens.interpreter.tools.web.app import Settings, create_app  # noqa: E402
 
-#: a house rule whose Skip shuffles a 500-card pile a thousand times and more (well under
-#: the step budget): about half a second of rules for each play, more on a slow machine
+#: a house rule whose Skip shuffles a 500-card pile 3,500 times (well under the step
+#: budget): a second or more of rules for each play
 SLOW_RULE = """\
 format: 1
 kind: edition
@@ -31,13 +32,16 @@ patch_cards:
       for a in draw_pile {
         for p in players() { shuffle(draw_pile) }
         shuffle(draw_pile)
+        shuffle(draw_pile)
+        shuffle(draw_pile)
       }
       end_turn()
 """
 
-# generous: a ping waits for a whole play of the slow card when rules run in the loop
-# (0.5 s and more); it takes a few milliseconds, tens on a loaded machine, when they don't
-PING_BOUND = 0.25
+# generous: with rules in the loop, most pings wait for a play of the slow card (a second
+# and more); without, they take milliseconds, tens of them on a machine with a load
+# average of 25 on two cores, where a rare one may wait a second (measured)
+PING_BOUND = 0.1
 
 
 @pytest.fixture
@@ -71,8 +75,8 @@ def test_a_table_with_a_slow_card_does_not_hold_up_another_tables_pings(settings
         with client.websocket_connect(f"/ws/{ordinary['room']}") as ws:
             ws.send_json({"type": "hello"})
             deadline = time.monotonic() + 30
-            # ping until the slow table has played its slow card a few times (or 30 s)
-            while runner.budgets[slow["room"]].used < 1.5 and time.monotonic() < deadline:
+            # ping until the slow table has played its slow card twice or so (or 30 s)
+            while runner.budgets[slow["room"]].used < 2.5 and time.monotonic() < deadline:
                 sent = time.perf_counter()
                 ws.send_json({"type": "ping"})
                 while ws.receive_json()["type"] != "pong":
@@ -80,9 +84,11 @@ def test_a_table_with_a_slow_card_does_not_hold_up_another_tables_pings(settings
                 waits.append(time.perf_counter() - sent)
                 time.sleep(0.12)  # within the rate a connection may send at
         used = runner.budgets[slow["room"]].used
-    assert used >= 1.5, f"the slow table used only {used:.2f} s of rules in 30 s"
+    assert used >= 2.5, f"the slow table used only {used:.2f} s of rules in 30 s"
     assert len(waits) >= 10
-    assert max(waits) < PING_BOUND, f"a ping waited {max(waits):.3f} s (median {sorted(waits)[len(waits) // 2]:.3f} s)"
+    late = [wait for wait in waits if wait >= PING_BOUND]
+    assert len(late) <= len(waits) // 10, \
+        f"{len(late)} of {len(waits)} pings waited {PING_BOUND} s or more (median {statistics.median(waits):.3f} s)"
 
 
 HOUSE_RULE = """\

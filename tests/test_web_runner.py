@@ -8,6 +8,7 @@ Every test is bounded: a few slow jobs, a few dozen pings, a deadline on each wa
 from __future__ import annotations
 
 import asyncio
+import statistics
 import threading
 import time
 
@@ -15,9 +16,11 @@ import pytest
 
 from kittens.interpreter.tools.web.runner import Runner
 
-# generous: a stalled loop waits for a whole slow job (0.4 s of CPU here, more on a slow
-# machine); a free one answers in a few milliseconds even on a loaded machine
-STALL = 0.2
+# generous: a stalled loop waits for whole slow jobs (1 s of CPU each here, longer on a
+# busy machine); a free one answers in milliseconds, tens of them on a machine with a
+# load average of 25 on two cores (measured), where a rare hiccup may last a second or
+# two: so the medians are held to this, and the counts say the loop kept going
+STALL = 0.1
 
 
 def busy(seconds: float) -> float:
@@ -103,15 +106,17 @@ def test_a_slow_table_stalls_neither_the_loop_nor_a_quick_table():
 
         watchers = asyncio.gather(tick(), play())
         await asyncio.sleep(0.05)  # both are going
-        await asyncio.gather(*(runner.call("slow", busy, 0.4) for _ in range(3)))
+        await asyncio.gather(*(runner.call("slow", busy, 1.0) for _ in range(3)))
         over.set()
         await watchers
         return gaps, quick_waits, runner.budgets["slow"].used
     gaps, quick_waits, used = run(body, burst=10.0, share=1.0)
-    assert max(gaps) < STALL, f"the loop stalled {max(gaps):.3f} s"
-    assert max(quick_waits) < STALL, f"a quick table waited {max(quick_waits):.3f} s"
-    assert used >= 1.2  # the slow table did run all the while
+    assert used >= 3.0  # the slow table did run all the while
+    # rules in the loop: it ticks only between the slow jobs, each tick a second late
+    assert len(gaps) >= 20, f"the loop ticked {len(gaps)} times in 3 s of slow rules (worst gap {max(gaps):.2f} s)"
+    assert statistics.median(gaps) < STALL, f"the loop's ticks were {statistics.median(gaps):.3f} s late"
     assert len(quick_waits) >= 10
+    assert statistics.median(quick_waits) < STALL, f"a quick table waited {statistics.median(quick_waits):.3f} s"
 
 
 def test_a_table_whose_job_is_slow_moves_to_the_slow_lane_for_good():

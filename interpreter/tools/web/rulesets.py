@@ -8,6 +8,10 @@ loads any untrusted file (bounded size, depth, values and effects; plain
 data only). Their references (``extends``, ``include``, ...) may reach that
 folder, the kittens package and installed expansions, and nothing else: not
 the folder the server runs in, whatever the environment allows elsewhere.
+The check runs in a process of its own (this module run as a program), stopped
+after a time limit, so a file that asks much of the checker holds up no table;
+an upload that cannot be played is deleted once its findings are told, and
+quotas.py decides which older uploads make room for a new one.
 """
 
 from __future__ import annotations
