@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
 
 import pytest
 
@@ -158,24 +159,29 @@ def test_uploads_are_bounded_and_named_safely(client, settings, files, status):
 
 
 def test_the_uploads_a_server_keeps_are_bounded(settings):
-    """Every upload is kept for good (its rooms replay from it): a server stops taking them
-    at a count and at a number of bytes, and a refused upload writes nothing."""
+    """A server keeps a bounded number of uploads and bytes: past them the least lately
+    used upload that no live table plays expires; with every one in play a new upload is
+    refused, and a refused upload writes nothing."""
     import os
 
     settings.max_uploads, settings.max_upload_bytes = 2, 3 * len(HOUSE_RULE)
     uploads = os.path.join(settings.data, "uploads")
     one = {"files": [{"name": "nope_party.yaml", "text": HOUSE_RULE}]}
     with TestClient(create_app(settings)) as client:
-        assert client.post("/api/uploads", json=one).status_code == 200
+        first = client.post("/api/uploads", json=one).json()
         big = {"files": [{"name": "a.yaml", "text": HOUSE_RULE}, {"name": "b.yaml", "text": HOUSE_RULE},
                          {"name": "c.yaml", "text": HOUSE_RULE}]}
-        refused = client.post("/api/uploads", json=big)  # past the bytes
-        assert refused.status_code == 507 and "no more uploaded" in refused.json()["error"]
-        assert len(os.listdir(uploads)) == 1
-        assert client.post("/api/uploads", json=one).status_code == 200
-        refused = client.post("/api/uploads", json=one)  # past the count
-        assert refused.status_code == 507 and "2 uploads" in refused.json()["error"]
-        assert len(os.listdir(uploads)) == 2
+        make_table(client, key=first["playable"][0]["key"])  # the first upload is in play
+        refused = client.post("/api/uploads", json=big)  # past the bytes, and the first may not go
+        assert refused.status_code == 507 and "in tables still in play" in refused.json()["error"]
+        assert os.listdir(uploads) == [first["upload"]]
+        second = client.post("/api/uploads", json=one).json()
+        third = client.post("/api/uploads", json=one)  # past the count: the second expires
+        assert third.status_code == 200
+        assert sorted(os.listdir(uploads)) == sorted([first["upload"], third.json()["upload"]])
+        gone = client.post("/api/rooms", json={"ruleset": second["playable"][0]["key"], "players": 2,
+                                               "seats": ["person", "person"]})
+        assert gone.status_code == 400 and "upload it again" in gone.json()["error"]
 
 
 def test_one_device_making_tables_in_a_loop_is_slowed_down(settings):
@@ -257,7 +263,13 @@ def test_every_bad_frame_gets_an_error_and_changes_nothing(client):
     assert room.state.serialize() != before
 
 
-def test_a_flood_is_refused_and_then_cut_off(client, settings):
+def test_a_flood_is_refused_and_then_cut_off(settings):
+    settings.flood_backoff = 0.5  # how long the device is refused after the cut-off
+    with TestClient(create_app(settings)) as client:
+        _flood_and_come_back(client, settings)
+
+
+def _flood_and_come_back(client, settings):
     table = make_table(client)
     room = client.app.state.tables.rooms[table["room"]]
     before = room.state.serialize()
@@ -271,9 +283,13 @@ def test_a_flood_is_refused_and_then_cut_off(client, settings):
             while True:
                 codes.append(ws.receive_json()["code"])
         assert codes.count("flood") >= settings.flood_limit
-        assert set(codes) == {"stale", "flood"}
+        assert set(codes) == {"stale", "flood", "flooded"} and codes[-1] == "flooded"
     assert room.state.serialize() == before
-    with client.websocket_connect(f"/ws/{table['room']}") as ws:  # the room is fine
+    with client.websocket_connect(f"/ws/{table['room']}") as ws:  # the device must wait a while
+        refused = ws.receive_json()
+        assert refused["code"] == "backoff" and "try again in" in refused["message"]
+    time.sleep(settings.flood_backoff)
+    with client.websocket_connect(f"/ws/{table['room']}") as ws:  # then: the room is fine
         assert join(ws, token(table, 0))[1]["prompt"]["id"] == "d0"
 
 

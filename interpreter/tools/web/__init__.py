@@ -10,7 +10,11 @@ know. The modules, from the inside out:
 * ``storage``: rooms and decisions in SQLite;
 * ``retire``: when a table closes (its game over for a while, or nobody playing);
 * ``rulesets``: the rules a table may use: shipped editions, the server's own
-  files, and house rules uploaded in the page, loaded bounded and confined;
+  files, and house rules uploaded in the page, loaded bounded and confined (and
+  checked in a process of their own, on a time limit);
+* ``quotas``: how many uploads one device and the server keep, which expire;
+* ``runner``: every table's rules run off the event loop, on a time budget;
+* ``backoff``: a device cut off for flooding waits before it may come back;
 * ``app``: the ASGI application (Starlette): pages, the JSON API and websockets.
 
 Only ``app`` needs the web extra (``pip install 'kittens-engine[web]'``).

@@ -16,7 +16,10 @@ lines, the prompt, the reaction window), ``error`` (``code``, ``message``),
 connection closes after it, code 4410). Every frame is checked: its size, JSON,
 type and fields, the rate (a token bucket per connection), that the prompt is
 the seat's current one and the choice one of its buttons. A refused frame gets
-an ``error`` and changes nothing.
+an ``error`` and changes nothing. A connection cut off for flooding gets an
+``error`` with code ``flooded``; its device's new connections are refused (code
+``backoff``, saying how long to wait) for a while that doubles with each cut-off
+(backoff.py). Rules run off the event loop (runner.py).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import html
 import logging
 import os
 import secrets
+import sys
 import time
 from dataclasses import dataclass
 
@@ -51,9 +55,12 @@ from ...engine.game import Game, GameError
 from ...engine.simulate import game_header
 from ...rules.load import RuleError, UsageError
 from .render import SPECTATOR
+from .backoff import Backoff
 from .room import ActError, Clock, Listener, Room, seat_bots
 from .retire import Retiring, expiry
-from .rulesets import MAX_UPLOAD_BYTES, MAX_UPLOADS, Rulesets, UploadError
+from .runner import SWITCH_INTERVAL, Runner, threadsafe
+from .rulesets import (CHECK_SECONDS, CLIENT_UPLOAD_BYTES, CLIENT_UPLOADS, MAX_UPLOAD_BYTES, MAX_UPLOADS,
+                       Rulesets, UploadError)
 from .storage import Storage
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
@@ -72,6 +79,8 @@ class Settings:
     rate: float = 10.0  # frames a second a connection may send, on average
     burst: int = 30  # frames it may send at once
     flood_limit: int = 200  # frames refused for flooding before the connection is closed
+    flood_backoff: float = 10.0  # seconds a device cut off for flooding is refused (doubling each time)
+    flood_backoff_most: float = 3600.0  # ... up to this
     max_rooms: int = 2000  # rooms a server holds (when full, the table finished longest ago closes)
     keep_finished: float = 86400.0  # seconds a finished table stays open (to see the end, get the log)
     idle_seconds: float = 7 * 86400.0  # seconds after its last decision a table closes, finished or not
@@ -79,10 +88,17 @@ class Settings:
     max_body: int = 5 * 1024 * 1024  # bytes in one upload request
     form_rate: float = 0.5  # tables made and uploads sent a second by one address, on average
     form_burst: int = 20  # how many it may send at once
-    max_uploads: int = MAX_UPLOADS  # uploads kept in --data (each for good: its rooms replay from it)
+    max_uploads: int = MAX_UPLOADS  # uploads kept in --data (past that the least lately used expire)
     max_upload_bytes: int = MAX_UPLOAD_BYTES  # their bytes on disk
+    client_uploads: int = CLIENT_UPLOADS  # uploads one address keeps (past that its own oldest expire)
+    client_upload_bytes: int = CLIENT_UPLOAD_BYTES  # their bytes
+    upload_seconds: float = CHECK_SECONDS  # how long checking one upload may take
     max_queue: int = 2000  # messages waiting for one slow connection before it is dropped
     freeze_gc: bool = False  # a server process of its own: keep what loaded at start out of GC passes
+    rules_share: float = 0.25  # the share of a core one table's rules may use on average (runner.py)
+    rules_burst: float = 5.0  # CPU seconds of rules one table may use at once
+    move_seconds: float = 10.0  # CPU seconds one move may take before its table's game is stopped
+    slow_job: float = 0.2  # CPU seconds of one job that send its table to the slow lane for good
 
 
 class LoopClock(Clock):
@@ -152,10 +168,14 @@ class Tables(Retiring):
         os.makedirs(settings.data, exist_ok=True)
         self.storage = Storage(os.path.join(settings.data, "kittens.sqlite3"), wall=wall)
         self.rulesets = Rulesets(os.path.join(settings.data, "uploads"), list(settings.rules),
-                                 max_uploads=settings.max_uploads, max_upload_bytes=settings.max_upload_bytes)
+                                 max_uploads=settings.max_uploads, max_upload_bytes=settings.max_upload_bytes,
+                                 client_uploads=settings.client_uploads,
+                                 client_upload_bytes=settings.client_upload_bytes,
+                                 check_seconds=settings.upload_seconds)
         self.rooms: dict[str, Room] = {}
         self.clock = clock or LoopClock()
         self.wall = wall  # what the database's times are measured in
+        self.runner: Runner | None = None  # a running server's lanes (a test's rooms run in the test)
         self._sweeper = None
 
     def close(self) -> None:
@@ -163,13 +183,39 @@ class Tables(Retiring):
             self._sweeper.cancel()
         self.storage.close()
 
+    def run(self, room: Room) -> None:
+        """Keep a room, and hand its rules to the server's lanes (an uploaded house rule
+        starts in the slow one: nobody knows yet how much work its cards do)."""
+        self.rooms[room.id] = room
+        if self.runner is not None:
+            config = room.config
+            upload = any(self.rulesets.is_upload(path) for path in [config["rules"], *config.get("with", ())])
+            self.runner.add(room, slow=upload)
+
+    def uploads_in_use(self) -> set:
+        """The ids of the uploads live tables play (they never expire). In the loop."""
+        found = set()
+        for room in self.rooms.values():
+            for path in [room.config["rules"], *room.config.get("with", ())]:
+                upload = self.rulesets.upload_of(path)
+                if upload is not None:
+                    found.add(upload)
+        return found
+
+    def _close(self, reasons: dict) -> None:
+        super()._close(reasons)
+        if self.runner is not None:
+            for room_id in reasons:
+                self.runner.forget(room_id)
+
     # -- rooms ------------------------------------------------------------------
     def build(self, room_id: str, config: dict, seed: int, tokens: dict) -> Room:
         """A room from its stored config (compiling its rules)."""
         edition = self.rulesets.load(config["rules"], config.get("variant"), tuple(config.get("with", ())))
         game = Game(edition, config["players"])
         bots = seat_bots(game, config["seats"], seed)
-        return Room(room_id, config, game, seed, tokens, storage=self.storage, clock=self.clock,
+        clock = self.runner.clock(room_id) if self.runner is not None else self.clock
+        return Room(room_id, config, game, seed, tokens, storage=self.storage, clock=clock,
                     bots=bots, answer_seconds=self.settings.answer_seconds, bot_delay=self.settings.bot_delay)
 
     def restore(self) -> int:
@@ -194,7 +240,7 @@ class Tables(Retiring):
             except (RuleError, UsageError, GameError, OSError, ValueError) as exc:
                 log.warning("room %s could not be restored: %s", stored["id"], exc)
                 continue
-            self.rooms[room.id] = room
+            self.run(room)
             count += 1
         self.storage.retire(expired)
         if expired:
@@ -252,7 +298,9 @@ class Tables(Retiring):
         """Keep a prepared room (making room for it first: UsageError when the server is full)."""
         self.make_room()
         self.storage.create_room(room.id, room.config, room.seed, room.tokens)
-        self.rooms[room.id] = room
+        self.run(room)
+        for path in [room.config["rules"], *room.config.get("with", ())]:
+            self.rulesets.used(path)
 
     def seat_of(self, room: Room, token) -> int | None:
         """The seat a token opens (SPECTATOR for no token); ActError for a wrong one."""
@@ -295,11 +343,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     holder: dict = {}
     limiter = Limiter(settings.form_rate, settings.form_burst)
+    backoff = Backoff(settings.flood_backoff, settings.flood_backoff_most)
     slow_down = "too many new tables or uploads from this device: wait a few seconds"
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         tables = await run_in_threadpool(Tables, settings)
+        tables.runner = Runner(asyncio.get_running_loop(), share=settings.rules_share, burst=settings.rules_burst,
+                               slow_job=settings.slow_job, move_seconds=settings.move_seconds)
+        # a worker running rules holds the interpreter lock: the loop gets it back within this
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL)
         restored = tables.restore()
         app.state.tables = holder["tables"] = tables
         tables.sweep()  # and every sweep_seconds from now on
@@ -314,7 +368,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             yield
         finally:
+            await tables.runner.stop()
             tables.close()
+            sys.setswitchinterval(switch)
 
     def tables() -> Tables:
         return holder["tables"]
@@ -349,7 +405,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if not isinstance(data, dict):
             return _error("send a JSON object with a list of files", 400)
         try:
-            result = await run_in_threadpool(tables().rulesets.upload, data.get("files"))
+            result = await run_in_threadpool(tables().rulesets.upload, data.get("files"),
+                                             request.client.host if request.client else "",
+                                             tables().uploads_in_use())
         except UploadError as exc:
             return _error(str(exc), exc.status)
         return JSONResponse(result)
@@ -362,8 +420,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if not isinstance(data, dict):
             return _error("send the table's rules and seats as a JSON object", 400)
         try:
-            # in the event loop, where the rooms live: a room closed to make room tells its
-            # listeners; the rules compile in a worker meanwhile
+            # in the event loop, which keeps the list of rooms: a room closed to make room
+            # tells its listeners; the rules compile in a worker meanwhile
             tables().make_room()
             room, result = await run_in_threadpool(tables().prepare, data)
             tables().admit(room)
@@ -373,7 +431,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return JSONResponse({"error": "the rules do not compile", "code": 422,
                                  "diagnostics": [d.render() for d in exc.diagnostics] or [str(exc)]},
                                 status_code=422)
-        room.step()  # the first bot moves (and their timers) start in the event loop
+        await tables().runner.call(room.id, room.step)  # the first bot moves
         return JSONResponse(result)
 
     async def rules(request: Request):
@@ -402,15 +460,23 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/lobby", lobby),
         Route("/api/uploads", uploads, methods=["POST"]),
         Route("/api/rooms", create_room, methods=["POST"]),
-        WebSocketRoute("/ws/{room}", lambda ws: _connection(ws, tables(), settings)),
+        WebSocketRoute("/ws/{room}", lambda ws: _connection(ws, tables(), settings, backoff)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
 
 
-async def _connection(websocket: WebSocket, tables: Tables, settings: Settings) -> None:
+async def _connection(websocket: WebSocket, tables: Tables, settings: Settings, backoff: Backoff) -> None:
     """One websocket: hello, then actions; every frame checked, every refusal an error."""
     await websocket.accept()
+    address = websocket.client.host if websocket.client else ""
+    wait = backoff.refused(address)
+    if wait is not None:  # cut off for flooding lately: told how long to wait, and let go
+        await _send(websocket, {"type": "error", "code": "backoff", "message":
+                                f"this device sent too many messages and was cut off: try again in "
+                                f"{max(1, round(wait))} s"})
+        await websocket.close(1008)
+        return
     room = tables.rooms.get(websocket.path_params["room"])
     if room is None:
         why = tables.closed(websocket.path_params["room"])
@@ -422,6 +488,7 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings) 
         return
     queue: asyncio.Queue = asyncio.Queue()
     sender = asyncio.create_task(_sender(websocket, queue))
+    loop, runner = asyncio.get_running_loop(), tables.runner
     bucket = TokenBucket(settings.rate, settings.burst)
     listener = None
     flooded = 0
@@ -447,6 +514,10 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings) 
             if not bucket.take():
                 flooded += 1
                 if flooded > settings.flood_limit:
+                    wait = backoff.strike(address)
+                    await _send(websocket, {"type": "error", "code": "flooded", "message":
+                                            "too many messages: this connection is closed, and this device "
+                                            f"may connect again in {max(1, round(wait))} s"})
                     await websocket.close(1008)
                     break
                 refuse("flood", "too many messages: slow down")
@@ -468,14 +539,14 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings) 
                     if listener is not None:
                         raise ActError("this connection has joined already", "joined")
                     seat = tables.seat_of(room, data.get("token"))
-                    listener = Listener(seat, deliver)
-                    room.attach(listener)
+                    listener = Listener(seat, threadsafe(loop, deliver))
+                    await runner.call(room.id, room.attach, listener)
                 elif kind == "act":
                     if listener is None:
                         raise ActError("say hello first", "no-hello")
                     if "seat" in data and data["seat"] != listener.seat:
                         raise ActError("you can only act for your own seat", "wrong-seat")
-                    room.act(listener.seat, data.get("prompt"), data.get("choice"))
+                    await runner.call(room.id, room.act, listener.seat, data.get("prompt"), data.get("choice"))
                 elif kind == "ping":
                     queue.put_nowait({"type": "pong"})
                 else:

@@ -8,13 +8,20 @@ loads any untrusted file (bounded size, depth, values and effects; plain
 data only). Their references (``extends``, ``include``, ...) may reach that
 folder, the kittens package and installed expansions, and nothing else: not
 the folder the server runs in, whatever the environment allows elsewhere.
+The check runs in a process of its own (this module run as a program), stopped
+after a time limit, so a file that asks much of the checker holds up no table;
+an upload that cannot be played is deleted once its findings are told, and
+quotas.py decides which older uploads make room for a new one.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
+import subprocess
+import sys
 import threading
 from collections import OrderedDict
 
@@ -25,6 +32,7 @@ from ...rules.catalog import catalog, installed_catalog, shipped_editions
 from ...rules.load import RuleError, UsageError, load_edition
 from ...rules.workspace import Workspace
 from ..validate import check_file
+from . import quotas
 
 #: how many files one upload may hold
 MAX_UPLOAD_FILES = 8
@@ -36,10 +44,18 @@ UPLOAD_ID = re.compile(r"^[A-Za-z0-9_-]{12}$")
 UPLOAD_KEY = "upload:"
 #: compiled editions kept in memory
 EDITIONS_KEPT = 32
-#: uploads a server keeps, and their bytes on disk, at most (each upload is kept for good:
-#: a room made from it replays from it after a restart)
+#: uploads a server keeps, and their bytes on disk, at most (an upload a live table plays
+#: is kept: its room replays from it after a restart; past these the least lately used
+#: other ones expire, see quotas.py)
 MAX_UPLOADS = 500
 MAX_UPLOAD_BYTES = 100 * 1024 * 1024
+#: what one device (address) may keep of them
+CLIENT_UPLOADS = 20
+CLIENT_UPLOAD_BYTES = 10 * 1024 * 1024
+#: seconds the check of one upload may take (in a process of its own, stopped after that)
+CHECK_SECONDS = 30.0
+#: uploads checked at once (each in a process of its own)
+CHECKS_AT_ONCE = 2
 
 
 class UploadError(Exception):
@@ -90,9 +106,12 @@ class Rulesets:
     """What the lobby offers, compiled editions (kept), and uploads."""
 
     def __init__(self, uploads: str, extra: list[str] = (), *, max_uploads: int = MAX_UPLOADS,
-                 max_upload_bytes: int = MAX_UPLOAD_BYTES) -> None:
+                 max_upload_bytes: int = MAX_UPLOAD_BYTES, client_uploads: int = CLIENT_UPLOADS,
+                 client_upload_bytes: int = CLIENT_UPLOAD_BYTES, check_seconds: float = CHECK_SECONDS) -> None:
         self.uploads = uploads
-        self.max_uploads, self.max_upload_bytes = max_uploads, max_upload_bytes
+        self.quota = quotas.Quota(max_uploads, max_upload_bytes, client_uploads, client_upload_bytes)
+        self.check_seconds = check_seconds
+        self._checks = threading.BoundedSemaphore(CHECKS_AT_ONCE)
         self.entries: list[dict] = []
         self.expansions: list[dict] = []
         self._paths: dict[str, str] = {}  # key -> absolute path
@@ -184,69 +203,111 @@ class Rulesets:
         return render_rulesheet(edition, players, "html", changes=lines)
 
     # -- uploads --------------------------------------------------------------------
-    def upload(self, files: list) -> dict:
+    def upload(self, files: list, client: str = "", in_use: set = frozenset()) -> dict:
         """Write uploaded rule files to a folder of their own and check them as
-        ``kittens validate`` does; the findings, and what can be played from them."""
-        if not isinstance(files, list) or not 1 <= len(files) <= MAX_UPLOAD_FILES:
-            raise UploadError(f"upload one to {MAX_UPLOAD_FILES} rule files")
-        names = []
-        for item in files:
-            if not isinstance(item, dict) or not isinstance(item.get("name"), str) \
-                    or not isinstance(item.get("text"), str):
-                raise UploadError("each file needs a name and a text")
-            name = os.path.basename(item["name"].replace("\\", "/"))
-            if not SAFE_NAME.match(name):
-                raise UploadError(f"'{name[:80]}' is not a name kittens keeps: use letters, digits, "
-                                  "'.', '-' and '_', ending in .yaml or .yml")
-            if name in names:
-                raise UploadError(f"two files are called '{name}'")
-            if len(item["text"].encode("utf-8")) > MAX_FILE_BYTES:
-                raise UploadError(f"{name} is larger than {MAX_FILE_BYTES:,} bytes")
-            names.append(name)
+        ``kittens validate`` does (in a process of its own, on a time limit); the findings,
+        and what can be played from them. ``client`` names the sender (quotas.py), whose
+        own uploads expire first to make room; ``in_use``: the upload ids live tables play,
+        which never expire. An upload that cannot be played is not kept."""
+        names = _names(files)
         size = sum(len(item["text"].encode("utf-8")) for item in files)
         upload_id = secrets.token_urlsafe(9)
         folder = os.path.join(self.uploads, upload_id)
+        key = quotas.client_key(client)
         with self._lock:  # counted and written at once: two uploads cannot both take the last room
-            count, used = self._kept_uploads()
-            if count >= self.max_uploads or used + size > self.max_upload_bytes:
-                raise UploadError("this server keeps no more uploaded rule files (it holds "
-                                  f"{count} uploads, {used:,} bytes): whoever runs it can make room "
-                                  "by starting it with a fresh --data folder", 507)
+            try:
+                quotas.make_room(self.uploads, self.quota, key, size, set(in_use))
+            except quotas.QuotaError as exc:
+                raise UploadError(str(exc), exc.status) from None
             os.makedirs(folder, exist_ok=False)
             with open(os.path.join(folder, "kittens.toml"), "w", encoding="utf-8") as handle:
                 handle.write("# the folder of one upload: its files' references stay inside it\n")
             for name, item in zip(names, files):
                 with open(os.path.join(folder, name), "w", encoding="utf-8", newline="") as handle:
                     handle.write(item["text"])
-        return self._check(upload_id, folder, names)
+            quotas.write_note(folder, key, size)
+        try:
+            result = self._check(upload_id, folder, names)
+        except BaseException:
+            quotas.remove(folder)
+            raise
+        if not result["playable"]:  # nothing to play: nothing to keep (the findings say why)
+            quotas.remove(folder)
+        result["kept"] = bool(result["playable"])
+        return result
 
-    def _kept_uploads(self) -> tuple[int, int]:
-        """How many uploads are kept, and their bytes."""
-        count = used = 0
-        if not os.path.isdir(self.uploads):
-            return 0, 0
-        for folder in os.scandir(self.uploads):
-            if not folder.is_dir(follow_symlinks=False):
-                continue
-            count += 1
-            used += sum(entry.stat(follow_symlinks=False).st_size for entry in os.scandir(folder.path)
-                        if entry.is_file(follow_symlinks=False))
-        return count, used
+    def used(self, path: str) -> None:
+        """A table was made from this rule file: an upload's last use is now."""
+        if self.is_upload(path):
+            quotas.touch(os.path.dirname(os.path.abspath(path)))
+
+    def upload_of(self, path: str) -> str | None:
+        """The id of the upload a rule file belongs to (None: not an upload)."""
+        if not self.is_upload(path):
+            return None
+        return os.path.basename(os.path.dirname(os.path.abspath(path)))
 
     def _check(self, upload_id: str, folder: str, names: list[str]) -> dict:
-        ws = ConfinedWorkspace()
-        paths = [os.path.join(folder, name) for name in names]
-        for path in paths:
-            check_file(ws, path)
-        diagnostics = [{"file": _relative(d.path, folder), "line": d.line, "column": d.column,
-                        "severity": d.severity, "code": d.code, "message": _unplaced(d.message, folder)}
-                       for d in ws.diagnostics]
+        """Check the files in a process of their own, stopped after ``check_seconds``:
+        a file that takes the checker long holds up no table, and cannot run for ever."""
+        with self._checks:
+            process = subprocess.Popen([sys.executable, "-m", "kittens.interpreter.tools.web.rulesets",
+                                        folder, *names], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       stdin=subprocess.DEVNULL)
+            try:
+                out, err = process.communicate(timeout=self.check_seconds)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.communicate()
+                raise UploadError(f"checking these files took longer than {self.check_seconds:g} s, as "
+                                  "long as this server gives one upload: they ask too much work of the "
+                                  "checker (very long lists, deeply nested effects?)", 422) from None
+        if process.returncode != 0:
+            raise UploadError("these files could not be checked (a bug in kittens: "
+                              f"{err.decode('utf-8', 'replace').strip().splitlines()[-1:] or 'no output'})",
+                              500)
+        found = json.loads(out)
         playable = []
-        if not any(d["severity"] == "error" for d in diagnostics):
-            for entry in self._index(catalog_confined(paths), source="upload", folder=folder):
+        if not any(d["severity"] == "error" for d in found["diagnostics"]):
+            for entry in self._index(found["entries"], source="upload", folder=folder):
                 entry["file"] = entry["key"].rpartition("/")[2]
                 playable.append(entry)
-        return {"upload": upload_id, "files": names, "diagnostics": diagnostics, "playable": playable}
+        return {"upload": upload_id, "files": names, "diagnostics": found["diagnostics"], "playable": playable}
+
+
+def _names(files) -> list[str]:
+    """The names uploaded files are kept under; UploadError for a bad list."""
+    if not isinstance(files, list) or not 1 <= len(files) <= MAX_UPLOAD_FILES:
+        raise UploadError(f"upload one to {MAX_UPLOAD_FILES} rule files")
+    names = []
+    for item in files:
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str) \
+                or not isinstance(item.get("text"), str):
+            raise UploadError("each file needs a name and a text")
+        name = os.path.basename(item["name"].replace("\\", "/"))
+        if not SAFE_NAME.match(name):
+            raise UploadError(f"'{name[:80]}' is not a name kittens keeps: use letters, digits, "
+                              "'.', '-' and '_', ending in .yaml or .yml")
+        if name in names:
+            raise UploadError(f"two files are called '{name}'")
+        if len(item["text"].encode("utf-8")) > MAX_FILE_BYTES:
+            raise UploadError(f"{name} is larger than {MAX_FILE_BYTES:,} bytes")
+        names.append(name)
+    return names
+
+
+def check_upload(folder: str, names: list[str]) -> dict:
+    """What the server's checker process finds in an upload: every finding (placed in the
+    upload, without the server's folders) and the catalog entries of what compiles."""
+    ws = ConfinedWorkspace()
+    paths = [os.path.join(folder, name) for name in names]
+    for path in paths:
+        check_file(ws, path)
+    diagnostics = [{"file": _relative(d.path, folder), "line": d.line, "column": d.column,
+                    "severity": d.severity, "code": d.code, "message": _unplaced(d.message, folder)}
+                   for d in ws.diagnostics]
+    entries = [] if any(d["severity"] == "error" for d in diagnostics) else catalog_confined(paths)
+    return {"diagnostics": diagnostics, "entries": entries}
 
 
 def catalog_confined(paths: list[str]) -> list[dict]:
@@ -285,3 +346,7 @@ def _relative(path: str, folder: str) -> str:
     if real.startswith(top + os.sep):
         return os.path.relpath(real, top)
     return os.path.basename(path)  # a file outside the upload (a shipped file): its name only
+
+
+if __name__ == "__main__":  # the server's checker process: FOLDER NAME... -> JSON
+    sys.stdout.write(json.dumps(check_upload(sys.argv[1], sys.argv[2:])))
