@@ -54,6 +54,7 @@ from .render import SPECTATOR
 from .room import ActError, Clock, Listener, Room, seat_bots
 from .retire import Retiring, expiry
 from .rulesets import MAX_UPLOAD_BYTES, MAX_UPLOADS, Rulesets, UploadError
+from .social import Social, SocialError, rematch
 from .storage import Storage
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
@@ -169,8 +170,10 @@ class Tables(Retiring):
         edition = self.rulesets.load(config["rules"], config.get("variant"), tuple(config.get("with", ())))
         game = Game(edition, config["players"])
         bots = seat_bots(game, config["seats"], seed)
-        return Room(room_id, config, game, seed, tokens, storage=self.storage, clock=self.clock,
+        room = Room(room_id, config, game, seed, tokens, storage=self.storage, clock=self.clock,
                     bots=bots, answer_seconds=self.settings.answer_seconds, bot_delay=self.settings.bot_delay)
+        Social(room, self.storage, self.wall)  # names and chat, as stored
+        return room
 
     def restore(self) -> int:
         """Every stored room back where it was, but those whose time is up, which are
@@ -469,6 +472,7 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings) 
                         raise ActError("this connection has joined already", "joined")
                     seat = tables.seat_of(room, data.get("token"))
                     listener = Listener(seat, deliver)
+                    listener.social = data.get("social") is True  # names, chat, presence too
                     room.attach(listener)
                 elif kind == "act":
                     if listener is None:
@@ -478,9 +482,18 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings) 
                     room.act(listener.seat, data.get("prompt"), data.get("choice"))
                 elif kind == "ping":
                     queue.put_nowait({"type": "pong"})
+                elif kind in ("name", "chat", "rematch"):  # the people around the table: social.py
+                    if listener is None:
+                        raise ActError("say hello first", "no-hello")
+                    if kind == "name":
+                        room.social.rename(listener.seat, data.get("name"))
+                    elif kind == "chat":
+                        room.social.say(listener, data.get("text"))
+                    else:
+                        rematch(tables, room, listener.seat)
                 else:
                     raise ActError(f"unknown message type '{kind[:40]}'", "unknown-type")
-            except ActError as exc:
+            except (ActError, SocialError) as exc:
                 refuse(exc.code, str(exc))
             except Exception:  # a bug: the client is told, the room goes on
                 log.exception("room %s failed on a message", room.id)
