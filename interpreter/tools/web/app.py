@@ -55,6 +55,7 @@ from .room import ActError, Clock, Listener, Room, seat_bots
 from .retire import Retiring, expiry
 from .rulesets import MAX_UPLOAD_BYTES, MAX_UPLOADS, Rulesets, UploadError
 from .social import Social, SocialError, rematch
+from . import replay_view
 from .storage import Storage
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
@@ -405,6 +406,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/lobby", lobby),
         Route("/api/uploads", uploads, methods=["POST"]),
         Route("/api/rooms", create_room, methods=["POST"]),
+        *replay_view.routes(tables, limiter, STATIC),
         WebSocketRoute("/ws/{room}", lambda ws: _connection(ws, tables(), settings)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

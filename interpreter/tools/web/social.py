@@ -140,6 +140,7 @@ def rematch(tables, room, seat) -> str:
     if not room.finished and room.error is None:
         raise SocialError("the next game can start once this one is over", "not-over")
     if social.next is not None and social.next in tables.rooms:
+        social.tell({"type": "rematch", "room": social.next})  # a page that missed it follows now
         return social.next
     players = room.game.players
     config = dict(room.config, seats=[room.config["seats"][(seat_ - 1) % players] for seat_ in range(players)])
