@@ -78,10 +78,10 @@ function connect() {
 function setOffline(down) {
   // while the server cannot be reached, its buttons are off and the window's clock stands
   // (the server's round goes on or waits: the next update says which)
+  if (down && !offline) pausedLeft = Math.max(0, deadline - performance.now());  // once: retries fail too
   offline = down;
   document.body.classList.toggle("offline", down);
   if (down) {
-    pausedLeft = Math.max(0, deadline - performance.now());
     document.querySelectorAll("#prompt button, #window button, #rematch, #chat-form button, #name-form button")
       .forEach((b) => { b.disabled = true; });
   } else {
@@ -278,7 +278,7 @@ function renderSeats(view) {
     const person = !bots[seat.seat];
     const dot = el("span", "presence " + (!person ? "bot" : online[seat.seat] ? "online" : "away"));
     dot.title = !person ? "a bot" : online[seat.seat] ? "online" : "not connected";
-    name.append(dot, document.createTextNode(seat.seat === mySeat ? `${names[seat.seat]} (you)` : names[seat.seat]));
+    name.append(dot, el("span", "label", seat.seat === mySeat ? `${names[seat.seat]} (you)` : names[seat.seat]));
     if (seat.seat === view.turn.seat && !view.finished) name.append(el("span", "turn-mark", "to play"));
     box.append(name);
     box.append(el("div", "count", seat.alive ? plural(seat.count, "card") : "out"));
