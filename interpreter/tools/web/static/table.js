@@ -82,6 +82,8 @@ function setOffline(down) {
   offline = down;
   document.body.classList.toggle("offline", down);
   if (down) {
+    online = [];  // who is online is unknown from here
+    if (lastView) renderSeats(lastView);
     document.querySelectorAll("#prompt button, #window button, #rematch, #chat-form button, #name-form button")
       .forEach((b) => { b.disabled = true; });
   } else {
