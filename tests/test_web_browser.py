@@ -183,8 +183,8 @@ def test_two_people_play_a_table_to_the_end_in_chromium(server, browser, tmp_pat
         assert "Game over" in page.locator("#log").inner_text()
         assert page.locator("#again").is_visible() and page.locator("#again").get_attribute("href") == "/"
     winner = room.state.winner
-    assert pages[winner].locator("#over").inner_text() == "Game over: you win!"
-    assert pages[1 - winner].locator("#over").inner_text() == f"Game over: Seat {winner} wins."
+    assert pages[winner].locator("#over-text").inner_text() == "Game over: you win!"
+    assert pages[1 - winner].locator("#over-text").inner_text() == f"Game over: Seat {winner} wins."
     # what reached each browser: its own seat only, no secret marks, not the other's link
     for seat in (0, 1):
         messages = [json.loads(frame) for frame in frames[seat]]
@@ -200,6 +200,13 @@ def test_two_people_play_a_table_to_the_end_in_chromium(server, browser, tmp_pat
     path.write_text(log.text(), encoding="utf-8")
     [result] = list(replay_log(str(path)))
     assert result.verified and result.winner == winner
+    # ... and steps again in the replay viewer, as everyone, from the table's own log
+    pages[0].click("#replay")
+    pages[0].wait_for_selector("#controls", state="visible")
+    pages[0].locator("#last").click()
+    assert pages[0].locator("#next").inner_text() == "The game is over."
+    assert pages[0].locator("#seats .seat").count() == 2
+    shot(pages[0], "replay-table")
     # the rulesheet is one click away
     with pages[1].context.expect_page() as opened:
         pages[1].click("#rules")
@@ -277,11 +284,11 @@ def test_a_table_fits_a_phone_screen(server, browser):
     }""")
     assert overflowing == [], f"card titles wider than their tiles on a phone: {overflowing}"
     card = phone.locator("#hand .card").first
-    card.tap()  # a tap shows the card's text
-    assert card.locator(".text").is_visible()
+    card.tap()  # a tap shows the card's text, under the hand
+    assert phone.locator("#card-detail").is_visible()
     room = tables.rooms[links[0].split("/room/")[1].split("#")[0]]
     card_id = card.get_attribute("data-card")
-    assert card.locator(".text").inner_text() == room.game.edition.cards[card_id].text
+    assert phone.locator("#card-detail p").inner_text() == room.game.edition.cards[card_id].text
     shot(phone, "phone")
 
 
@@ -299,8 +306,10 @@ def test_a_click_lost_with_the_connection_leaves_the_buttons_live(server, browse
     page.goto(base + made["seats"][0]["link"])
     page.wait_for_selector("#prompt button:enabled")
     history = len(room.state.history)
-    page.evaluate("socket.close()")  # the connection drops ...
-    page.locator("#prompt button").first.click()  # ... as the person clicks
+    # the connection drops as the person clicks (in one go: once the page knows it is
+    # offline its buttons are off, and a click cannot be made at all)
+    page.evaluate("socket.close(); document.querySelector('#prompt button').click()")
+    assert page.locator("#connection").is_visible()
     page.wait_for_function("document.querySelectorAll('#prompt button:disabled').length === 0", timeout=10000)
     assert len(room.state.history) == history, "the lost click reached the server"
     assert page.locator("#prompt button:enabled").count() == page.locator("#prompt button").count() > 0

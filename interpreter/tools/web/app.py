@@ -61,6 +61,8 @@ from .retire import Retiring, expiry
 from .runner import SWITCH_INTERVAL, Runner, threadsafe
 from .rulesets import (CHECK_SECONDS, CLIENT_UPLOAD_BYTES, CLIENT_UPLOADS, MAX_UPLOAD_BYTES, MAX_UPLOADS,
                        Rulesets, UploadError)
+from .social import Social, SocialError, rematch
+from . import replay_view
 from .storage import Storage
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
@@ -215,8 +217,10 @@ class Tables(Retiring):
         game = Game(edition, config["players"])
         bots = seat_bots(game, config["seats"], seed)
         clock = self.runner.clock(room_id) if self.runner is not None else self.clock
-        return Room(room_id, config, game, seed, tokens, storage=self.storage, clock=clock,
+        room = Room(room_id, config, game, seed, tokens, storage=self.storage, clock=clock,
                     bots=bots, answer_seconds=self.settings.answer_seconds, bot_delay=self.settings.bot_delay)
+        Social(room, self.storage, self.wall)  # names and chat, as stored
+        return room
 
     def restore(self) -> int:
         """Every stored room back where it was, but those whose time is up, which are
@@ -460,6 +464,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/lobby", lobby),
         Route("/api/uploads", uploads, methods=["POST"]),
         Route("/api/rooms", create_room, methods=["POST"]),
+        *replay_view.routes(tables, limiter, STATIC),
         WebSocketRoute("/ws/{room}", lambda ws: _connection(ws, tables(), settings, backoff)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
@@ -540,6 +545,7 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings, 
                         raise ActError("this connection has joined already", "joined")
                     seat = tables.seat_of(room, data.get("token"))
                     listener = Listener(seat, threadsafe(loop, deliver))
+                    listener.social = data.get("social") is True  # names, chat, presence too
                     await runner.call(room.id, room.attach, listener)
                 elif kind == "act":
                     if listener is None:
@@ -549,9 +555,19 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings, 
                     await runner.call(room.id, room.act, listener.seat, data.get("prompt"), data.get("choice"))
                 elif kind == "ping":
                     queue.put_nowait({"type": "pong"})
+                elif kind in ("name", "chat", "rematch"):  # the people around the table: social.py
+                    if listener is None:
+                        raise ActError("say hello first", "no-hello")
+                    # in the table's lane, like its moves: a slow table's room lives in a thread
+                    if kind == "name":
+                        await runner.call(room.id, room.social.rename, listener.seat, data.get("name"))
+                    elif kind == "chat":
+                        await runner.call(room.id, room.social.say, listener, data.get("text"))
+                    else:
+                        await runner.call(room.id, rematch, tables, room, listener.seat)
                 else:
                     raise ActError(f"unknown message type '{kind[:40]}'", "unknown-type")
-            except ActError as exc:
+            except (ActError, SocialError) as exc:
                 refuse(exc.code, str(exc))
             except Exception:  # a bug: the client is told, the room goes on
                 log.exception("room %s failed on a message", room.id)

@@ -117,6 +117,7 @@ class Room:
         self.active = clock.now()  # when a decision was last made (the room's clock)
         self.ended: float | None = None  # when the game was first seen over (or stopped)
         self.closed: str | None = None  # why the room closed, once the server retired it
+        self.social = None  # names, presence, chat, the next game (web/social.py), when kept
 
     # -- setting up -------------------------------------------------------------
     def restore(self, actions: list, released: int, round_at: int | None) -> None:
@@ -168,18 +169,28 @@ class Room:
         self.listeners.append(listener)
         listener.send(self.welcome(listener.seat))
         self._publish_to(listener)
+        if self.social is not None:
+            self.social.changed_presence()
 
     def detach(self, listener: Listener) -> None:
         if listener in self.listeners:
             self.listeners.remove(listener)
+            if self.social is not None:
+                self.social.changed_presence()
+
+    def names(self) -> list[str]:
+        """What the table calls each seat (a chosen name, else its number)."""
+        return [self.words.seat_name(s) for s in range(self.game.players)]
 
     def welcome(self, seat) -> dict:
         edition = self.game.edition
-        return {"type": "welcome", "room": self.id, "seat": seat, "edition": edition.name,
-                "variant": edition.variant, "players": self.game.players,
-                "names": [self.words.seat_name(s) for s in range(self.game.players)],
-                "bots": [s in self.bots for s in range(self.game.players)],
-                "cards": self.cards, "answer_seconds": self.answer_seconds}
+        message = {"type": "welcome", "room": self.id, "seat": seat, "edition": edition.name,
+                   "variant": edition.variant, "players": self.game.players, "names": self.names(),
+                   "bots": [s in self.bots for s in range(self.game.players)],
+                   "cards": self.cards, "answer_seconds": self.answer_seconds}
+        if self.social is not None:
+            message.update(self.social.welcome())
+        return message
 
     def act(self, seat, prompt_id, choice) -> None:
         """A person at ``seat`` picks option ``choice`` of the prompt ``prompt_id``;

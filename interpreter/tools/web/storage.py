@@ -44,6 +44,26 @@ CREATE TABLE IF NOT EXISTS actions (
     option TEXT NOT NULL,
     PRIMARY KEY (room, n)
 );
+-- the people around a table (web/social.py): chosen names, chat lines, the next game
+CREATE TABLE IF NOT EXISTS names (
+    room TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    PRIMARY KEY (room, seat)
+);
+CREATE TABLE IF NOT EXISTS chat (
+    room TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    seat INTEGER,
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (room, n)
+);
+CREATE TABLE IF NOT EXISTS rematches (
+    room TEXT PRIMARY KEY,
+    next TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS closed (
     id TEXT PRIMARY KEY,
     at REAL NOT NULL,
@@ -151,7 +171,8 @@ class Storage:
             return
         now = self.wall()
         with self._transaction():
-            for table, column in (("actions", "room"), ("seats", "room"), ("rooms", "id")):
+            for table, column in (("actions", "room"), ("seats", "room"), ("names", "room"), ("chat", "room"),
+                                  ("rematches", "room"), ("rooms", "id")):
                 self.db.executemany(f"DELETE FROM {table} WHERE {column} = ?", [(rid,) for rid in reasons])
             self.db.executemany("INSERT OR REPLACE INTO closed (id, at, reason) VALUES (?, ?, ?)",
                                 [(rid, now, reason) for rid, reason in reasons.items()])

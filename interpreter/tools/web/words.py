@@ -17,6 +17,7 @@ class Words:
     def __init__(self, edition, labels: list[str]) -> None:
         self.edition = edition
         self.labels = labels  # per seat: "person" or the bot's name
+        self.chosen: dict = {}  # seat -> the name its person chose (web/social.py)
         self.combos = {combo.id: combo for combo in edition.combos}
         self.checks = {check.id: check.text for check in edition.checks}
         self.triggers = {trigger.id: trigger.text for trigger in edition.triggers}
@@ -38,6 +39,8 @@ class Words:
         return combo.text if combo is not None else ""
 
     def seat_name(self, seat: int) -> str:
+        if seat in self.chosen:
+            return self.chosen[seat]
         label = self.labels[seat] if 0 <= seat < len(self.labels) else "person"
         return f"Seat {seat}" + ("" if label == "person" else f" ({label} bot)")
 

@@ -7,6 +7,8 @@ const token = new URLSearchParams(location.hash.slice(1)).get("seat") || "";
 const $ = (id) => document.getElementById(id);
 let cards = {}, names = [], mySeat = null, socket = null, retry = 0, deadline = 0, totalMs = 1;
 let lastPrompt = null, answerMs = 0, baseTitle = "kittens table";
+// the people (names chosen, who is online, who watches), and the page's own state
+let bots = [], named = [], online = [], openKey = null, lastHand = null, myTurnPrompt = null, offline = false, pausedLeft = null;
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -17,6 +19,10 @@ function el(tag, cls, text) {
 function title(id) { return (cards[id] && cards[id].title) || "a card"; }
 function text(id) { return (cards[id] && cards[id].text) || ""; }
 function seatName(seat) { return seat === mySeat ? "You" : names[seat]; }
+const store = {  // what this browser remembers (a private window may remember nothing)
+  get(key) { try { return localStorage.getItem(key); } catch (e) { return null; } },
+  set(key, value) { try { localStorage.setItem(key, value); } catch (e) { /* not kept */ } },
+};
 function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
 function cardTile(id) {
@@ -24,9 +30,28 @@ function cardTile(id) {
   tile.type = "button";
   tile.title = text(id);
   tile.dataset.card = id;
-  tile.append(el("div", "title", title(id)), el("div", "text", text(id)));
-  tile.addEventListener("click", () => tile.classList.toggle("open"));  // tap shows the text
+  tile.append(el("div", "title", title(id)));
   return tile;
+}
+function openCard(tile) {
+  // a tap opens this tile only (two copies of a card are two tiles); its text shows
+  // under the hand, so the row keeps its height
+  const key = tile.dataset.key;
+  openKey = openKey === key ? null : key;
+  showOpenCard();
+}
+function showOpenCard() {
+  const detail = $("card-detail");
+  let shown = null;
+  $("hand").querySelectorAll(".card").forEach((tile) => {
+    const open = tile.dataset.key === openKey;
+    tile.classList.toggle("open", open);
+    tile.setAttribute("aria-expanded", String(open));
+    if (open) shown = tile.dataset.card;
+  });
+  if (shown === null) openKey = null;
+  detail.hidden = shown === null;
+  if (shown !== null) detail.replaceChildren(el("strong", null, title(shown)), el("p", null, text(shown)));
 }
 function chip(label, hint) {
   const node = el("span", "chip", label);
@@ -40,14 +65,30 @@ function connect() {
   socket.onopen = () => {
     retry = 0;
     $("connection").hidden = true;
-    socket.send(JSON.stringify({ type: "hello", token }));
+    socket.send(JSON.stringify({ type: "hello", token, social: true }));
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = () => {
     const wait = Math.min(10000, 500 * 2 ** retry++);
-    note(`Connection lost; trying again in ${Math.round(wait / 1000) || 1} s...`);
+    setOffline(true);
+    note(`Connection lost: nothing you click can reach the table. Trying again in ${Math.round(wait / 1000) || 1} s...`);
     setTimeout(connect, wait);
   };
+}
+function setOffline(down) {
+  // while the server cannot be reached, its buttons are off and the window's clock stands
+  // (the server's round goes on or waits: the next update says which)
+  if (down && !offline) pausedLeft = Math.max(0, deadline - performance.now());  // once: retries fail too
+  offline = down;
+  document.body.classList.toggle("offline", down);
+  if (down) {
+    online = [];  // who is online is unknown from here
+    if (lastView) renderSeats(lastView);
+    document.querySelectorAll("#prompt button, #window button, #rematch, #chat-form button, #name-form button")
+      .forEach((b) => { b.disabled = true; });
+  } else {
+    pausedLeft = null;
+  }
 }
 function note(message) {
   const box = $("connection");
@@ -55,17 +96,27 @@ function note(message) {
   box.hidden = false;
 }
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+  note("Not connected: that did not reach the table. It will be asked again once the page is back.");
+  return false;
 }
 
 function receive(message) {
   if (message.type === "welcome") welcome(message);
   else if (message.type === "update") update(message);
+  else if (message.type === "names") { names = message.names; named = message.named; renderPeople(); }
+  else if (message.type === "presence") { online = message.online; showWatchers(message.watchers); renderPeople(); }
+  else if (message.type === "chat") addChat(message.line);
+  else if (message.type === "rematch") follow(message.room);
   else if (message.type === "error") {
     if (["bad-token", "no-room", "closed"].includes(message.code)) { refused(message); return; }
     note(message.message);
     setTimeout(() => { if ($("connection").textContent === message.message) $("connection").hidden = true; }, 5000);
-    document.querySelectorAll("#prompt button, #window button").forEach((b) => { b.disabled = false; });
+    document.querySelectorAll("#prompt button, #window button, #rematch, #chat-form button, #name-form button")
+      .forEach((b) => { b.disabled = false; });
   }
 }
 
@@ -97,20 +148,61 @@ function refused(message) {
 function welcome(message) {
   cards = message.cards;
   names = message.names;
+  bots = message.bots || [];
   mySeat = message.seat;
   answerMs = 1000 * (message.answer_seconds || 0);
   // a new connection (a reload, a reconnect): draw the prompt again, with live buttons,
   // even if it is the one a click was sent for before the connection dropped
   lastPrompt = null;
+  if (message.next) { follow(message.next); return; }  // a rematch is on: this link opens it
+  setOffline(false);
+  named = message.named || [];
+  online = message.online || [];
   $("edition").textContent = message.edition + (message.variant ? ` (${message.variant})` : "");
-  $("who").textContent = mySeat === null ? "Watching" : `You are ${names[mySeat]}`;
+  showWho();
+  showWatchers(message.watchers || 0);
   $("log").replaceChildren();
+  $("chat-lines").replaceChildren();
+  (message.chat || []).forEach(addChat);
+  $("chat").hidden = false;
+  $("chat-form").hidden = mySeat === null;  // spectators read the chat
+  const form = $("name-form");
+  form.hidden = mySeat === null || named[mySeat];
+  if (!form.hidden && !$("name-input").value) $("name-input").value = store.get("kittens-name") || "";
   baseTitle = `${message.edition}: kittens table`;
   document.title = baseTitle;
 }
+function showWho() {
+  $("who").textContent = mySeat === null ? "Watching" : `You are ${names[mySeat]}`;
+}
+function showWatchers(count) {
+  $("watchers").textContent = count ? `(${count} watching)` : "";
+}
+function renderPeople() {
+  showWho();
+  $("name-form").hidden = mySeat === null || named[mySeat];
+  if (lastView) { renderSeats(lastView); renderTurn(lastView); }
+}
+function follow(room) {
+  // the next game at this table: the same link (the seat's token) opens the seat there
+  socket.onclose = null;
+  socket.close();
+  location.replace(`/room/${room}${location.hash}`);
+}
+function addChat(line) {
+  const box = $("chat-lines");
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 30;
+  const row = el("p", line.seat === mySeat ? "mine" : null);
+  row.append(el("strong", null, line.seat === mySeat ? "You" : line.name), document.createTextNode(`: ${line.text}`));
+  box.append(row);
+  while (box.children.length > 200) box.firstChild.remove();
+  if (atBottom) box.scrollTop = box.scrollHeight;
+}
 
+let lastView = null;
 function update(message) {
   const view = message.view;
+  lastView = view;
   renderTurn(view);
   renderHand(view);
   renderSeats(view);
@@ -119,6 +211,7 @@ function update(message) {
   renderWindow(message);
   renderPrompt(message);
   renderOver(view);
+  announceTurn(message);
   // a page in a background tab tells its person in the tab's title that they are asked
   document.title = (message.prompt ? (message.prompt.kind === "window" ? "Answer? " : "Your turn! ") : "")
     + baseTitle;
@@ -128,23 +221,42 @@ function update(message) {
 }
 
 function renderTurn(view) {
+  // the header, pinned on every screen: whose turn, the turns they owe, the draw pile
   const turn = view.turn;
   const whose = turn.seat === mySeat ? "your turn" : `${names[turn.seat]}'s turn`;
-  $("turn").textContent = view.finished ? "" :
+  $("turn").textContent = view.finished ? "Game over" :
     `Turn ${turn.number}: ${whose}` + (turn.direction < 0 ? " (play goes in reverse)" : "");
+  const current = view.seats[turn.seat];
+  const owed = view.finished || !current ? 0 : current.owed;
+  $("owed").hidden = owed < 2;
+  $("owed").textContent = owed < 2 ? "" : turn.seat === mySeat ? `you owe ${owed} turns` : `owes ${owed} turns`;
+  $("pile-count").textContent = `Draw pile: ${plural(view.draw_pile.count, "card")}`;
+}
+function announceTurn(message) {
+  // a person's turn begins: a tone, if they asked for one (never again for the same question)
+  const prompt = message.prompt;
+  const mine = prompt && prompt.kind === "action" ? prompt.id : null;
+  if (mine && mine !== myTurnPrompt && $("sound").checked && !motion.reduced()) motion.beep();
+  if (mine || !prompt) myTurnPrompt = mine;
 }
 
 function renderHand(view) {
   const hand = $("hand");
   hand.closest("section").hidden = view.hand === null;
   if (view.hand === null) return;
-  const open = new Set([...hand.querySelectorAll(".card.open")].map((c) => c.dataset.card));
+  const copies = {};
   hand.replaceChildren(...view.hand.map((id) => {
     const tile = cardTile(id);
-    if (open.has(id)) tile.classList.add("open");
+    copies[id] = (copies[id] || 0) + 1;
+    tile.dataset.key = `${id}#${copies[id]}`;  // which copy: the open state is this tile's own
+    tile.addEventListener("click", () => openCard(tile));
     return tile;
   }));
   if (!view.hand.length) hand.append(el("span", "muted", "No cards."));
+  showOpenCard();
+  const piles = $("piles").querySelectorAll(".pile");
+  motion.cardMoves(lastHand, view.hand, hand, piles[0], piles[1]);
+  lastHand = view.hand.slice();
 }
 
 function renderOrder(view) {
@@ -164,7 +276,13 @@ function renderSeats(view) {
     if (seat.seat === view.turn.seat && !view.finished) box.classList.add("current");
     if (!seat.alive) box.classList.add("out");
     if (seat.seat === mySeat) box.classList.add("me");
-    box.append(el("div", "name", seat.seat === mySeat ? `${names[seat.seat]} (you)` : names[seat.seat]));
+    const name = el("div", "name");
+    const person = !bots[seat.seat];
+    const dot = el("span", "presence " + (!person ? "bot" : online[seat.seat] ? "online" : "away"));
+    dot.title = !person ? "a bot" : online[seat.seat] ? "online" : "not connected";
+    name.append(dot, el("span", "label", seat.seat === mySeat ? `${names[seat.seat]} (you)` : names[seat.seat]));
+    if (seat.seat === view.turn.seat && !view.finished) name.append(el("span", "turn-mark", "to play"));
+    box.append(name);
     box.append(el("div", "count", seat.alive ? plural(seat.count, "card") : "out"));
     if (seat.alive && seat.owed > 1) box.append(el("div", "muted", `owes ${seat.owed} turns`));
     if (seat.counters) {  // public per-player numbers: scores, tokens, marks
@@ -221,7 +339,8 @@ function renderPiles(view) {
 function renderLog(entries) {
   const box = $("log");
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 30;
-  entries.forEach((entry) => box.append(el("p", null, entry.text)));
+  if (entries.length) box.querySelectorAll("p.latest").forEach((p) => p.classList.remove("latest"));
+  entries.forEach((entry, i) => box.append(el("p", i === entries.length - 1 ? "latest" : null, entry.text)));
   if (atBottom) box.scrollTop = box.scrollHeight;
 }
 
@@ -237,8 +356,12 @@ function optionButton(option, index, promptId, primary) {
   return button;
 }
 function choose(promptId, index) {
+  if (offline) return;
   document.querySelectorAll("#prompt button, #window button").forEach((b) => { b.disabled = true; });
-  send({ type: "act", prompt: promptId, choice: index });
+  if (!send({ type: "act", prompt: promptId, choice: index })) {
+    // it never left the page: the same question stays, with live buttons once connected
+    setOffline(true);
+  }
 }
 
 function renderWindow(message) {
@@ -254,14 +377,17 @@ function renderWindow(message) {
   const options = $("window-options");
   const prompt = message.prompt && message.prompt.kind === "window" ? message.prompt : null;
   options.replaceChildren(...(prompt ? prompt.options.map((o, i) => optionButton(o, i, prompt.id, i > 0)) : []));
+  if (offline) options.querySelectorAll("button").forEach((b) => { b.disabled = true; });
   $("window-note").textContent = prompt ? "" :
     win.answered ? "You answered. Waiting for the others..." : "Waiting for answers...";
 }
 function tick() {
   const bar = $("window-timer");
   if (bar && !$("window").hidden) {
-    const left = Math.max(0, deadline - performance.now());
+    // while the connection is down the clock stands where it was: the page cannot know
+    const left = pausedLeft !== null ? pausedLeft : Math.max(0, deadline - performance.now());
     bar.style.width = `${Math.round(100 * left / totalMs)}%`;
+    $("window-seconds").textContent = offline ? "paused" : `${Math.ceil(left / 1000)} s`;
   }
   requestAnimationFrame(tick);
 }
@@ -284,6 +410,7 @@ function renderPrompt(message) {
     prompt.options.forEach((o, i) => options.append(optionButton(o, i, prompt.id, i === 0 && prompt.kind === "action")));
     body.replaceChildren(options);
   }
+  if (offline) body.querySelectorAll("button").forEach((b) => { b.disabled = true; });
 }
 
 function reorder(prompt) {
@@ -337,15 +464,37 @@ function renderOver(view) {
   box.hidden = !view.finished;
   $("download").hidden = !view.finished;
   $("again").hidden = !view.finished;  // the lobby, for the next game
+  $("replay").hidden = !view.finished;
+  $("rematch").hidden = !view.finished || mySeat === null;
   if (!view.finished) return;
   $("download").href = `/room/${roomId}/log`;
+  $("replay").href = `/room/${roomId}/replay`;
   const winners = view.winners;
-  box.textContent = (!winners.length ? "Game over: nobody wins." :
+  $("over-text").textContent = (!winners.length ? "Game over: nobody wins." :
     winners.includes(mySeat) ? (winners.length > 1 ? "Game over: your team wins!" : "Game over: you win!") :
     `Game over: ${winners.map((s) => names[s]).join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`)
     + (view.scores ? " Scores: " + view.scores.map((score, s) => `${names[s]} ${score}`).join(", ") + "." : "");
 }
 
 $("rules").href = `/room/${roomId}/rules`;  // the rules are there before the seat is
+$("rematch").addEventListener("click", () => { $("rematch").disabled = true; send({ type: "rematch" }); });
+$("name-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const name = $("name-input").value.trim();
+  if (!name) return;
+  store.set("kittens-name", name);  // offered again at the next table
+  send({ type: "name", name });
+});
+$("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = $("chat-text");
+  if (input.value.trim() && send({ type: "chat", text: input.value })) input.value = "";
+});
+$("sound").checked = store.get("kittens-sound") === "on";
+$("sound").addEventListener("change", () => store.set("kittens-sound", $("sound").checked ? "on" : "off"));
+// the reaction window pins under the header, however tall the header is on this screen
+new ResizeObserver(() => {
+  document.documentElement.style.setProperty("--head", `${$("top").offsetHeight}px`);
+}).observe($("top"));
 connect();
 requestAnimationFrame(tick);
