@@ -19,25 +19,20 @@ engine plays the worlds, and the rollouts are random or the heuristic bot, which
 reads its roles from the edition.
 
 The player never sees the real game: it is handed a :class:`views.SearchView`,
-whose only powers are the seat's view and dealing worlds from it. Its one
-piece of knowledge beyond the view is learnt from the rules by playing: titles
-that in practice never rest in a hand (in the Original, a kitten that was
-drawn is defused back into the pile or eliminates its drawer) are dealt into
-the draw pile rather than into other hands. That prior comes from games the
-player simulates itself at the start, never from the game being played.
+whose only powers are the seat's view and dealing worlds from it. The worlds
+are those the rules allow (worlds.py): a title the rules never leave hidden in
+a hand, such as the Original's Exploding Kitten, is dealt only where it may lie.
 """
 
 from __future__ import annotations
 
 import math
-import random
 import time
-import weakref
 
 from ..lang.machine import below
 from .bots import HeuristicBot, bot_rng
 from .decisions import Chance
-from .views import View
+from .views import LiveView
 
 #: the rollout policies, by name
 ROLLOUTS = ("random", "heuristic")
@@ -67,7 +62,8 @@ class ISMCTSBot:
     ``seconds`` when that is given. ``rollout`` is ``"heuristic"`` (every seat
     played to the end by the heuristic bot) or ``"random"`` (uniform options:
     several times faster, weaker). ``exploration`` is the UCB constant for
-    rewards between 0 and 1. ``prior=False`` deals worlds from the view alone.
+    rewards between 0 and 1. ``prior=False`` deals worlds uniformly from the view alone,
+    without what the rules allow (worlds.py).
     """
 
     name = "ismcts"
@@ -90,13 +86,11 @@ class ISMCTSBot:
         self.bias, self.confidence, self.widening = bias, confidence, widening
         self.rng = bot_rng(seed, seat)
         self.game = None
-        self.out_of_hands: frozenset = frozenset()
         self._heuristics: list = []
         self.searched = 0  # iterations run in the last decision searched (for reports)
 
     def start(self, game, seat: int) -> None:
         self.game, self.seat = game, seat
-        self.out_of_hands = titles_out_of_hands(game) if self.use_prior else frozenset()
         if self.rollout == "heuristic":
             self._heuristics = []
             for other in range(game.players):
@@ -120,9 +114,9 @@ class ISMCTSBot:
         paired = [[] for _ in options]  # the seat's reward for each root option, world by world
         done = 0
         while True:
-            world = resample(self.rng, record=False)  # nothing here reads a world's events
-            if self.out_of_hands:
-                keep_out_of_hands(world, self.seat, self.out_of_hands, self.rng)
+            # nothing here reads a world's events
+            world = resample(self.rng, record=False) if self.use_prior else \
+                resample(self.rng, record=False, uniform=True)
             # every root option is tried in the same world, with the same chance and the same
             # rollout choices (common random numbers), so options are compared world for world
             rollout_seed = self.rng.getrandbits(32)
@@ -214,7 +208,7 @@ class ISMCTSBot:
         if not bots:
             return None
         seat = decision.seat
-        return bots[seat].choose(View(state, seat), decision)
+        return bots[seat].choose(LiveView(state, seat), decision)
 
     def _situation(self, state, decision) -> tuple:
         """What the searching seat can tell apart about a decision: whose and which kind,
@@ -248,7 +242,7 @@ class ISMCTSBot:
                 state.apply_action(options[0])
             elif bots:
                 seat = decision.seat
-                state.apply_action(bots[seat].choose(View(state, seat), decision))
+                state.apply_action(bots[seat].choose(LiveView(state, seat), decision))
             else:
                 state.apply_action(options[below(rng, len(options))])
             update()
@@ -307,56 +301,3 @@ def pick(options: list, paired: list, hint, confidence: float):
     mean = sum(diffs) / count
     spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (count - 1)) if count > 1 else 0.0
     return options[best] if mean > confidence * spread / math.sqrt(count) else hint
-
-
-# -- what the player learns from the rules by playing ----------------------------------------
-_LEARNT: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
-def titles_out_of_hands(game, games: int = 24, seed: int = 0, threshold: float = 0.05) -> frozenset:
-    """Titles that practically never rest in a hand, found by playing ``games`` random
-    games of ``game`` and looking at every card at every decision: a title whose cards
-    were in a hand less than ``threshold`` of the times they were in a hand or the draw
-    pile. Learnt once per compiled game."""
-    found = _LEARNT.get(game)
-    if found is not None:
-        return found
-    in_hand: dict = {}
-    placed: dict = {}
-    rng = random.Random(f"kittens-ismcts-prior/{seed}")
-    for index in range(games):
-        state = game.new_state(seed + index, record=False)
-        while not state.is_terminal():
-            table = state.table
-            for hand in table.hands:
-                for inst in hand.cards:
-                    in_hand[inst.id] = in_hand.get(inst.id, 0) + 1
-                    placed[inst.id] = placed.get(inst.id, 0) + 1
-            for inst in table.draw_pile.cards:
-                placed[inst.id] = placed.get(inst.id, 0) + 1
-            options = state.legal_actions()
-            state.apply_action(options[below(rng, len(options))])
-    found = frozenset(title for title, count in placed.items()
-                      if in_hand.get(title, 0) < threshold * count)
-    _LEARNT[game] = found
-    return found
-
-
-def keep_out_of_hands(world, seat: int, titles: frozenset, rng) -> None:
-    """In a dealt world, swap cards of ``titles`` that landed in other hands, at places
-    ``seat`` does not know, with cards of other titles at unknown places of the draw pile.
-    Only the world changes: sizes and everything the seat knows stay as they were."""
-    table, bit = world.table, 1 << seat
-    misplaced = [inst for other, hand in enumerate(table.hands) if other != seat
-                 for inst in hand.cards if inst.id in titles and not inst.known & bit and not inst.face_up]
-    if not misplaced:
-        return
-    pool = [inst for inst in table.draw_pile.cards
-            if inst.id not in titles and not inst.known & bit and not inst.face_up]
-    for inst in misplaced:
-        if not pool:
-            break
-        other = pool.pop(below(rng, len(pool)))
-        inst.card, other.card = other.card, inst.card
-        inst.id, other.id = inst.card.id, other.card.id
-    table.count_reactive()
