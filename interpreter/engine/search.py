@@ -32,12 +32,16 @@ import time
 from ..lang.machine import below
 from .bots import HeuristicBot, bot_rng
 from .decisions import Chance
+from .flow import DRAW
+from .reactions import PASS
 from .views import LiveView
 
 #: the rollout policies, by name
-ROLLOUTS = ("random", "heuristic")
+ROLLOUTS = ("random", "heuristic", "draw")
 #: a rollout stops (nobody wins) after this many more turns
 ROLLOUT_TURNS = 400
+#: how the root is searched, by name (see ISMCTSBot)
+SEARCHES = ("paired", "single", "pimc")
 #: what outlasting every other seat but the winner is worth, against 1 for a win
 LOSER_SHARE = 0.8
 
@@ -60,8 +64,19 @@ class ISMCTSBot:
 
     ``iterations`` worlds are searched per decision, or as many as fit in
     ``seconds`` when that is given. ``rollout`` is ``"heuristic"`` (every seat
-    played to the end by the heuristic bot) or ``"random"`` (uniform options:
-    several times faster, weaker). ``exploration`` is the UCB constant for
+    played to the end by the heuristic bot), ``"random"`` (uniform options) or
+    ``"draw"`` (every seat ends its turns by drawing and lets every play pass; its
+    other choices, such as where a defused card goes, are the heuristic bot's):
+    the cheapest, which plays out the one thing every game turns on, who draws
+    what. ``depth`` stops a rollout after that many turns (0: at the end) and
+    scores the seats still in alike.
+
+    ``search`` is how each world is used: ``"paired"`` tries every root option in
+    it (common random numbers) and walks the shared tree below each;
+    ``"single"`` is single-observer ISMCTS as published, one walk per world,
+    the root chosen by UCB like any node (an iteration is then one walk, several
+    times cheaper); ``"pimc"`` is perfect-information Monte Carlo: every root
+    option tried in every world and rolled out at once, no tree below. ``exploration`` is the UCB constant for
     rewards between 0 and 1. ``prior=False`` deals worlds uniformly from the view alone,
     without what the rules allow (worlds.py).
     """
@@ -72,7 +87,7 @@ class ISMCTSBot:
     def __init__(self, seed: int = 0, seat: int = 0, *, iterations: int = 100,
                  seconds: float | None = None, rollout: str = "heuristic",
                  exploration: float = 0.7, bias: float = 1.0, confidence: float = 1.0,
-                 widening: float = 0.5,
+                 widening: float = 0.5, depth: int = 0, search: str = "paired",
                  prior: bool = True) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout '{rollout}'; the rollouts are: {', '.join(ROLLOUTS)}")
@@ -84,6 +99,12 @@ class ISMCTSBot:
         self.iterations, self.seconds = iterations, seconds
         self.rollout, self.exploration, self.use_prior = rollout, exploration, prior
         self.bias, self.confidence, self.widening = bias, confidence, widening
+        if search not in SEARCHES:
+            raise ValueError(f"unknown search '{search}'; the searches are: {', '.join(SEARCHES)}")
+        self.search = search
+        if depth < 0:
+            raise ValueError("depth must be 0 (to the end) or more turns")
+        self.depth = depth
         self.rng = bot_rng(seed, seat)
         self.game = None
         self._heuristics: list = []
@@ -91,7 +112,7 @@ class ISMCTSBot:
 
     def start(self, game, seat: int) -> None:
         self.game, self.seat = game, seat
-        if self.rollout == "heuristic":
+        if self.rollout in ("heuristic", "draw"):
             self._heuristics = []
             for other in range(game.players):
                 bot = HeuristicBot(self.seed, other)
@@ -113,18 +134,22 @@ class ISMCTSBot:
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         paired = [[] for _ in options]  # the seat's reward for each root option, world by world
         done = 0
+        single = self.search == "single"
         while True:
             # nothing here reads a world's events
             world = resample(self.rng, record=False) if self.use_prior else \
                 resample(self.rng, record=False, uniform=True)
-            # every root option is tried in the same world, with the same chance and the same
-            # rollout choices (common random numbers), so options are compared world for world
-            rollout_seed = self.rng.getrandbits(32)
-            for index, option in enumerate(options):
-                here = world.clone() if index < len(options) - 1 else world
-                for number, bot in enumerate(self._heuristics):
-                    bot.rng.seed(rollout_seed + number)
-                paired[index].append(self._iterate(root, here, option))
+            if single:
+                self._iterate(root, world, None)
+            else:
+                # every root option is tried in the same world, with the same chance and the same
+                # rollout choices (common random numbers), so options are compared world for world
+                rollout_seed = self.rng.getrandbits(32)
+                for index, option in enumerate(options):
+                    here = world.clone() if index < len(options) - 1 else world
+                    for number, bot in enumerate(self._heuristics):
+                        bot.rng.seed(rollout_seed + number)
+                    paired[index].append(self._iterate(root, here, option))
             done += 1
             if deadline is None:
                 if done >= self.iterations:
@@ -132,6 +157,10 @@ class ISMCTSBot:
             elif time.perf_counter() >= deadline:
                 break
         self.searched = done
+        if single:  # the most tried option (UCB tries the best most), the better mean on a tie
+            edges = [root.get(_key(option)) for option in options]
+            return options[max(range(len(options)), key=lambda index: (
+                edges[index].visits, edges[index].total / edges[index].visits) if edges[index] else (0, 0.0))]
         hint = self._heuristics[self.seat].choose(view, decision) if self._heuristics else None
         return pick(options, paired, hint, self.confidence)
 
@@ -165,6 +194,8 @@ class ISMCTSBot:
                 state.apply_action(first)
                 places.update()
                 pending_edge = edge
+                if self.search == "pimc":  # no tree below the root: roll out at once
+                    break
                 continue
             hint = self._hint(state, decision)
             fresh, best, best_score, tried = [], None, -1.0, 0
@@ -223,13 +254,14 @@ class ISMCTSBot:
         return seat, decision.kind, hand, known
 
     def _roll_out(self, state, places: "Places") -> None:
-        """Play the world on to its end (or ROLLOUT_TURNS more turns: a dealt world the
-        real game could not reach, a kitten left in a hand, may never end)."""
+        """Play the world on, to its end or ``depth`` more turns (and at most
+        ROLLOUT_TURNS: a house rule's game may never end)."""
         table = state.table
-        last = table.turn + ROLLOUT_TURNS
+        last = table.turn + (min(self.depth, ROLLOUT_TURNS) if self.depth else ROLLOUT_TURNS)
         update = places.update
         bots = self._heuristics
         rng = self.rng
+        drawing = self.rollout == "draw"
         while True:
             decision = state.decision()
             if decision is None or table.turn > last:
@@ -240,6 +272,10 @@ class ISMCTSBot:
             options = decision.options
             if len(options) == 1:
                 state.apply_action(options[0])
+            elif drawing and DRAW in options:
+                state.apply_action(DRAW)
+            elif drawing and PASS in options:
+                state.apply_action(PASS)
             elif bots:
                 seat = decision.seat
                 state.apply_action(bots[seat].choose(LiveView(state, seat), decision))
@@ -274,12 +310,18 @@ class Places:
             self.alive = list(alive)
 
     def rewards(self, state) -> list:
-        """1 for a winner; else the share of the other seats that went out before it."""
-        winners = set(state.winners) if state.is_terminal() else set()
+        """1 for a winner; else the share of the other seats that went out before it. In a
+        game stopped before its end, the seats still in share alike what is left: each
+        gets the mean reward of the places still to be decided."""
         others = max(len(self.alive) - 1, 1)
         gone = self._gone
-        return [1.0 if seat in winners else (gone if out is None else out) / others * LOSER_SHARE
-                for seat, out in enumerate(self.outlasted)]
+        if state.is_terminal():
+            winners = set(state.winners)
+            return [1.0 if seat in winners else (gone if out is None else out) / others * LOSER_SHARE
+                    for seat, out in enumerate(self.outlasted)]
+        left = len(self.alive) - gone
+        still = (sum((gone + place) / others * LOSER_SHARE for place in range(left - 1)) + 1.0) / max(left, 1)
+        return [still if out is None else out / others * LOSER_SHARE for out in self.outlasted]
 
 
 def _key(option):
