@@ -77,3 +77,19 @@ def test_worlds_dealt_from_a_search_view_are_not_the_real_game():
     world = view.resample(random.Random(1))
     assert not _real_objects(state) & set(_reachable(world))
     assert world.view(seat).to_dict() == state.view(seat).to_dict()
+
+
+def test_play_game_hands_a_players_class_a_snapshot_and_only_the_engines_own_bot_a_live_view():
+    from kittens.interpreter.engine.bots import HeuristicBot
+    from kittens.interpreter.engine.simulate import play_game
+
+    handed = []
+
+    class Greedy(HeuristicBot):  # a user's bot, built on ours
+        def choose(self, view, decision):
+            handed.append(type(view))
+            return super().choose(view, decision)
+
+    play_game(GAME, 3, [Greedy(3, 0), HeuristicBot(3, 1), HeuristicBot(3, 2), HeuristicBot(3, 3)],
+              record=False)
+    assert handed and set(handed) == {View}
