@@ -28,7 +28,9 @@ at several budgets on the same positions of the 4-player Original.
 ``--curve`` plays a strength curve instead: each search algorithm of
 ``--algorithms`` (name=spec, default PIMC, single-observer ISMCTS and the paired
 search) at each time per decision of ``--seconds`` (default 0.01, 0.1 and 1),
-plus the heuristic bot in the same seat as the baseline, in each match-up of
+counted in CPU time of the process playing (``cpu=true``: one core's worth of
+work per decision, however busy the machine), plus the heuristic bot in the
+same seat as the baseline, in each match-up of
 ``--only``; every point is resumable from ``--results`` like any match-up, and
 the table prints each win rate with its 95% interval:
 
@@ -247,7 +249,9 @@ def curve(names: list, algorithms: dict, seconds: list, games: int, seed: int, j
         _curve_line(rows[-1])
         for algorithm, spec in algorithms.items():
             for budget in seconds:
-                row = run_matchup(name, games, f"{spec}:seconds={budget:g}", seed, jobs, results, first, last)
+                # CPU seconds: the same work per decision however busy the machine is
+                row = run_matchup(name, games, f"{spec}:seconds={budget:g}:cpu=true", seed, jobs, results,
+                                  first, last)
                 rows.append({**row, "algorithm": algorithm, "seconds_per_decision": budget})
                 _curve_line(rows[-1])
     return rows
