@@ -278,3 +278,52 @@ def _decide_with(seed, state, seat, rollout):
     bot.start(state.game, seat)
     bot.real = state  # only a cheat reads it (a view has no way to the real game)
     return bot.choose(SearchView(state, seat), state.decision())
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=3:search=single", "ismcts:iterations=2:search=pimc",
+                                  "ismcts:iterations=3:rollout=draw:depth=5",
+                                  "ismcts:seconds=0.01:cpu=true:search=single"])
+def test_every_search_and_rollout_plays_whole_games(spec):
+    game = Game(ORIGINAL, 3)
+    state = play_game(game, 4, make_players([spec, "heuristic"], 3, 4), record=False)
+    assert state.is_terminal() and state.winner is not None
+
+
+def test_a_single_walk_search_walks_once_per_world_and_the_paired_once_per_option():
+    game = Game(ORIGINAL, 4)
+    for state, seat in _positions(game, 3, 3):
+        walks = {}
+        for search in ("single", "paired"):
+            bot = ISMCTSBot(1, seat, iterations=5, search=search)
+            bot.start(game, seat)
+            counted = []
+            walk = bot._iterate
+            bot._iterate = lambda *args: counted.append(1) or walk(*args)
+            option = bot.choose(SearchView(state, seat), state.decision())
+            assert option in state.decision().options and bot.searched == 5
+            walks[search] = len(counted)
+        assert walks == {"single": 5, "paired": 5 * len(state.decision().options)}
+
+
+def test_a_rollout_cut_short_scores_the_seats_still_in_alike():
+    from kittens.interpreter.engine.search import LOSER_SHARE, Places
+
+    state = Game(ORIGINAL, 4).new_state(2, record=False)
+    places = Places(state.table)
+    state.table.alive[1] = False  # seat 1 went out first during the walk
+    places.update()
+    rewards = places.rewards(state)
+    assert rewards[1] == 0.0
+    still = [rewards[seat] for seat in (0, 2, 3)]
+    assert len(set(still)) == 1  # nobody is favoured by where the rollout stopped
+    # the three places left are worth 1/3 and 2/3 of the loser's share and a win: their mean
+    assert still[0] == pytest.approx((LOSER_SHARE / 3 + 2 * LOSER_SHARE / 3 + 1) / 3)
+
+
+def test_a_search_in_cpu_seconds_counts_the_processs_time():
+    import time
+    bot = ISMCTSBot(0, 0, seconds=0.05, cpu=True)
+    assert bot.clock is time.process_time
+    assert ISMCTSBot(0, 0, seconds=0.05).clock is time.perf_counter
+    with pytest.raises(ValueError, match="search"):
+        ISMCTSBot(0, 0, search="mo")
