@@ -957,6 +957,8 @@ LabReportOpt = Annotated[Optional[str], typer.Option("--report", help="Write one
 LabFixedOpt = Annotated[bool, typer.Option("--fixed-seats", help="Keep each bot at its seat (default: bots move round the seats game by game, so seat and skill are not confused).")]
 LabDealOpt = Annotated[bool, typer.Option("--deal-per-rotation", help="Play each deal once from every turn of the line-up (game i deals seed + i // players), so the luck of the deal falls alike on every bot.")]
 LabFormatOpt = Annotated[Format, typer.Option("--format", "-f", help="text for people, json for every number.")]
+LabSkillOpt = Annotated[Optional[str], typer.Option("--skill", help="Also measure skill: one seat of this stronger bot (e.g. ismcts:iterations=20:search=single) against the run's bots, seats rotating; its win rate under each ruleset, and the change with its p-value.", autocompletion=complete.bots)]
+LabSkillGamesOpt = Annotated[Optional[int], typer.Option("--skill-games", min=1, help="Games of the --skill series (default: --games).")]
 
 
 def _lab_libraries(command: str, report: Optional[str], scheduler: Optional[str]) -> None:
@@ -1016,7 +1018,7 @@ def _lab(command: str, output: Format, as_json: bool, report: Optional[str], run
 
 
 def _lab_options(command, players, games, bots, seed, fixed_seats, workers, scheduler, out, resume, progress,
-                 deal_per_rotation=False):
+                 deal_per_rotation=False, skill=None, skill_games=None):
     from .interpreter.tools.lab.session import Options
 
     from .interpreter.engine.players import BotSpecError, make_player, parse_spec
@@ -1027,14 +1029,18 @@ def _lab_options(command, players, games, bots, seed, fixed_seats, workers, sche
         raise _usage(command, "--deal-per-rotation plays each deal from every turn of the line-up: "
                      "leave out --fixed-seats")
     names = [name.strip() for name in bots.split(",") if name.strip()]
-    for name in names or [""]:
+    for name in (names or [""]) + ([skill.strip()] if skill is not None else []):
         try:  # made once here, so a setting's value is checked too (ismcts:rollout=...)
             make_player(parse_spec(name), 0, 0)
         except BotSpecError as exc:
             raise _usage(command, str(exc))
+    if skill is not None and skill.strip() in names:
+        raise _usage(command, f"--skill {skill.strip()} is one of the run's bots: name a stronger one "
+                     "(the skill series seats it against the run's bots)")
     return Options(players=players, games=games, bots=tuple(names), seed=seed,
                    rotate=not fixed_seats, workers=workers, scheduler=scheduler, out=out, resume=resume,
-                   progress=progress, deal_per_rotation=deal_per_rotation)
+                   progress=progress, deal_per_rotation=deal_per_rotation,
+                   skill=skill.strip() if skill is not None else None, skill_games=skill_games)
 
 
 def _usage(command: str, message: str):
@@ -1060,6 +1066,8 @@ def simulate(
     report: LabReportOpt = None,
     output: LabFormatOpt = Format.text,
     as_json: JsonOpt = False,
+    skill: LabSkillOpt = None,
+    skill_games: LabSkillGamesOpt = None,
 ) -> None:
     """Play many bot games on every core and sum them up with 95% confidence intervals:
     win rate by seat, seat fairness, skill, game length, eliminations, limits, cards."""
@@ -1068,7 +1076,7 @@ def simulate(
     def run(progress):
         arm = session.Ruleset(edition, variant, tuple(expansions or ()))
         options = _lab_options("simulate", players, games, bots, seed, fixed_seats, workers, scheduler,
-                               out, resume, progress, deal_per_rotation)
+                               out, resume, progress, deal_per_rotation, skill, skill_games)
         return session.simulate(arm, options)
 
     _lab("simulate", output, as_json, report, run, scheduler)
@@ -1092,6 +1100,8 @@ def compare(
     report: LabReportOpt = None,
     output: LabFormatOpt = Format.text,
     as_json: JsonOpt = False,
+    skill: LabSkillOpt = None,
+    skill_games: LabSkillGamesOpt = None,
 ) -> None:
     """Play the same seeds under each ruleset and say what changes against the first,
     each difference with its 95% interval and p-value."""
@@ -1101,7 +1111,7 @@ def compare(
     def run(progress):
         arms = [parse_ruleset(text, variant, expansions) for text in rulesets]
         options = _lab_options("compare", players, games, bots, seed, fixed_seats, workers, scheduler,
-                               out, resume, progress, deal_per_rotation)
+                               out, resume, progress, deal_per_rotation, skill, skill_games)
         return session.compare(arms, options)
 
     _lab("compare", output, as_json, report, run, scheduler)

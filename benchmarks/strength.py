@@ -24,6 +24,17 @@ per edition: the same player, the same settings.
 
 It then times the search player's decisions (those with more than one option)
 at several budgets on the same positions of the 4-player Original.
+
+``--curve`` plays a strength curve instead: each search algorithm of
+``--algorithms`` (name=spec, default PIMC, single-observer ISMCTS and the paired
+search) at each time per decision of ``--seconds`` (default 0.01, 0.1 and 1),
+counted in CPU time of the process playing (``cpu=true``: one core's worth of
+work per decision, however busy the machine), plus the heuristic bot in the
+same seat as the baseline, in each match-up of
+``--only``; every point is resumable from ``--results`` like any match-up, and
+the table prints each win rate with its 95% interval:
+
+    python benchmarks/strength.py --curve --only original-heuristic -g 1000 --jobs 2 --results curve.jsonl
 """
 
 from __future__ import annotations
@@ -48,8 +59,9 @@ from kittens.interpreter.tools.arena import wilson
 
 #: name -> (edition, players, opponents, the win rate to reach or None for "beats 1/players")
 MATCHUPS = {
-    "original-heuristic": ("original", 4, "heuristic", 0.40),
+    "original-heuristic": ("original", 4, "heuristic", 0.55),
     "original-random": ("original", 4, "random", 0.60),
+    "two_player-heuristic": ("two_player", 2, "heuristic", 0.65),
     "imploding-heuristic": ("imploding", 4, "heuristic", None),
     "good_vs_evil-heuristic": ("good_vs_evil", 4, "heuristic", None),
     "party6-heuristic": ("party", 6, "heuristic", None),
@@ -222,6 +234,37 @@ def decision_times(budgets: list[str], positions: int = 20, seed: int = 0) -> li
     return rows
 
 
+#: the search algorithms a curve compares, by name (ISMCTSBot's ``search`` setting)
+ALGORITHMS = "pimc=ismcts:search=pimc,so-ismcts=ismcts:search=single,paired=ismcts:search=paired"
+
+
+def curve(names: list, algorithms: dict, seconds: list, games: int, seed: int, jobs: int,
+          results: str | None, first: int, last: int | None) -> list:
+    """Each algorithm at each time per decision (and the heuristic bot as the baseline)
+    in each match-up: one run_matchup each, so every point resumes from ``results``."""
+    rows = []
+    for name in names:
+        baseline = run_matchup(name, games, "heuristic", seed, jobs, results, first, last)
+        rows.append({**baseline, "algorithm": "heuristic", "seconds_per_decision": None})
+        _curve_line(rows[-1])
+        for algorithm, spec in algorithms.items():
+            for budget in seconds:
+                # CPU seconds: the same work per decision however busy the machine is
+                row = run_matchup(name, games, f"{spec}:seconds={budget:g}:cpu=true", seed, jobs, results,
+                                  first, last)
+                rows.append({**row, "algorithm": algorithm, "seconds_per_decision": budget})
+                _curve_line(rows[-1])
+    return rows
+
+
+def _curve_line(row: dict) -> None:
+    low, high = row["interval_95"]
+    budget = "-" if row["seconds_per_decision"] is None else f"{1000 * row['seconds_per_decision']:g} ms"
+    print(f"{row['matchup']:<22} {row['algorithm']:<10} {budget:>8}  {row['wins']:>4}/{row['games']:<5} "
+          f"{100 * row['win_rate']:5.1f}% (95% {100 * low:.1f}-{100 * high:.1f}%)  target "
+          f"{100 * row['target']:.0f}%: {'met' if row['met'] else 'not met'}", flush=True)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-g", "--games", type=int, default=400, help="games per match-up (400)")
@@ -238,7 +281,20 @@ def main(argv=None) -> int:
     parser.add_argument("--results", help="a JSON-lines file of finished games: appended to, and resumed from")
     parser.add_argument("--first", type=int, default=0, help="play game indexes from this one (0)")
     parser.add_argument("--last", type=int, help="... up to, not including, this one (--games)")
+    parser.add_argument("--curve", action="store_true", help="a strength curve: algorithms x seconds")
+    parser.add_argument("--algorithms", default=ALGORITHMS, help="name=spec,... for --curve")
+    parser.add_argument("--seconds", default="0.01,0.1,1", help="times per decision for --curve")
     args = parser.parse_args(argv)
+    if args.curve:
+        algorithms = dict(item.split("=", 1) for item in args.algorithms.split(",") if item.strip())
+        seconds = [float(value) for value in args.seconds.split(",") if value.strip()]
+        print(f"strength curve, {args.games} seat-rotated games a point, one process a game "
+              f"({args.jobs} at once)", flush=True)
+        rows = curve(args.only or ["original-heuristic"], algorithms, seconds, args.games, args.seed,
+                     args.jobs, args.results, args.first, args.last)
+        if args.json:
+            print(json.dumps({"curve": rows}))
+        return 0
     report = {"games_per_matchup": args.games, "bot": args.bot, "seed": args.seed, "jobs": args.jobs,
               "matchups": [], "decision_times": []}
     if not args.times_only:

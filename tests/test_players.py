@@ -32,7 +32,7 @@ def test_built_in_bots_take_settings_typed_as_they_read():
 
 @pytest.mark.parametrize("spec, message", [
     ("genius", "unknown bot 'genius'"),
-    ("ismcts:depth=3", "takes no setting 'depth'"),
+    ("ismcts:horizon=3", "takes no setting 'horizon'"),
     ("ismcts:iterations", "key=value"),
     ("random:seed=3", "takes no setting 'seed'"),
     ("no_such_module_here:Bot", "cannot import the module"),

@@ -9,7 +9,7 @@ import pytest
 
 from kittens.interpreter.engine.game import Game
 from kittens.interpreter.engine.players import make_players
-from kittens.interpreter.engine.search import ISMCTSBot, keep_out_of_hands, titles_out_of_hands
+from kittens.interpreter.engine.search import ISMCTSBot
 from kittens.interpreter.engine.simulate import play_game
 from kittens.interpreter.engine.views import SearchView, View
 from kittens.interpreter.rules.catalog import catalog, shipped_editions
@@ -43,14 +43,16 @@ def _hidden(state, seat):
 def _decide(bot_seed: int, state, seat: int, cls=ISMCTSBot, **settings):
     bot = cls(bot_seed, seat, iterations=6, **settings)
     bot.start(state.game, seat)
+    bot.real = state  # only a cheat reads it (a view has no way to the real game)
     return bot.choose(SearchView(state, seat), state.decision())
 
 
 class Peeking(ISMCTSBot):
-    """A player that cheats: it searches copies of the real game instead of dealt worlds."""
+    """A player that cheats: it searches copies of the real game instead of dealt worlds
+    (handed the real game by the test: no view leads to it)."""
 
     def choose(self, view, decision):
-        real = view._state
+        real = self.real
 
         class Handle(SearchView):
             __slots__ = ()
@@ -180,22 +182,6 @@ def test_it_plays_whole_games_of_every_shipped_edition(label, entry):
     assert state.is_terminal()
 
 
-def test_learnt_titles_are_dealt_into_the_pile_not_into_hands():
-    game = Game(ORIGINAL, 4)
-    out = titles_out_of_hands(game)
-    assert out == frozenset({"exploding_kitten"})  # found by playing, not written anywhere
-    state = game.new_state(3, record=False)
-    moved = 0
-    for index in range(40):
-        world = state.resample_from_view(0, random.Random(index))
-        before = sum(inst.id in out for seat in (1, 2, 3) for inst in world.table.hands[seat].cards)
-        keep_out_of_hands(world, 0, out, random.Random(index))
-        after = sum(inst.id in out for seat in (1, 2, 3) for inst in world.table.hands[seat].cards)
-        assert after == 0 and world.view(0).to_dict() == state.view(0).to_dict()
-        moved += before
-    assert moved > 0  # the plain resample does put kittens into hands: the prior matters
-
-
 @pytest.mark.parametrize("name, players", [("original", 4), ("imploding", 4), ("streaking", 4)])
 def test_a_dealt_world_carries_no_trace_of_the_real_hidden_cards(name, players):
     """A world is all a searching player gets besides its view, so nothing in it may point
@@ -290,4 +276,54 @@ def test_it_answers_in_reaction_windows_and_fights_a_nope_war(rollout):
 def _decide_with(seed, state, seat, rollout):
     bot = ISMCTSBot(seed, seat, iterations=40, rollout=rollout)
     bot.start(state.game, seat)
+    bot.real = state  # only a cheat reads it (a view has no way to the real game)
     return bot.choose(SearchView(state, seat), state.decision())
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=3:search=single", "ismcts:iterations=2:search=pimc",
+                                  "ismcts:iterations=3:rollout=draw:depth=5",
+                                  "ismcts:seconds=0.01:cpu=true:search=single"])
+def test_every_search_and_rollout_plays_whole_games(spec):
+    game = Game(ORIGINAL, 3)
+    state = play_game(game, 4, make_players([spec, "heuristic"], 3, 4), record=False)
+    assert state.is_terminal() and state.winner is not None
+
+
+def test_a_single_walk_search_walks_once_per_world_and_the_paired_once_per_option():
+    game = Game(ORIGINAL, 4)
+    for state, seat in _positions(game, 3, 3):
+        walks = {}
+        for search in ("single", "paired"):
+            bot = ISMCTSBot(1, seat, iterations=5, search=search)
+            bot.start(game, seat)
+            counted = []
+            walk = bot._iterate
+            bot._iterate = lambda *args: counted.append(1) or walk(*args)
+            option = bot.choose(SearchView(state, seat), state.decision())
+            assert option in state.decision().options and bot.searched == 5
+            walks[search] = len(counted)
+        assert walks == {"single": 5, "paired": 5 * len(state.decision().options)}
+
+
+def test_a_rollout_cut_short_scores_the_seats_still_in_alike():
+    from kittens.interpreter.engine.search import LOSER_SHARE, Places
+
+    state = Game(ORIGINAL, 4).new_state(2, record=False)
+    places = Places(state.table)
+    state.table.alive[1] = False  # seat 1 went out first during the walk
+    places.update()
+    rewards = places.rewards(state)
+    assert rewards[1] == 0.0
+    still = [rewards[seat] for seat in (0, 2, 3)]
+    assert len(set(still)) == 1  # nobody is favoured by where the rollout stopped
+    # the three places left are worth 1/3 and 2/3 of the loser's share and a win: their mean
+    assert still[0] == pytest.approx((LOSER_SHARE / 3 + 2 * LOSER_SHARE / 3 + 1) / 3)
+
+
+def test_a_search_in_cpu_seconds_counts_the_processs_time():
+    import time
+    bot = ISMCTSBot(0, 0, seconds=0.05, cpu=True)
+    assert bot.clock is time.process_time
+    assert ISMCTSBot(0, 0, seconds=0.05).clock is time.perf_counter
+    with pytest.raises(ValueError, match="search"):
+        ISMCTSBot(0, 0, search="mo")

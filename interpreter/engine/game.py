@@ -25,7 +25,7 @@ import random
 from ..lang.compiler import compile_expression, compile_program
 from ..lang.errors import GameError, RuleRuntimeError  # noqa: F401 (re-exported)
 from ..lang.limits import STEP_BUDGET, label
-from ..lang.machine import Chance, Ctx, Frame, below, remap, shuffle
+from ..lang.machine import Chance, Ctx, Frame, below, remap
 from .compiled import compile_rule, restricted
 from .decisions import CHANCE, TERMINAL
 from .events import for_seat, kept_for
@@ -34,6 +34,7 @@ from .moments import Phases, game_end, scores
 from .plays import PlayAsFrame
 from .table import GameOver, Table
 from .triggers import draw as draw_card
+from .worlds import deal, place_rules
 
 PLAYABLE_ON_TURN = ("own_turn", "any_time")
 PLAYABLE_IN_WINDOW = ("reaction", "any_time")
@@ -409,19 +410,20 @@ class State:
         other._sampled = self._sampled
         return other
 
-    def resample_from_view(self, seat: int, rng: random.Random, *, record: bool | None = None) -> "State":
+    def resample_from_view(self, seat: int, rng: random.Random, *, record: bool | None = None,
+                           uniform: bool = False) -> "State":
         """A copy of this game with every card ``seat`` cannot see dealt afresh: the
-        cards it does not know are shuffled among the places it does not know, zone
-        sizes and everything it knows kept, and the copy's own chance reseeded from
-        ``rng``. Two states that look the same to ``seat`` give the same resample
-        from the same ``rng``.
+        cards it does not know are dealt among the places it does not know, each
+        title only into the kinds of places the rules leave such a card in (an
+        Exploding Kitten of the Original never in a hand: worlds.py learns this
+        from the compiled rules), zone sizes and everything it knows kept, and the
+        copy's own chance reseeded from ``rng``. Two states that look the same to
+        ``seat`` give the same resample from the same ``rng``. ``uniform=True``
+        deals the unknown cards uniformly over the unknown places instead.
 
         Cards the action under way is holding (a combo's cards being picked, a
         play's cards) keep their faces, so the action goes on soundly: resample
         at the seat's own decisions, where those are its own or public cards.
-        The world is dealt from what the seat knows card by card; what it could
-        work out from the rules (that an Exploding Kitten never rests in a
-        hand, say) is not used.
 
         The copy carries nothing else of the real cards: a card's serial number
         moves with its face, its event log keeps only what ``seat`` observed (so
@@ -433,22 +435,8 @@ class State:
         records as this game does (a game that records nothing gives a world that
         records nothing)."""
         other = self._copy(record is not False)
-        table, bit = other.table, 1 << seat
-        held = other._cards_in_play()
-        places, cards = [], []
-        for zone in table.zones():
-            for inst in zone.cards:
-                if not inst.known & bit and not inst.face_up and inst.uid not in held:
-                    places.append(inst)
-                    cards.append((inst.id, inst.uid, inst.card))
-        # what the seat may know of them is only the counts; a card's serial number goes
-        # with its face (numbers are given in deck order, so one left at its place would
-        # name the real card there)
-        cards.sort()
-        shuffle(rng, cards)
-        for inst, (card_id, uid, card) in zip(places, cards):
-            inst.card, inst.id, inst.uid = card, card_id, uid
-        table.count_reactive()
+        table = other.table
+        deal(table, seat, rng, other._cards_in_play(), None if uniform else place_rules(self.game))
         table.rng.seed(rng.getrandbits(64))
         other._sampled = None
         # nothing else in the copy may point at the real cards: the log keeps what the

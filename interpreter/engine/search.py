@@ -19,30 +19,29 @@ engine plays the worlds, and the rollouts are random or the heuristic bot, which
 reads its roles from the edition.
 
 The player never sees the real game: it is handed a :class:`views.SearchView`,
-whose only powers are the seat's view and dealing worlds from it. Its one
-piece of knowledge beyond the view is learnt from the rules by playing: titles
-that in practice never rest in a hand (in the Original, a kitten that was
-drawn is defused back into the pile or eliminates its drawer) are dealt into
-the draw pile rather than into other hands. That prior comes from games the
-player simulates itself at the start, never from the game being played.
+whose only powers are the seat's view and dealing worlds from it. The worlds
+are those the rules allow (worlds.py): a title the rules never leave hidden in
+a hand, such as the Original's Exploding Kitten, is dealt only where it may lie.
 """
 
 from __future__ import annotations
 
 import math
-import random
 import time
-import weakref
 
 from ..lang.machine import below
 from .bots import HeuristicBot, bot_rng
 from .decisions import Chance
-from .views import View
+from .flow import DRAW
+from .reactions import PASS
+from .views import LiveView
 
 #: the rollout policies, by name
-ROLLOUTS = ("random", "heuristic")
+ROLLOUTS = ("random", "heuristic", "draw")
 #: a rollout stops (nobody wins) after this many more turns
 ROLLOUT_TURNS = 400
+#: how the root is searched, by name (see ISMCTSBot)
+SEARCHES = ("paired", "single", "pimc")
 #: what outlasting every other seat but the winner is worth, against 1 for a win
 LOSER_SHARE = 0.8
 
@@ -65,9 +64,24 @@ class ISMCTSBot:
 
     ``iterations`` worlds are searched per decision, or as many as fit in
     ``seconds`` when that is given. ``rollout`` is ``"heuristic"`` (every seat
-    played to the end by the heuristic bot) or ``"random"`` (uniform options:
-    several times faster, weaker). ``exploration`` is the UCB constant for
-    rewards between 0 and 1. ``prior=False`` deals worlds from the view alone.
+    played to the end by the heuristic bot), ``"random"`` (uniform options) or
+    ``"draw"`` (every seat ends its turns by drawing and lets every play pass; its
+    other choices, such as where a defused card goes, are the heuristic bot's):
+    the cheapest, which plays out the one thing every game turns on, who draws
+    what. ``depth`` stops a rollout after that many turns (0: at the end) and
+    scores the seats still in alike.
+
+    ``search`` is how each world is used: ``"paired"`` tries every root option in
+    it (common random numbers) and walks the shared tree below each;
+    ``"single"`` is single-observer ISMCTS as published, one walk per world,
+    the root chosen by UCB like any node (an iteration is then one walk, several
+    times cheaper); ``"pimc"`` is perfect-information Monte Carlo: every root
+    option tried in every world and rolled out at once, no tree below.
+
+    ``cpu=True`` counts ``seconds`` in CPU time of this process, not on the wall
+    clock. ``exploration`` is the UCB constant for rewards between 0 and 1.
+    ``prior=False`` deals worlds uniformly from the view alone, without what the
+    rules allow (worlds.py).
     """
 
     name = "ismcts"
@@ -76,8 +90,8 @@ class ISMCTSBot:
     def __init__(self, seed: int = 0, seat: int = 0, *, iterations: int = 100,
                  seconds: float | None = None, rollout: str = "heuristic",
                  exploration: float = 0.7, bias: float = 1.0, confidence: float = 1.0,
-                 widening: float = 0.5,
-                 prior: bool = True) -> None:
+                 widening: float = 0.5, depth: int = 0, search: str = "paired",
+                 cpu: bool = False, prior: bool = True) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout '{rollout}'; the rollouts are: {', '.join(ROLLOUTS)}")
         if iterations < 1:
@@ -88,16 +102,23 @@ class ISMCTSBot:
         self.iterations, self.seconds = iterations, seconds
         self.rollout, self.exploration, self.use_prior = rollout, exploration, prior
         self.bias, self.confidence, self.widening = bias, confidence, widening
+        if search not in SEARCHES:
+            raise ValueError(f"unknown search '{search}'; the searches are: {', '.join(SEARCHES)}")
+        self.search = search
+        # the CPU time of this process rather than the wall clock: a budget that means the
+        # same work on a busy machine (a benchmark's "one core each")
+        self.clock = time.process_time if cpu else time.perf_counter
+        if depth < 0:
+            raise ValueError("depth must be 0 (to the end) or more turns")
+        self.depth = depth
         self.rng = bot_rng(seed, seat)
         self.game = None
-        self.out_of_hands: frozenset = frozenset()
         self._heuristics: list = []
         self.searched = 0  # iterations run in the last decision searched (for reports)
 
     def start(self, game, seat: int) -> None:
         self.game, self.seat = game, seat
-        self.out_of_hands = titles_out_of_hands(game) if self.use_prior else frozenset()
-        if self.rollout == "heuristic":
+        if self.rollout in ("heuristic", "draw"):
             self._heuristics = []
             for other in range(game.players):
                 bot = HeuristicBot(self.seed, other)
@@ -116,28 +137,37 @@ class ISMCTSBot:
         if self.game is None:
             self.start(view.game, view.seat)
         root: dict = {}
-        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        clock = self.clock
+        deadline = clock() + self.seconds if self.seconds is not None else None
         paired = [[] for _ in options]  # the seat's reward for each root option, world by world
         done = 0
+        single = self.search == "single"
         while True:
-            world = resample(self.rng, record=False)  # nothing here reads a world's events
-            if self.out_of_hands:
-                keep_out_of_hands(world, self.seat, self.out_of_hands, self.rng)
-            # every root option is tried in the same world, with the same chance and the same
-            # rollout choices (common random numbers), so options are compared world for world
-            rollout_seed = self.rng.getrandbits(32)
-            for index, option in enumerate(options):
-                here = world.clone() if index < len(options) - 1 else world
-                for number, bot in enumerate(self._heuristics):
-                    bot.rng.seed(rollout_seed + number)
-                paired[index].append(self._iterate(root, here, option))
+            # nothing here reads a world's events
+            world = resample(self.rng, record=False) if self.use_prior else \
+                resample(self.rng, record=False, uniform=True)
+            if single:
+                self._iterate(root, world, None)
+            else:
+                # every root option is tried in the same world, with the same chance and the same
+                # rollout choices (common random numbers), so options are compared world for world
+                rollout_seed = self.rng.getrandbits(32)
+                for index, option in enumerate(options):
+                    here = world.clone() if index < len(options) - 1 else world
+                    for number, bot in enumerate(self._heuristics):
+                        bot.rng.seed(rollout_seed + number)
+                    paired[index].append(self._iterate(root, here, option))
             done += 1
             if deadline is None:
                 if done >= self.iterations:
                     break
-            elif time.perf_counter() >= deadline:
+            elif clock() >= deadline:
                 break
         self.searched = done
+        if single:  # the most tried option (UCB tries the best most), the better mean on a tie
+            edges = [root.get(_key(option)) for option in options]
+            return options[max(range(len(options)), key=lambda index: (
+                edges[index].visits, edges[index].total / edges[index].visits) if edges[index] else (0, 0.0))]
         hint = self._heuristics[self.seat].choose(view, decision) if self._heuristics else None
         return pick(options, paired, hint, self.confidence)
 
@@ -171,6 +201,8 @@ class ISMCTSBot:
                 state.apply_action(first)
                 places.update()
                 pending_edge = edge
+                if self.search == "pimc":  # no tree below the root: roll out at once
+                    break
                 continue
             hint = self._hint(state, decision)
             fresh, best, best_score, tried = [], None, -1.0, 0
@@ -214,7 +246,7 @@ class ISMCTSBot:
         if not bots:
             return None
         seat = decision.seat
-        return bots[seat].choose(View(state, seat), decision)
+        return bots[seat].choose(LiveView(state, seat), decision)
 
     def _situation(self, state, decision) -> tuple:
         """What the searching seat can tell apart about a decision: whose and which kind,
@@ -229,13 +261,14 @@ class ISMCTSBot:
         return seat, decision.kind, hand, known
 
     def _roll_out(self, state, places: "Places") -> None:
-        """Play the world on to its end (or ROLLOUT_TURNS more turns: a dealt world the
-        real game could not reach, a kitten left in a hand, may never end)."""
+        """Play the world on, to its end or ``depth`` more turns (and at most
+        ROLLOUT_TURNS: a house rule's game may never end)."""
         table = state.table
-        last = table.turn + ROLLOUT_TURNS
+        last = table.turn + (min(self.depth, ROLLOUT_TURNS) if self.depth else ROLLOUT_TURNS)
         update = places.update
         bots = self._heuristics
         rng = self.rng
+        drawing = self.rollout == "draw"
         while True:
             decision = state.decision()
             if decision is None or table.turn > last:
@@ -246,9 +279,13 @@ class ISMCTSBot:
             options = decision.options
             if len(options) == 1:
                 state.apply_action(options[0])
+            elif drawing and DRAW in options:
+                state.apply_action(DRAW)
+            elif drawing and PASS in options:
+                state.apply_action(PASS)
             elif bots:
                 seat = decision.seat
-                state.apply_action(bots[seat].choose(View(state, seat), decision))
+                state.apply_action(bots[seat].choose(LiveView(state, seat), decision))
             else:
                 state.apply_action(options[below(rng, len(options))])
             update()
@@ -280,12 +317,18 @@ class Places:
             self.alive = list(alive)
 
     def rewards(self, state) -> list:
-        """1 for a winner; else the share of the other seats that went out before it."""
-        winners = set(state.winners) if state.is_terminal() else set()
+        """1 for a winner; else the share of the other seats that went out before it. In a
+        game stopped before its end, the seats still in share alike what is left: each
+        gets the mean reward of the places still to be decided."""
         others = max(len(self.alive) - 1, 1)
         gone = self._gone
-        return [1.0 if seat in winners else (gone if out is None else out) / others * LOSER_SHARE
-                for seat, out in enumerate(self.outlasted)]
+        if state.is_terminal():
+            winners = set(state.winners)
+            return [1.0 if seat in winners else (gone if out is None else out) / others * LOSER_SHARE
+                    for seat, out in enumerate(self.outlasted)]
+        left = len(self.alive) - gone
+        still = (sum((gone + place) / others * LOSER_SHARE for place in range(left - 1)) + 1.0) / max(left, 1)
+        return [still if out is None else out / others * LOSER_SHARE for out in self.outlasted]
 
 
 def _key(option):
@@ -307,56 +350,3 @@ def pick(options: list, paired: list, hint, confidence: float):
     mean = sum(diffs) / count
     spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (count - 1)) if count > 1 else 0.0
     return options[best] if mean > confidence * spread / math.sqrt(count) else hint
-
-
-# -- what the player learns from the rules by playing ----------------------------------------
-_LEARNT: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
-def titles_out_of_hands(game, games: int = 24, seed: int = 0, threshold: float = 0.05) -> frozenset:
-    """Titles that practically never rest in a hand, found by playing ``games`` random
-    games of ``game`` and looking at every card at every decision: a title whose cards
-    were in a hand less than ``threshold`` of the times they were in a hand or the draw
-    pile. Learnt once per compiled game."""
-    found = _LEARNT.get(game)
-    if found is not None:
-        return found
-    in_hand: dict = {}
-    placed: dict = {}
-    rng = random.Random(f"kittens-ismcts-prior/{seed}")
-    for index in range(games):
-        state = game.new_state(seed + index, record=False)
-        while not state.is_terminal():
-            table = state.table
-            for hand in table.hands:
-                for inst in hand.cards:
-                    in_hand[inst.id] = in_hand.get(inst.id, 0) + 1
-                    placed[inst.id] = placed.get(inst.id, 0) + 1
-            for inst in table.draw_pile.cards:
-                placed[inst.id] = placed.get(inst.id, 0) + 1
-            options = state.legal_actions()
-            state.apply_action(options[below(rng, len(options))])
-    found = frozenset(title for title, count in placed.items()
-                      if in_hand.get(title, 0) < threshold * count)
-    _LEARNT[game] = found
-    return found
-
-
-def keep_out_of_hands(world, seat: int, titles: frozenset, rng) -> None:
-    """In a dealt world, swap cards of ``titles`` that landed in other hands, at places
-    ``seat`` does not know, with cards of other titles at unknown places of the draw pile.
-    Only the world changes: sizes and everything the seat knows stay as they were."""
-    table, bit = world.table, 1 << seat
-    misplaced = [inst for other, hand in enumerate(table.hands) if other != seat
-                 for inst in hand.cards if inst.id in titles and not inst.known & bit and not inst.face_up]
-    if not misplaced:
-        return
-    pool = [inst for inst in table.draw_pile.cards
-            if inst.id not in titles and not inst.known & bit and not inst.face_up]
-    for inst in misplaced:
-        if not pool:
-            break
-        other = pool.pop(below(rng, len(pool)))
-        inst.card, other.card = other.card, inst.card
-        inst.id, other.id = inst.card.id, other.card.id
-    table.count_reactive()

@@ -1,27 +1,190 @@
-"""What one seat may know, built on demand from the table's knowledge bits.
+"""What one seat may know: the views handed to players.
 
-A :class:`View` reads the live state when asked and copies nothing up front,
-so making one is free and a bot pays only for what it looks at. It holds the
-seat's own hand, the public zones, how many cards every other player holds
-(and which of them this seat has seen and can still place), the cards of the
-draw pile this seat knows the place of, and the public turn state. Call
-:meth:`View.to_dict` to keep a snapshot; the view itself follows the game.
+A :class:`View` is a snapshot of everything one seat may know of a game, made
+when the player is asked: its own hand, the public zones, how many cards every
+other player holds (and which of them this seat has seen and can still place),
+the cards of the draw pile this seat knows the place of, and the public turn
+state. It holds copies only: nothing in it leads back to the real game, so a
+player from a user's module (``--bots mypkg:Greedy``) cannot read the other
+hands through it, however it looks (attributes, ``__dict__``, ``__slots__``,
+``gc.get_referents``).
+
+A :class:`SearchView` is such a view for a player that searches: it can also
+deal *worlds* (:meth:`SearchView.resample`), from a world of its own dealt once
+from the seat's view, never from the real game.
+
+:class:`LiveView` reads a live state when asked and copies nothing: the
+engine's own players use it inside worlds a search deals (a rollout asks
+thousands of times), never a player handed a real game's view.
 """
 
 from __future__ import annotations
+
+import random
 
 from ..lang.machine import Decision
 from .table import PUBLIC
 
 
-class View:
+class _Face:
+    """What every view offers, from the few primitives each kind of view keeps."""
+
+    __slots__ = ()
+
+    def holds(self, titles) -> bool:
+        """Whether this seat's hand holds a card of one of ``titles`` (a set of card
+        ids): a question about :attr:`hand` that needs no list of it."""
+        return any(card_id in titles for card_id in self.hand)
+
+    def known_at(self, place: int) -> str | None:
+        """The card at ``place`` of the draw pile (0 = top) if this seat knows it, else None."""
+        return self.draw_pile_known().get(place)
+
+    def to_dict(self) -> dict:
+        """The whole view as plain data (JSON-ready)."""
+        others = {seat: {"count": self.hand_count(seat), "known": self.known_in_hand(seat)}
+                  for seat in range(self.players) if seat != self.seat}
+        decision = self.decision
+        counters = self.counters
+        return {
+            "seat": self.seat,
+            "turn": {"seat": self.current, "number": self.turn_number, "owed": self.owed,
+                     "direction": self.direction},
+            "alive": self.alive,
+            "hand": self.hand,
+            "others": others,
+            "draw_pile": {"count": self.draw_pile_count, "known": self.draw_pile_known()},
+            "discard_pile": self.discard_pile,
+            "removed": self.removed,
+            "zones": {name: self.zone(name) for name in self.zone_names},
+            "areas": {name: {seat: self.zone(name, seat) for seat in range(self.players)}
+                      for name in self.area_names},
+            "decision": decision.to_dict() if decision is not None else None,
+            "finished": self.finished,
+            "winner": self.winner,
+            # per-player counters are public; shown only by editions that declare some
+            **({"counters": counters} if counters else {}),
+        }
+
+
+def _zone_seen(zone, bit: int) -> dict:
+    """A zone as ``bit``'s seat sees it: a public one's cards, else its size and the
+    places it knows."""
+    if zone.kind == PUBLIC:
+        return {"cards": [inst.id for inst in zone.cards]}
+    return {"count": len(zone.cards),
+            "known": {i: inst.id for i, inst in enumerate(zone.cards) if inst.known & bit}}
+
+
+class View(_Face):
+    """A snapshot of what ``seat`` may know of ``state``, made now (see the module's
+    docstring): plain copies, no way back to the game."""
+
+    __slots__ = ("seat", "players", "current", "turn_number", "direction", "finished", "winner",
+                 "_alive", "_owed", "_hand", "_counts", "_seen", "_pile_count", "_pile_known",
+                 "_discard", "_removed", "_zones", "_areas", "_counters", "_decision")
+
+    def __init__(self, state, seat: int) -> None:
+        table = state.table
+        bit = 1 << seat
+        self.seat = seat
+        self.players = table.players
+        self.current, self.turn_number, self.direction = table.current, table.turn, table.direction
+        self.finished, self.winner = table.finished, table.winner
+        self._alive, self._owed = list(table.alive), list(table.owed)
+        hands = table.hands
+        self._hand = [inst.id for inst in hands[seat].cards]
+        self._counts = [len(hand.cards) for hand in hands]
+        self._seen = [sorted(inst.id for inst in hand.cards if inst.known & bit) if other != seat else []
+                      for other, hand in enumerate(hands)]
+        pile = table.draw_pile.cards
+        self._pile_count = len(pile)
+        self._pile_known = {index: inst.id for index, inst in enumerate(pile) if inst.known & bit}
+        self._discard = [inst.id for inst in table.discard_pile.cards]
+        self._removed = [inst.id for inst in table.removed.cards]
+        self._zones = {name: _zone_seen(zone, bit) for name, zone in table.extra.items()}
+        self._areas = {name: [_zone_seen(zone, bit) for zone in zones] for name, zones in table.areas.items()}
+        self._counters = {name: list(values) for name, values in table.counters.items()}
+        pending = state.decision()
+        self._decision = decision_for(pending) if getattr(pending, "seat", None) == seat else None
+
+    @property
+    def alive(self) -> list[bool]:
+        return list(self._alive)
+
+    @property
+    def owed(self) -> list[int]:
+        return list(self._owed)
+
+    @property
+    def hand(self) -> list[str]:
+        return list(self._hand)
+
+    def holds(self, titles) -> bool:
+        return any(card_id in titles for card_id in self._hand)
+
+    def hand_count(self, seat: int) -> int:
+        return self._counts[seat]
+
+    def known_in_hand(self, seat: int) -> list[str]:
+        """Cards of another player's hand this seat has seen and can still place."""
+        return list(self._seen[seat])
+
+    @property
+    def draw_pile_count(self) -> int:
+        return self._pile_count
+
+    def draw_pile_known(self) -> dict[int, str]:
+        """Place (0 = top) -> card id, for the places of the draw pile this seat knows."""
+        return dict(self._pile_known)
+
+    def known_at(self, place: int) -> str | None:
+        return self._pile_known.get(place)
+
+    @property
+    def discard_pile(self) -> list[str]:
+        return list(self._discard)
+
+    @property
+    def removed(self) -> list[str]:
+        return list(self._removed)
+
+    @property
+    def zone_names(self) -> list[str]:
+        return list(self._zones)
+
+    @property
+    def area_names(self) -> list[str]:
+        return list(self._areas)
+
+    def zone(self, name: str, seat: int | None = None) -> dict:
+        """A shared zone, or with ``seat`` that seat's copy of a per-player zone."""
+        seen = self._zones[name] if seat is None else self._areas[name][seat]
+        return {key: (list(value) if type(value) is list else dict(value)) if key != "count" else value
+                for key, value in seen.items()}
+
+    @property
+    def counters(self) -> dict:
+        """Per-player counters (public): name -> one value per seat."""
+        return {name: list(values) for name, values in self._counters.items()}
+
+    @property
+    def decision(self):
+        """The decision this seat must make now, if any (as :func:`decision_for` gives it)."""
+        return self._decision
+
+
+class LiveView(_Face):
+    """What ``seat`` may know of a live ``state``, read when asked (nothing copied up
+    front). For the engine's own players inside dealt worlds; a player handed a real
+    game's view gets a :class:`View`."""
+
     __slots__ = ("_state", "seat", "_bit")
 
     def __init__(self, state, seat: int) -> None:
         self._state = state
         self.seat = seat
         self._bit = 1 << seat
-
     # -- turn state (public) --------------------------------------------------
     @property
     def players(self) -> int:
@@ -116,34 +279,18 @@ class View:
         pending = self._state.decision()
         return decision_for(pending) if getattr(pending, "seat", None) == self.seat else None
 
-    # -- snapshot -------------------------------------------------------------
-    def to_dict(self) -> dict:
-        table = self._state.table
-        others = {}
-        for seat in range(table.players):
-            if seat != self.seat:
-                others[seat] = {"count": self.hand_count(seat), "known": self.known_in_hand(seat)}
-        decision = self.decision
-        return {
-            "seat": self.seat,
-            "turn": {"seat": table.current, "number": table.turn, "owed": list(table.owed),
-                     "direction": table.direction},
-            "alive": list(table.alive),
-            "hand": self.hand,
-            "others": others,
-            "draw_pile": {"count": self.draw_pile_count, "known": self.draw_pile_known()},
-            "discard_pile": self.discard_pile,
-            "removed": self.removed,
-            "zones": {name: self.zone(name) for name in table.extra},
-            "areas": {name: {seat: self.zone(name, seat) for seat in range(table.players)}
-                      for name in table.areas},
-            "decision": decision.to_dict() if decision is not None else None,
-            "finished": table.finished,
-            "winner": table.winner,
-            # per-player counters are public; shown only by editions that declare some
-            **({"counters": {name: list(values) for name, values in table.counters.items()}}
-               if table.counters else {}),
-        }
+    @property
+    def zone_names(self) -> list[str]:
+        return list(self._state.table.extra)
+
+    @property
+    def area_names(self) -> list[str]:
+        return list(self._state.table.areas)
+
+    @property
+    def counters(self) -> dict:
+        """Per-player counters (public): name -> one value per seat."""
+        return {name: list(values) for name, values in self._state.table.counters.items()}
 
 
 class SearchView(View):
@@ -152,24 +299,34 @@ class SearchView(View):
     It is a :class:`View` of the seat (everything a view offers, nothing more)
     that can also deal *worlds*: :meth:`resample` gives a whole game in which
     every card the seat cannot see is dealt afresh, so a search may play it
-    forward with the engine. Two games that look the same to the seat give the
-    same worlds from the same generator, so nothing the seat cannot know
-    reaches the player through it.
+    forward with the engine. It keeps no reference to the real game: on making,
+    it deals one world from the real game (``State.resample_from_view``, from a
+    fixed generator) and deals every later world from that one, which the seat
+    cannot tell from the real game either. Two games that look the same to the
+    seat give the same worlds from the same generator, so nothing the seat
+    cannot know reaches the player through it.
     """
 
-    __slots__ = ()
+    __slots__ = ("_world",)
+
+    def __init__(self, state, seat: int) -> None:
+        super().__init__(state, seat)
+        # the cards the seat cannot see are dealt once, by a generator that depends on
+        # nothing (only the counts of those cards decide this world, as in any resample)
+        self._world = state.resample_from_view(seat, random.Random(0))
 
     @property
     def game(self):
         """The compiled game (static rules and player count; no cards in play)."""
-        return self._state.game
+        return self._world.game
 
-    def resample(self, rng, *, record: bool | None = None):
+    def resample(self, rng, *, record: bool | None = None, uniform: bool = False):
         """A world the seat cannot tell from this game (``State.resample_from_view``),
         its own chance reseeded from ``rng``: a copy the player may play forward.
         ``record=False``: the world records no events (faster, for a player that
-        never reads them)."""
-        return self._state.resample_from_view(self.seat, rng, record=record)
+        never reads them). ``uniform=True``: the hidden cards dealt uniformly, not
+        only where the rules allow them (worlds.py)."""
+        return self._world.resample_from_view(self.seat, rng, record=record, uniform=uniform)
 
 
 def _unseen(state, seat: int) -> None:
@@ -181,12 +338,23 @@ def view_maker(player):
     """How ``player`` is shown the game, by the player protocol (bots.py): SearchView
     for a player with ``needs_state = True``, nothing for one with ``needs_view =
     False``, else View. Each is called as ``maker(state, seat)``; a game loop asks once
-    per player, not once per decision."""
+    per player, not once per decision.
+
+    The engine's own heuristic bot (that very class, not a subclass: a subclass may
+    be anyone's) is handed a :class:`LiveView`, which copies nothing: a snapshot
+    for each of its decisions would slow a game of heuristic bots by a tenth."""
     if getattr(player, "needs_state", False):
         return SearchView
     if not getattr(player, "needs_view", True):
         return _unseen
+    if type(player) is _trusted():
+        return LiveView
     return View
+
+
+def _trusted():
+    from .bots import HeuristicBot  # bots.py needs nothing of views.py; imported late all the same
+    return HeuristicBot
 
 
 def view_for(player, state, seat: int):

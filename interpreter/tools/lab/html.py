@@ -178,10 +178,32 @@ def card_table(summary: dict) -> str:
     return f"<h2>Cards, in figures</h2><div class='scroll'><table>{header}{''.join(rows)}</table></div>"
 
 
-def simulate_page(summary: dict, text: str) -> str:
+def skill_plot(found: dict) -> str:
+    """The stronger player's win rate under each ruleset (95% CI), against the equal share."""
+    fig, ax = _figure(7, max(2.0, 0.45 * len(found["rulesets"]) + 1.2))
+    rows = [row for row in found["rulesets"] if row["rate"] is not None]
+    for y, row in enumerate(rows):
+        low, high = _errors(row["rate"], row["ci"])
+        ax.errorbar([row["rate"]], [y], xerr=[low, high], fmt="o", capsize=3, color="tab:blue")
+    if rows:
+        ax.axvline(rows[0]["chance"], color="black", linestyle="--", linewidth=1, label="equal share")
+        ax.set_yticks(range(len(rows)), [row["ruleset"] for row in rows])
+        ax.invert_yaxis()
+        _legend_below(ax)
+    ax.xaxis.set_major_formatter(_percent())
+    ax.set_xlabel(f"win rate of one {found['strong']} player against {', '.join(found['weak'])}")
+    ax.set_title("Skill: what a stronger player wins (95% CI)")
+    return _png(fig)
+
+
+def _skill_plots(found) -> list:
+    return [("Skill", skill_plot(found))] if found else []
+
+
+def simulate_page(summary: dict, text: str, skill: dict | None = None) -> str:
     return page(f"Simulation: {summary['label']}", text,
                 [("Seats", seat_plot([summary])), ("Game length", length_plot([summary])),
-                 ("Cards", card_plot(summary))], [card_table(summary)])
+                 ("Cards", card_plot(summary))] + _skill_plots(skill), [card_table(summary)])
 
 
 def change_plot(comparison: dict) -> str:
@@ -205,9 +227,10 @@ def change_plot(comparison: dict) -> str:
     return _png(fig)
 
 
-def compare_page(summaries: list, text: str, comparisons: list = ()) -> str:
+def compare_page(summaries: list, text: str, comparisons: list = (), skill: dict | None = None) -> str:
     return page("Comparison: " + " vs ".join(s["label"] for s in summaries), text,
                 [(f"What changes: {c['other']}", change_plot(c)) for c in comparisons]
+                + _skill_plots(skill)
                 + [("Seats", seat_plot(summaries)), ("Game length", length_plot(summaries))]
                 + [(f"Cards: {s['label']}", card_plot(s)) for s in summaries])
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ...rules.load import UsageError
 from .rulesets import Ruleset, load_ruleset  # noqa: F401 (Ruleset for the command line)
+from . import skill
 from .runner import Job, ResumeError, prepare, run_job
 
 
@@ -31,6 +32,8 @@ class Options:
     resume: bool = False
     progress: object = None  # on_progress(done, total), or None
     deal_per_rotation: bool = False  # game i deals seed + i // players (runner.Job)
+    skill: str | None = None  # a stronger player's bot spec: measure what it gains (skill.py)
+    skill_games: int | None = None  # games of the skill run (default: games)
 
 
 @dataclass
@@ -96,8 +99,13 @@ def simulate(arm: Ruleset, options: Options) -> Result:
     outcome, meta, editions, infos = _run([arm], options)
     summary = summarize(outcome.lab.tallies[0], label=f"{editions[0].name} ({arm.label})", cards=infos[0])
     text = report.simulate_text(summary, meta)
-    return Result(text, {"command": "simulate", "meta": meta, "summary": summary}, outcome.interrupted,
-                  lambda: html.simulate_page(summary, text))
+    data = {"command": "simulate", "meta": meta, "summary": summary}
+    found = _skill([arm], [summary["label"]], options, outcome.interrupted)
+    if found is not None:
+        data["skill"] = found
+        text += "\n" + skill.text(found)
+    return Result(text, data, outcome.interrupted,
+                  lambda: html.simulate_page(summary, text, found))
 
 
 def compare(arms: list, options: Options) -> Result:
@@ -116,7 +124,31 @@ def compare(arms: list, options: Options) -> Result:
                    for p, label in zip(outcome.lab.paired, labels[1:])]
     text = report.compare_text(summaries, comparisons, meta)
     data = {"command": "compare", "meta": meta, "rulesets": summaries, "comparisons": comparisons}
-    return Result(text, data, outcome.interrupted, lambda: html.compare_page(summaries, text, comparisons))
+    found = _skill(arms, labels, options, outcome.interrupted)
+    if found is not None:
+        data["skill"] = found
+        text += "\n" + skill.text(found)
+    return Result(text, data, outcome.interrupted,
+                  lambda: html.compare_page(summaries, text, comparisons, found))
+
+
+def _skill(arms: list, labels: list, options: Options, interrupted: bool) -> dict | None:
+    """With ``options.skill``: a second run, one seat of the stronger player against the
+    run's bots in the others (seats rotating), and what it gains under each ruleset."""
+    if not options.skill or interrupted:
+        return None
+    from dataclasses import replace
+
+    from .summary import summarize
+
+    players = players_for(load_ruleset(arms[0]), options.players)
+    weak = [options.bots[seat % len(options.bots)] for seat in range(players - 1)]
+    lineup = (options.skill, *weak)
+    run = replace(options, bots=lineup, rotate=True, games=options.skill_games or options.games,
+                  out=None, resume=False, deal_per_rotation=False)
+    outcome, meta, _editions, infos = _run(arms, run)
+    summaries = [summarize(t, label=label, cards=info) for t, label, info in zip(outcome.lab.tallies, labels, infos)]
+    return skill.measure(options.skill, weak, summaries, list(outcome.lab.paired), meta)
 
 
 _RANGE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+?)\s*$")
