@@ -29,3 +29,6 @@ cdef class Table:
 
     @cython.locals(other=CardInst)
     cpdef _seen_leaving(self, CardInst inst, Zone source, shown)
+
+@cython.locals(other=CardInst)
+cpdef _lose_copies(list held, card_id, unsure)

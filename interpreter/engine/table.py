@@ -110,6 +110,15 @@ def _zone_key(zone: Zone) -> str:
     return "hand" if zone.kind == HAND else zone.name.rsplit(" ", 1)[0]
 
 
+def _lose_copies(held: list, card_id: str, unsure: int) -> None:
+    """A card of title ``card_id`` left a hand in sight of all: a seat in ``unsure``
+    that knew another copy of this title there, but not this one, cannot tell which
+    copy left, so it loses track of both."""
+    for other in held:
+        if other.known & unsure and other.id == card_id:  # most cards are known to nobody else
+            other.known &= ~unsure
+
+
 class GameOver(Exception):
     """Raised when the game has been decided; unwinds every running effect."""
 
@@ -340,8 +349,18 @@ class Table:
             del held[was_at]
             if marked_backs and inst.card.back_distinct:
                 seen = self._seen_leaving(inst, source, marked == everyone) | marked
+            elif shown == everyone or source.kind == PUBLIC or inst.known == everyone:
+                # everyone sees which card left (_seen_leaving's first case, inline: the
+                # commonest move, a card played from a hand or dealt face up)
+                if source.kind == HAND:
+                    unsure = everyone & ~inst.known & ~(1 << source.owner)
+                    if unsure:
+                        _lose_copies(held, inst.id, unsure)
+                seen = everyone
+            elif source.kind == PILE:  # a draw: the place it left from is public
+                seen = inst.known | shown
             else:
-                seen = self._seen_leaving(inst, source, shown == everyone) | shown
+                seen = self._seen_leaving(inst, source, False) | shown
             inst.known = seen & place_knowers if hidden_place else seen
             inst.was_face_up, inst.face_up = inst.face_up, face_up
             into.insert(at + offset, inst)
@@ -382,14 +401,9 @@ class Table:
         kind = source.kind
         if shown or kind == PUBLIC or inst.known == self.everyone:
             if kind == HAND:
-                # a seat that knew another copy of this title, but not this one,
-                # cannot tell which copy left: it loses track of both
                 unsure = self.everyone & ~inst.known & ~(1 << source.owner)
                 if unsure:
-                    card_id = inst.id
-                    for other in source.cards:
-                        if other.id == card_id and other.known & unsure:
-                            other.known &= ~unsure
+                    _lose_copies(source.cards, inst.id, unsure)
             return self.everyone
         if kind == PILE:
             return inst.known  # the place it left from is public
