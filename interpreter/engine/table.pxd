@@ -32,3 +32,6 @@ cdef class Table:
 
 @cython.locals(other=CardInst)
 cpdef _lose_copies(list held, card_id, unsure)
+
+@cython.locals(twin=Zone, inst=CardInst, copy=CardInst, made=list)
+cpdef Zone _copy_zone(Zone original, dict memo)

@@ -154,12 +154,18 @@ class Frame:
         other = kind.__new__(kind)  # (not object.__new__: a compiled frame is a C struct)
         memo[id(self)] = other
         shared = kind.SHARED
-        for cls in kind.__mro__:
-            for name in getattr(cls, "__slots__", ()):
-                if hasattr(self, name):
-                    value = getattr(self, name)
-                    object.__setattr__(other, name, value if name in shared else remap(value, memo))
+        names = _SLOT_NAMES.get(kind)
+        if names is None:  # every slot of the class and its bases, found once per class
+            names = _SLOT_NAMES[kind] = tuple(name for cls in kind.__mro__ for name in getattr(cls, "__slots__", ()))
+        for name in names:
+            if hasattr(self, name):
+                value = getattr(self, name)
+                object.__setattr__(other, name, value if name in shared else remap(value, memo))
         return other
+
+
+#: frame class -> the names of its slots and its bases' (see Frame.copy_for)
+_SLOT_NAMES: dict = {}
 
 
 def remap(value, memo: dict):
