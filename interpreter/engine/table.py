@@ -291,8 +291,8 @@ class Table:
         order = self._orders.get(key)
         if order is None:
             n, step = self.players, self.direction
-            order = self._orders[key] = [s for s in ((seat + i * step) % n for i in range(n))
-                                         if self.alive[s]]
+            alive = self.alive
+            order = self._orders[key] = [s for s in [(seat + i * step) % n for i in range(n)] if alive[s]]
         return order
 
     def next_seat(self, seat: int) -> int:
