@@ -65,12 +65,17 @@ class Decision:
         return f"<decision seat {self.seat} {self.kind}: {self.options}>"
 
 
+#: the generator class, named once (compiled, ``random.Random`` is a module attribute
+#: looked up at every draw of a random bot)
+_RANDOM = random.Random
+
+
 def shuffle(rng, items: list) -> None:
     """Shuffle ``items`` in place exactly as ``rng.shuffle`` does (the same order from
     the same generator), in a quarter of the time: Python's shuffle calls a method for
     every card, and a game shuffles its deck at least twice. A generator of another
     kind (a subclass, SystemRandom) shuffles itself."""
-    if type(rng) is not random.Random:
+    if type(rng) is not _RANDOM:
         rng.shuffle(items)
         return
     getrandbits = rng.getrandbits
@@ -88,7 +93,7 @@ def below(rng, n: int) -> int:
     Python's own ``_randbelow`` draws it, without the argument checks and the two method
     calls in between (a random bot asks for one at every decision). A generator of
     another kind draws its own, and ``n <= 0`` fails as randrange fails."""
-    if n <= 0 or type(rng) is not random.Random:
+    if n <= 0 or type(rng) is not _RANDOM:
         return rng.randrange(n)
     getrandbits = rng.getrandbits
     bits = n.bit_length()
