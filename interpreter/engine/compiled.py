@@ -15,6 +15,7 @@ from ..lang.compiler import Code, compile_expression, compile_program
 from ..lang.limits import label
 from ..lang.machine import remap
 from ..lang.primitives import NAMES
+from ..rules.model import Action, Combo
 
 #: primitives whose first argument is the pool a player picks from: a card or combo
 #: that picks from a pure pool may only be played when the pool is not empty
@@ -34,6 +35,7 @@ class Rule:
     on_draw: Code | None = None
     requires_this: bool = False  # whether `requires` or a choice's pool looks at `this`
     free: bool = False  # it requires nothing and picks from no pool: always playable
+    kind: str = "card"  # what a play of it is: a card, a combo or a free action
 
 
 def compile_rule(record, zones: frozenset, shared: dict) -> Rule:
@@ -59,7 +61,8 @@ def compile_rule(record, zones: frozenset, shared: dict) -> Rule:
                 feasible=tuple(feasible), choose=tuple(choose),
                 effect=compile_program(record.effect, zones, where),
                 on_draw=compile_program(getattr(record, "on_draw", None), zones, where),
-                requires_this=looks_at_this, free=requires is None and not feasible)
+                requires_this=looks_at_this, free=requires is None and not feasible,
+                kind="combo" if isinstance(record, Combo) else "action" if isinstance(record, Action) else "card")
 
 
 def restricted(edition, zones: frozenset):

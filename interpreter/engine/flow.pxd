@@ -1,7 +1,15 @@
 # Cython declarations for flow.py, read only when setup.py compiles the engine: the
 # game's frame as a C struct (see lang/machine.pxd). Attributes: exactly its __slots__.
 
+cimport cython
 from kittens.interpreter.lang.machine cimport Frame
+from kittens.interpreter.engine.table cimport CardInst, Table, Zone
 
 cdef class GameFrame(Frame):
     cdef public object phase, seat, plays, layout
+
+# the action decision, asked some forty times a game: the table, the hand and its cards
+# read as C structs
+@cython.locals(table=Table, inst=CardInst, options=list, values=list, by_title=dict, found=list,
+               insts=list, pairs=list, memo=dict, group=list)
+cpdef action_decision(state, seat)

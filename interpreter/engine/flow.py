@@ -147,10 +147,9 @@ def action_decision(state, seat: int) -> Decision:
     ctx, memo = None, {}  # the context of the rules' tests, made when one is needed
     offers = game.offers
     pairs = []  # (combo index, title, cards) of the same-title combos the hand can make
-    mixed = [0] * len(game.mixed_combos)
     wilds = game.combo_wilds and not game.combo_wilds.keys().isdisjoint(by_title)
     for card_id, insts in by_title.items():
-        plays, combos, counts_in, smallest = offers[card_id]
+        plays, combos, smallest = offers[card_id]
         for rule, free, label in plays:  # the card itself, or a wildcard played as another title
             if not free:
                 if ctx is None:
@@ -163,8 +162,6 @@ def action_decision(state, seat: int) -> Decision:
             for index, size in combos:
                 if len(insts) >= size or wilds:
                     pairs.append((index, card_id, insts))
-        for index in counts_in:
-            mixed[index] += 1
     if pairs:
         pairs.sort(key=_by_combo)  # combos in the edition's order, titles in the hand's
         verdicts: dict = {}  # id(rule) -> legal, for combos whose tests do not look at the cards
@@ -194,9 +191,10 @@ def action_decision(state, seat: int) -> Decision:
                     continue
             options.append(prefix + card_id)
             values.append((rule, group))
-    for index, count in enumerate(mixed):
+    for index, titles in enumerate(game.mixed_titles):  # how many of its titles the hand holds
         rule, _tag, size, label = game.mixed_combos[index]
-        if count >= size and (rule.free or legal(rule, ctx or Ctx(state, seat), [], memo)):
+        if len(titles.intersection(by_title)) >= size and \
+                (rule.free or legal(rule, ctx or Ctx(state, seat), [], memo)):
             options.append(label)
             values.append((rule, None))  # the titles are picked one by one
     for rule, label in game.actions:  # free actions last: within their limits, if they may be taken

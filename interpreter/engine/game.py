@@ -96,6 +96,11 @@ class Game:
         self.mixed_combos = tuple((rule, rule.record.tag, rule.record.size, f"combo {rule.id}")
                                   for rule in self.combos if rule.record.match != "same_title")
         self.offers = self._offers(edition)
+        # the titles that count in each combo of different titles (a hand's count of them is
+        # one set intersection)
+        self.mixed_titles = tuple(frozenset(card_id for card_id, card in edition.cards.items()
+                                            if card.in_combos and (tag is None or tag in card.tags))
+                                  for _rule, tag, _size, _label in self.mixed_combos)
         # free actions, offered after the plays: (rule, option), each compiled like a card
         self.actions = tuple((limits(compile_rule(action, zones, shared)), "act " + action.id)
                              for action in edition.actions)
@@ -109,19 +114,15 @@ class Game:
     def _offers(self, edition) -> dict:
         """Card id -> what a card of that title in hand may offer on its own turn:
         (rule, free, option) of its plays, (index, size) of the same-title combos it
-        may make, the indexes of the combos of different titles it counts in, and the
-        fewest cards of its title any of those same-title combos needs."""
+        may make, and the fewest cards of its title any of those combos needs."""
         offers = {}
         for card_id, card in edition.cards.items():
             plays = ([self.on_turn[card_id]] if card_id in self.on_turn else []) + \
                 list(self.wild_plays.get(card_id, ()))
             combos = tuple((index, size) for index, (_rule, tag, size, _prefix) in enumerate(self.same_title_combos)
                            if card.in_combos and (tag is None or tag in card.tags))
-            counts_in = tuple(index for index, (_rule, tag, _size, _label) in enumerate(self.mixed_combos)
-                              if card.in_combos and (tag is None or tag in card.tags))
             smallest = min((size for _index, size in combos), default=1 << 30)
-            offers[card_id] = (tuple((rule, rule.free, label) for rule, label in plays), combos, counts_in,
-                               smallest)
+            offers[card_id] = (tuple((rule, rule.free, label) for rule, label in plays), combos, smallest)
         return offers
 
     def new_state(self, seed: int = 0, *, record: bool = True, explicit_chance: bool = False,

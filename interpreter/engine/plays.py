@@ -6,7 +6,6 @@ from __future__ import annotations
 from ..lang.errors import RuleRuntimeError
 from ..lang.machine import Ctx, Decision, Frame, run
 from ..lang.values import PrivateInt
-from ..rules.model import Action, Combo
 from .compiled import Play, Rule
 from .reactions import WindowFrame, may_be_answered
 
@@ -32,7 +31,7 @@ class PlayFrame(Frame):
         table, rule = state.table, self.rule
         log = table.log
         record = rule.record
-        what = "combo" if isinstance(record, Combo) else "action" if isinstance(record, Action) else "card"
+        what = rule.kind
         while True:
             phase = self.phase
             if phase == _START:

@@ -1,7 +1,12 @@
 # Cython declarations for reactions.py, read only when setup.py compiles the engine: a
 # reaction window as a C struct (see lang/machine.pxd). Attributes: exactly its __slots__.
 
+cimport cython
 from kittens.interpreter.lang.machine cimport Frame
+from kittens.interpreter.engine.table cimport CardInst, Table
 
 cdef class WindowFrame(Frame):
     cdef public object play, ctx, chain, last, seats, position, phase, index
+
+@cython.locals(inst=CardInst, table=Table)
+cpdef answers(state, seat, target=*)

@@ -23,9 +23,22 @@ cdef class Table:
     cdef public EventLog log
     cdef public object everyone, _reactive, _marked, _homes, discard_pile, extra, hands, owed
     cdef public object turn_ended, current, alive, draw_pile, watch
+    # read on every turn and every choice of a seat (seats_from, next_seat, start_turn)
+    cdef public object players, direction, _orders, turn, attacked, cards, finished
+
+    cpdef seats_from(self, seat)
+    cpdef next_seat(self, seat)
+    cpdef start_turn(self, seat)
+    cpdef end_turn(self, seat, turns)
 
     @cython.locals(inst=CardInst, source=Zone, other=CardInst, held=list, into=list, place=Py_ssize_t)
     cpdef move(self, cards, Zone to, at=*, face_up=*)
 
     @cython.locals(other=CardInst)
     cpdef _seen_leaving(self, CardInst inst, Zone source, shown)
+
+@cython.locals(other=CardInst)
+cpdef _lose_copies(list held, card_id, unsure)
+
+@cython.locals(twin=Zone, inst=CardInst, copy=CardInst, made=list)
+cpdef Zone _copy_zone(Zone original, dict memo)

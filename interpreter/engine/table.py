@@ -110,6 +110,32 @@ def _zone_key(zone: Zone) -> str:
     return "hand" if zone.kind == HAND else zone.name.rsplit(" ", 1)[0]
 
 
+def _lose_copies(held: list, card_id: str, unsure: int) -> None:
+    """A card of title ``card_id`` left a hand in sight of all: a seat in ``unsure``
+    that knew another copy of this title there, but not this one, cannot tell which
+    copy left, so it loses track of both."""
+    for other in held:
+        if other.known & unsure and other.id == card_id:  # most cards are known to nobody else
+            other.known &= ~unsure
+
+
+def _copy_zone(original: Zone, memo: dict) -> Zone:
+    """A copy of a zone with copies of its cards (for Table.copy); ``memo`` maps the id of
+    the zone and of each card to its copy."""
+    twin = Zone(original.name, original.kind, original.owner)
+    twin.reactive = original.reactive
+    made = twin.cards
+    for inst in original.cards:
+        copy = CardInst.__new__(CardInst)
+        copy.uid, copy.card, copy.id, copy.known = inst.uid, inst.card, inst.id, inst.known
+        copy.face_up, copy.was_face_up, copy.played_by = inst.face_up, inst.was_face_up, inst.played_by
+        copy.zone = twin
+        memo[id(inst)] = copy
+        made.append(copy)
+    memo[id(original)] = twin
+    return twin
+
+
 class GameOver(Exception):
     """Raised when the game has been decided; unwinds every running effect."""
 
@@ -171,40 +197,31 @@ class Table:
         to its copy, so that the game's frames can be carried over (machine.remap).
         ``record=False``: the copy keeps and records no events."""
         other = Table.__new__(Table)
-        for name in ("edition", "players", "everyone", "_marked", "_homes", "_reactive", "current", "direction",
-                     "turn", "turn_ended", "finished", "winner", "winners", "teams", "together",
-                     "bounds", "watch", "outs", "ending"):
-            setattr(other, name, getattr(self, name))
+        # the values that never change in place, shared (assigned one by one: a copy is made
+        # at every decision of a search, and a loop of getattr and setattr costs twice this)
+        other.edition, other.players, other.everyone = self.edition, self.players, self.everyone
+        other._marked, other._homes, other._reactive = self._marked, self._homes, self._reactive
+        other.current, other.direction, other.turn = self.current, self.direction, self.turn
+        other.turn_ended, other.finished, other.winner = self.turn_ended, self.finished, self.winner
+        other.winners, other.teams, other.together = self.winners, self.teams, self.together
+        other.bounds, other.watch, other.outs, other.ending = self.bounds, self.watch, self.outs, self.ending
         other.alive, other.owed, other.attacked = list(self.alive), list(self.owed), list(self.attacked)
         other.counters = {name: list(values) for name, values in self.counters.items()}
         other.uses = {key: list(value) for key, value in self.uses.items()}
         other.at_end = None  # the copied state sets its own
         other._orders = {}
-        other.rng = random.Random(0)  # seeded cheaply, then given this one's state
+        # made without running Random.__init__ (a second seeding, in Python), then given
+        # this one's state
+        other.rng = random.Random.__new__(random.Random, 0)
         other.rng.setstate(self.rng.getstate())
         other.log = self.log.copy() if record else EventLog(False, self.everyone)
-        cards = []
-        for inst in self.cards:
-            twin = CardInst.__new__(CardInst)
-            twin.uid, twin.card, twin.id, twin.known = inst.uid, inst.card, inst.id, inst.known
-            twin.face_up, twin.was_face_up, twin.played_by = inst.face_up, inst.was_face_up, inst.played_by
-            memo[id(inst)] = twin
-            cards.append(twin)
-        other.cards = cards
-
-        def zone(original: Zone) -> Zone:
-            twin = Zone(original.name, original.kind, original.owner)
-            twin.reactive = original.reactive
-            twin.cards = [memo[id(inst)] for inst in original.cards]
-            for inst in twin.cards:
-                inst.zone = twin
-            memo[id(original)] = twin
-            return twin
-        other.draw_pile, other.discard_pile = zone(self.draw_pile), zone(self.discard_pile)
-        other.removed, other.set_aside = zone(self.removed), zone(self.set_aside)
-        other.hands = [zone(hand) for hand in self.hands]
-        other.extra = {name: zone(z) for name, z in self.extra.items()}
-        other.areas = {name: [zone(z) for z in zones] for name, zones in self.areas.items()}
+        # zone by zone, each card copied into its zone's copy (every card is in one zone)
+        other.draw_pile, other.discard_pile = _copy_zone(self.draw_pile, memo), _copy_zone(self.discard_pile, memo)
+        other.removed, other.set_aside = _copy_zone(self.removed, memo), _copy_zone(self.set_aside, memo)
+        other.hands = [_copy_zone(hand, memo) for hand in self.hands]
+        other.extra = {name: _copy_zone(z, memo) for name, z in self.extra.items()}
+        other.areas = {name: [_copy_zone(z, memo) for z in zones] for name, zones in self.areas.items()}
+        other.cards = [memo[id(inst)] for inst in self.cards]
         other.moments = [(kind, seat, memo.get(id(card), card), key) for kind, seat, card, key in self.moments]
         memo[id(self)] = other
         return other
@@ -274,8 +291,8 @@ class Table:
         order = self._orders.get(key)
         if order is None:
             n, step = self.players, self.direction
-            order = self._orders[key] = [s for s in ((seat + i * step) % n for i in range(n))
-                                         if self.alive[s]]
+            alive = self.alive
+            order = self._orders[key] = [s for s in [(seat + i * step) % n for i in range(n)] if alive[s]]
         return order
 
     def next_seat(self, seat: int) -> int:
@@ -340,8 +357,18 @@ class Table:
             del held[was_at]
             if marked_backs and inst.card.back_distinct:
                 seen = self._seen_leaving(inst, source, marked == everyone) | marked
+            elif shown == everyone or source.kind == PUBLIC or inst.known == everyone:
+                # everyone sees which card left (_seen_leaving's first case, inline: the
+                # commonest move, a card played from a hand or dealt face up)
+                if source.kind == HAND:
+                    unsure = everyone & ~inst.known & ~(1 << source.owner)
+                    if unsure:
+                        _lose_copies(held, inst.id, unsure)
+                seen = everyone
+            elif source.kind == PILE:  # a draw: the place it left from is public
+                seen = inst.known | shown
             else:
-                seen = self._seen_leaving(inst, source, shown == everyone) | shown
+                seen = self._seen_leaving(inst, source, False) | shown
             inst.known = seen & place_knowers if hidden_place else seen
             inst.was_face_up, inst.face_up = inst.face_up, face_up
             into.insert(at + offset, inst)
@@ -382,14 +409,9 @@ class Table:
         kind = source.kind
         if shown or kind == PUBLIC or inst.known == self.everyone:
             if kind == HAND:
-                # a seat that knew another copy of this title, but not this one,
-                # cannot tell which copy left: it loses track of both
                 unsure = self.everyone & ~inst.known & ~(1 << source.owner)
                 if unsure:
-                    card_id = inst.id
-                    for other in source.cards:
-                        if other.id == card_id and other.known & unsure:
-                            other.known &= ~unsure
+                    _lose_copies(source.cards, inst.id, unsure)
             return self.everyone
         if kind == PILE:
             return inst.known  # the place it left from is public

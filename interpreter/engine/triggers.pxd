@@ -2,10 +2,16 @@
 # frames made at every draw and after every action, as C structs (see lang/machine.pxd).
 # Attributes: exactly each class's __slots__.
 
+cimport cython
 from kittens.interpreter.lang.machine cimport Frame
+from kittens.interpreter.engine.table cimport CardInst, Table, Zone
 
 cdef class DrawnFrame(Frame):
     cdef public object ctx, code, started
 
 cdef class ChecksFrame(Frame):
     cdef public object seats, seat_index, check_index
+
+# a draw: the commonest action of a game
+@cython.locals(table=Table, inst=CardInst, hand=Zone, pile=list)
+cpdef draw(state, seat, from_bottom)

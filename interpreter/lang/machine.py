@@ -65,12 +65,17 @@ class Decision:
         return f"<decision seat {self.seat} {self.kind}: {self.options}>"
 
 
+#: the generator class, named once (compiled, ``random.Random`` is a module attribute
+#: looked up at every draw of a random bot)
+_RANDOM = random.Random
+
+
 def shuffle(rng, items: list) -> None:
     """Shuffle ``items`` in place exactly as ``rng.shuffle`` does (the same order from
     the same generator), in a quarter of the time: Python's shuffle calls a method for
     every card, and a game shuffles its deck at least twice. A generator of another
     kind (a subclass, SystemRandom) shuffles itself."""
-    if type(rng) is not random.Random:
+    if type(rng) is not _RANDOM:
         rng.shuffle(items)
         return
     getrandbits = rng.getrandbits
@@ -88,7 +93,7 @@ def below(rng, n: int) -> int:
     Python's own ``_randbelow`` draws it, without the argument checks and the two method
     calls in between (a random bot asks for one at every decision). A generator of
     another kind draws its own, and ``n <= 0`` fails as randrange fails."""
-    if n <= 0 or type(rng) is not random.Random:
+    if n <= 0 or type(rng) is not _RANDOM:
         return rng.randrange(n)
     getrandbits = rng.getrandbits
     bits = n.bit_length()
@@ -155,12 +160,18 @@ class Frame:
         other = kind.__new__(kind)  # (not object.__new__: a compiled frame is a C struct)
         memo[id(self)] = other
         shared = kind.SHARED
-        for cls in kind.__mro__:
-            for name in getattr(cls, "__slots__", ()):
-                if hasattr(self, name):
-                    value = getattr(self, name)
-                    object.__setattr__(other, name, value if name in shared else remap(value, memo))
+        names = _SLOT_NAMES.get(kind)
+        if names is None:  # every slot of the class and its bases, found once per class
+            names = _SLOT_NAMES[kind] = tuple(name for cls in kind.__mro__ for name in getattr(cls, "__slots__", ()))
+        for name in names:
+            if hasattr(self, name):
+                value = getattr(self, name)
+                object.__setattr__(other, name, value if name in shared else remap(value, memo))
         return other
+
+
+#: frame class -> the names of its slots and its bases' (see Frame.copy_for)
+_SLOT_NAMES: dict = {}
 
 
 def remap(value, memo: dict):
