@@ -38,10 +38,6 @@ app = typer.Typer(
     rich_markup_mode="markdown",
 )
 
-#: kept for code that imported it from here
-OutputFormat = Format
-
-
 def _version(value: bool) -> None:
     if value:
         import platform
@@ -177,18 +173,30 @@ def _warn_dead_cards(edition, players: int, command: str) -> None:
                f"no card that uses it ({', '.join(users)}) reaches the game{hint}", err=True)
 
 
-def _bot_names(bots: str, command: str) -> list[str]:
+def _parsed_bots(bots: str, *more: str) -> list[str]:
     """Bot specs by seat (engine/players.py: ``heuristic``, ``ismcts:iterations=800``,
-    ``package.module:Class``), each checked now: one that names no bot exits 2."""
+    ``package.module:Class``), and ``more`` specs, each made once now so that a name or a
+    setting that names no bot is refused before any game: UsageError (exit 2)."""
     from .interpreter.engine.players import BotSpecError, make_player, parse_spec
+    from .interpreter.rules.load import UsageError
 
     names = [name.strip() for name in bots.split(",") if name.strip()]
-    for name in names or [""]:
+    for name in (names or [""]) + list(more):
         try:
             make_player(parse_spec(name), 0, 0)  # settings out of range are said now, too
         except BotSpecError as exc:
-            fail(str(exc))
+            raise UsageError(str(exc)) from None
     return names
+
+
+def _bot_names(bots: str, command: str) -> list[str]:
+    """:func:`_parsed_bots` for a command that plays them: a bad one exits 2."""
+    from .interpreter.rules.load import UsageError
+
+    try:
+        return _parsed_bots(bots)
+    except UsageError as exc:
+        fail(str(exc))
 
 
 BOTS_HELP = ("Bots by seat, comma-separated, repeated to fill the table: random, heuristic, ismcts "
@@ -1021,21 +1029,14 @@ def _lab_options(command, players, games, bots, seed, fixed_seats, workers, sche
                  deal_per_rotation=False, skill=None, skill_games=None):
     from .interpreter.tools.lab.session import Options
 
-    from .interpreter.engine.players import BotSpecError, make_player, parse_spec
-
     if resume and out is None:
-        raise _usage(command, "--resume continues an --out file: give one")
+        raise _usage("--resume continues an --out file: give one")
     if deal_per_rotation and fixed_seats:
-        raise _usage(command, "--deal-per-rotation plays each deal from every turn of the line-up: "
+        raise _usage("--deal-per-rotation plays each deal from every turn of the line-up: "
                      "leave out --fixed-seats")
-    names = [name.strip() for name in bots.split(",") if name.strip()]
-    for name in (names or [""]) + ([skill.strip()] if skill is not None else []):
-        try:  # made once here, so a setting's value is checked too (ismcts:rollout=...)
-            make_player(parse_spec(name), 0, 0)
-        except BotSpecError as exc:
-            raise _usage(command, str(exc))
+    names = _parsed_bots(bots, *([skill.strip()] if skill is not None else []))
     if skill is not None and skill.strip() in names:
-        raise _usage(command, f"--skill {skill.strip()} is one of the run's bots: name a stronger one "
+        raise _usage(f"--skill {skill.strip()} is one of the run's bots: name a stronger one "
                      "(the skill series seats it against the run's bots)")
     return Options(players=players, games=games, bots=tuple(names), seed=seed,
                    rotate=not fixed_seats, workers=workers, scheduler=scheduler, out=out, resume=resume,
@@ -1043,7 +1044,8 @@ def _lab_options(command, players, games, bots, seed, fixed_seats, workers, sche
                    skill=skill.strip() if skill is not None else None, skill_games=skill_games)
 
 
-def _usage(command: str, message: str):
+def _usage(message: str):
+    """A usage error to raise inside a lab run (:func:`_lab` makes it exit 2)."""
     from .interpreter.rules.load import UsageError
     return UsageError(message)
 
@@ -1145,7 +1147,7 @@ def sweep(
 
     def run(progress):
         if (set_param is None) == (count is None):
-            raise _usage("sweep", "give one of --set NAME=A..B or --count CARD=A..B")
+            raise _usage("give one of --set NAME=A..B or --count CARD=A..B")
         key = "set_params" if set_param is not None else "set_counts"
         name, values = session.parse_sweep(set_param if set_param is not None else count, key)
         arm = session.Ruleset(edition, variant, tuple(expansions or ()))
