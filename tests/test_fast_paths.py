@@ -321,7 +321,7 @@ def test_each_games_header_line_is_the_game_header_as_dumps_writes_it(seed):
     simulate.run_games(game, games=3, seed=seed, bots=["random"], log=log, header={"edition": "a \x00 path"})
     heads = [line for line in log.data.split(b"\n") if line.startswith(b'{"bots"')]
     names = ["random"] * game.players
-    assert heads == [dumps(simulate.game_header(game, seed + i, names, edition="a \x00 path")).encode()
+    assert heads == [dumps(simulate.game_header(game, seed + i, names, number=i + 1, edition="a \x00 path")).encode()
                      for i in range(3)]
 
 

@@ -61,15 +61,16 @@ def _clipped(data, path: tuple, lengths: dict):
         same = len(items) == len(data) and all(a is b for a, b in zip(inner, data))
         return data if same else inner
     if isinstance(data, dict):
-        inner = {key: _clipped(value, path + (key,), lengths) for key, value in data.items()}
-        return data if all(inner[key] is value for key, value in data.items()) else inner
+        kept = {key: _clipped(value, path + (key,), lengths) for key, value in data.items()}
+        return data if all(kept[key] is value for key, value in data.items()) else kept
     return data
 
 
 def validate(doc: Document, kind: str) -> list[Diagnostic]:
     """Every schema violation of ``doc``, one diagnostic each, in file order; past the
     longest list allowed anywhere, a list's items are not checked one by one."""
-    found, lengths = [], {}
+    found: list[Diagnostic] = []
+    lengths: dict[tuple, int] = {}  # list path -> its length, for lists past the longest
     data = _clipped(doc.data, (), lengths)
     told = set()  # where the schema found something: a long list there needs no more words
     for error in validator(kind).iter_errors(data):
@@ -88,7 +89,8 @@ def invalid_records(doc: Document, kind: str) -> set | None:
     indexes, when every violation lies inside one; None when one lies elsewhere. A
     library can then be checked further without them, so one bad card does not hide
     what is wrong with the others."""
-    bad, lengths = set(), {}
+    bad: set[int] = set()
+    lengths: dict[tuple, int] = {}
     data = _clipped(doc.data, (), lengths)
     if lengths:  # a list too long to check: nothing can be trusted
         return None
