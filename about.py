@@ -82,15 +82,15 @@ def core_fallback() -> str:
     when it runs (cli.py), so that nobody plays at half speed without knowing."""
     import json
 
-    if engine_core() == "compiled":
-        return ""
+    # the note first: one small read, and in a checkout a failed open; every command
+    # starts with this, so the engine's modules are looked for only after a fallback
     try:
         built = json.loads(BUILD_NOTE.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return ""
-    if built.get("core") == "pure":
+    if built.get("core") != "fallback" or engine_core() == "compiled":
         return ""
-    return str(built.get("why") or "its compiled modules are missing")
+    return str(built.get("why") or "compiling the engine failed")
 
 
 def core_warning() -> str:

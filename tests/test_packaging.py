@@ -109,31 +109,32 @@ def test_a_wheel_built_without_a_compiler_is_pure(built):
     assert note["core"] == "fallback" and note["why"] == "no working C compiler was found"
 
 
-def fresh_venv(where: Path) -> tuple[Path, Path]:
-    """A new virtual environment (python, its scripts folder). It gets no pip and no
-    index: the wheel goes in with this interpreter's pip, and the dependencies are read
-    from this environment's site-packages, listed in a .pth file after the venv's own
-    (a .pth line only adds a folder: the .pth files there, an editable kittens among
-    them, are not run)."""
+def fresh_venv(where: Path, wheel: Path, env: dict) -> tuple[Path, Path]:
+    """A new virtual environment with ``wheel`` installed (python, its scripts folder).
+    It gets no pip and no index: the wheel goes in with this interpreter's pip, and
+    only then are the dependencies read from this environment's site-packages, listed
+    in a .pth file after the venv's own (before, pip would find the kittens installed
+    here and install nothing). A .pth line only adds a folder: the .pth files there,
+    an editable kittens among them, are not run."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True, timeout=120)
     scripts = where / ("Scripts" if os.name == "nt" else "bin")
     python = scripts / ("python.exe" if os.name == "nt" else "python")
+    pip = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
+                          "--no-index", str(wheel)], capture_output=True, text=True, env=env, timeout=300)
+    assert pip.returncode == 0, pip.stdout + pip.stderr
     site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                           capture_output=True, text=True, check=True).stdout.strip()
+    assert (Path(site) / "kittens" / "about.py").is_file(), "the wheel went elsewhere"
     ours = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
     Path(site, "dependencies.pth").write_text("\n".join(sorted(ours)) + "\n")
     return python, scripts
 
 
 def test_the_pure_wheel_installs_and_plays_in_a_fresh_venv(built):
-    python, scripts = fresh_venv(built["tmp"] / "venv")
     env = {key: value for key, value in os.environ.items()
            if key not in ("PYTHONPATH", "KITTENS_PURE_PYTHON", "VIRTUAL_ENV")}
     env.update(CC="/bin/false", CXX="/bin/false")  # nothing may need a compiler from here on
-    pip = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
-                          "--no-index", str(built["wheels"][0])], capture_output=True, text=True, env=env,
-                         timeout=300)
-    assert pip.returncode == 0, pip.stdout + pip.stderr
+    python, scripts = fresh_venv(built["tmp"] / "venv", built["wheels"][0], env)
     kittens = str(scripts / "kittens")
 
     def run(*args, **extra):
@@ -141,7 +142,7 @@ def test_the_pure_wheel_installs_and_plays_in_a_fresh_venv(built):
                               timeout=300, cwd=built["tmp"])
 
     where = subprocess.run([str(python), "-c", "import kittens; print(kittens.__file__)"], capture_output=True,
-                           text=True, env=env, check=True).stdout
+                           text=True, env=env, check=True).stdout.strip()
     assert Path(where).resolve().is_relative_to((built["tmp"] / "venv").resolve()), where
     shown = run("--version")
     assert shown.returncode == 0 and shown.stdout.startswith(f"kittens {__version__} ({DISTRIBUTION}, ")
