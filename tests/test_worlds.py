@@ -10,6 +10,7 @@ import statistics
 import pytest
 
 from kittens.interpreter.engine.game import Game
+from kittens.interpreter.engine.views import SearchView
 from kittens.interpreter.engine.worlds import place_rules
 from kittens.interpreter.lang.machine import below
 from kittens.interpreter.rules.catalog import catalog, shipped_editions
@@ -94,6 +95,9 @@ def test_every_world_gives_the_seat_the_same_information_state(name, game):
         for index in range(3):
             world = state.resample_from_view(seat, random.Random(index))
             assert world.information_state_string(seat) == seen
+        # a search view deals from a world of its own: its worlds keep the same information state
+        world = SearchView(state, seat).resample(random.Random(7))
+        assert world.information_state_string(seat) == seen
 
 
 @pytest.mark.parametrize("name, game", EDITIONS, ids=IDS)
