@@ -52,7 +52,7 @@ def measure(game: Game, games: int, folder: str) -> dict:
             played = clock()
             state = play_game(game, seed, make_bots(["random"], game.players, seed), record=True)
             recorded = clock()
-            pieces = [header(seed, seed + 1), "\n"]  # game number seed + 1 of the run
+            pieces = [header(seed, seed + 1), "\n"]  # game seed+1 of a run from seed 0
             headed = clock()
             state.table.log.write_lines(pieces)
             written = clock()

@@ -306,8 +306,8 @@ def test_a_secret_is_a_dict_equal_by_content_that_copies_and_pickles():
 
 @pytest.mark.parametrize("seed", [0, 41, 2**70])
 def test_each_games_header_line_is_the_game_header_as_dumps_writes_it(seed):
-    """run_games writes the part of the header that never changes once per run and the
-    seed per game: each game's first line is still dumps(game_header(...)) exactly."""
+    """Each game's first line is dumps(game_header(...)) exactly, with the game's seed and
+    its number in the run (the header's check covers both)."""
     from kittens.interpreter.engine.events import dumps
 
     class Kept:
@@ -321,8 +321,8 @@ def test_each_games_header_line_is_the_game_header_as_dumps_writes_it(seed):
     simulate.run_games(game, games=3, seed=seed, bots=["random"], log=log, header={"edition": "a \x00 path"})
     heads = [line for line in log.data.split(b"\n") if line.startswith(b'{"bots"')]
     names = ["random"] * game.players
-    assert heads == [dumps(simulate.game_header(game, seed + i, names, number=i + 1, edition="a \x00 path")).encode()
-                     for i in range(3)]
+    assert heads == [dumps(simulate.game_header(game, seed + i, names, number=i + 1,
+                                                edition="a \x00 path")).encode() for i in range(3)]
 
 
 @pytest.mark.parametrize("text", ["\x7f", "a\x7fb", "\x7f\u00e9", "~"])
