@@ -235,3 +235,27 @@ def test_one_move_over_the_limit_stops_that_tables_game_with_the_reason_not_the_
             assert watch_until(ws, lambda m: m["type"] == "pong", 10)
     assert "one move took" in stopped["error"] and "this server allows 0.2 s" in stopped["error"]
     assert stopped["prompt"] is None
+
+
+def test_the_least_lately_used_upload_expires_first_and_one_in_play_never(tmp_path):
+    import os
+
+    from kittens.interpreter.tools.web import quotas
+
+    uploads = str(tmp_path / "uploads")
+    for number, (name, client) in enumerate([("a", "x"), ("b", "x"), ("c", "y"), ("d", "x")]):
+        folder = os.path.join(uploads, name)
+        os.makedirs(folder)
+        quotas.write_note(folder, client, 100)
+        os.utime(os.path.join(folder, quotas.NOTE), (1000 + number, 1000 + number))
+    quotas.touch(os.path.join(uploads, "a"))  # a table was made from the oldest one just now
+    quota = quotas.Quota(most=10, most_bytes=10_000, per_client=2, per_client_bytes=10_000)
+    # x holds a, b and d: two must go for a new one; b is the least lately used, then d
+    assert quotas.make_room(uploads, quota, "x", 100, in_use=set()) == ["b", "d"]
+    assert sorted(os.listdir(uploads)) == ["a", "c"]
+    # the server's count: c (y's) is older than a, but a live table plays it
+    server = quotas.Quota(most=2, most_bytes=10_000, per_client=5, per_client_bytes=10_000)
+    assert quotas.make_room(uploads, server, "z", 100, in_use={"c"}) == ["a"]
+    with pytest.raises(quotas.QuotaError, match="all in tables still in play") as refused:
+        quotas.make_room(uploads, quotas.Quota(1, 10_000, 5, 10_000), "z", 100, in_use={"c"})
+    assert refused.value.status == 507
