@@ -75,12 +75,14 @@ def start_server(data: str, answer_seconds: float, bot_delay: float, checkout: s
     if checkout is None:
         kittens = shutil.which("kittens")
         command = [kittens] if kittens else [sys.executable, "-m", "kittens"]
-    else:  # the package of another checkout, found first on the path
-        top = tempfile.mkdtemp(prefix="kittens-other-")
+    else:  # the package of another checkout, found first on the path (a folder inside data)
+        top = os.path.join(data, "other")
+        os.makedirs(top)
         os.symlink(os.path.abspath(checkout), os.path.join(top, "kittens"))
         env["PYTHONPATH"] = top + os.pathsep + env.get("PYTHONPATH", "")
         command = [sys.executable, "-m", "kittens"]
-    process = subprocess.Popen(command + ["serve", "--host", HOST, "--port", "0", "--data", data, "--format", "json",
+    process = subprocess.Popen(command + ["serve", "--host", HOST, "--port", "0", "--data",
+                                          os.path.join(data, "serve"), "--format", "json",
                                           "--answer-seconds", str(answer_seconds), "--bot-delay", str(bot_delay)],
                                stdout=subprocess.PIPE, text=True, env=env)
     line = process.stdout.readline()

@@ -192,3 +192,70 @@ def test_a_flooder_that_reconnects_at_once_is_refused_and_told_how_long_to_wait(
                 refused = ws.receive_json()
                 assert refused["code"] == "backoff" and "try again in 30 s" in refused["message"]
         assert flooder.app.state.tables.rooms[table["room"]].listeners == []
+
+
+def watch_until(ws, found, seconds=30.0):
+    """Messages a spectator gets until ``found(message)`` (or ``seconds`` pass): that one."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        message = ws.receive_json()
+        if found(message):
+            return message
+    raise AssertionError(f"nothing of the kind in {seconds} s")
+
+
+def slow_table(client):
+    """A table of four bots playing SLOW_RULE (they play on their own): its lobby answer."""
+    key = upload(client, "slow_skip.yaml", SLOW_RULE).json()["playable"][0]["key"]
+    return make_table(client, key, ["random"] * 4)
+
+
+def test_a_table_over_its_budget_is_slowed_down_and_its_players_are_told_why(settings):
+    settings.rules_share, settings.rules_burst = 0.05, 0.2  # a play of the slow card is past it at once
+    with TestClient(create_app(settings)) as client:
+        slow = slow_table(client)
+        with client.websocket_connect(f"/ws/{slow['room']}") as ws:
+            ws.send_json({"type": "hello"})
+            told = watch_until(ws, lambda m: m["type"] == "error")
+        waiting = client.app.state.tables.runner.budgets[slow["room"]].credit
+    assert told["code"] == "slow-rules" and "slows the table down" in told["message"]
+    assert waiting < 0  # in debt: its next move waits
+
+
+def test_one_move_over_the_limit_stops_that_tables_game_with_the_reason_not_the_server(settings):
+    settings.move_seconds = 0.2
+    with TestClient(create_app(settings)) as client:
+        slow = slow_table(client)
+        with client.websocket_connect(f"/ws/{slow['room']}") as ws:
+            ws.send_json({"type": "hello"})
+            stopped = watch_until(ws, lambda m: m["type"] == "update" and m["error"])
+        other = make_table(client, ruleset(client), ["person", "random"])  # the server goes on
+        with client.websocket_connect(f"/ws/{other['room']}") as ws:
+            ws.send_json({"type": "ping"})
+            assert watch_until(ws, lambda m: m["type"] == "pong", 10)
+    assert "one move took" in stopped["error"] and "this server allows 0.2 s" in stopped["error"]
+    assert stopped["prompt"] is None
+
+
+def test_the_least_lately_used_upload_expires_first_and_one_in_play_never(tmp_path):
+    import os
+
+    from kittens.interpreter.tools.web import quotas
+
+    uploads = str(tmp_path / "uploads")
+    for number, (name, client) in enumerate([("a", "x"), ("b", "x"), ("c", "y"), ("d", "x")]):
+        folder = os.path.join(uploads, name)
+        os.makedirs(folder)
+        quotas.write_note(folder, client, 100)
+        os.utime(os.path.join(folder, quotas.NOTE), (1000 + number, 1000 + number))
+    quotas.touch(os.path.join(uploads, "a"))  # a table was made from the oldest one just now
+    quota = quotas.Quota(most=10, most_bytes=10_000, per_client=2, per_client_bytes=10_000)
+    # x holds a, b and d: two must go for a new one; b is the least lately used, then d
+    assert quotas.make_room(uploads, quota, "x", 100, in_use=set()) == ["b", "d"]
+    assert sorted(os.listdir(uploads)) == ["a", "c"]
+    # the server's count: c (y's) is older than a, but a live table plays it
+    server = quotas.Quota(most=2, most_bytes=10_000, per_client=5, per_client_bytes=10_000)
+    assert quotas.make_room(uploads, server, "z", 100, in_use={"c"}) == ["a"]
+    with pytest.raises(quotas.QuotaError, match="all in tables still in play") as refused:
+        quotas.make_room(uploads, quotas.Quota(1, 10_000, 5, 10_000), "z", 100, in_use={"c"})
+    assert refused.value.status == 507

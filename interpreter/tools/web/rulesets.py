@@ -17,6 +17,7 @@ quotas.py decides which older uploads make room for a new one.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import secrets
@@ -33,6 +34,8 @@ from ...rules.load import RuleError, UsageError, load_edition
 from ...rules.workspace import Workspace
 from ..validate import check_file
 from . import quotas
+
+log = logging.getLogger("kittens.web")
 
 #: how many files one upload may hold
 MAX_UPLOAD_FILES = 8
@@ -262,11 +265,15 @@ class Rulesets:
                 raise UploadError(f"checking these files took longer than {self.check_seconds:g} s, as "
                                   "long as this server gives one upload: they ask too much work of the "
                                   "checker (very long lists, deeply nested effects?)", 422) from None
-        if process.returncode != 0:
-            raise UploadError("these files could not be checked (a bug in kittens: "
-                              f"{err.decode('utf-8', 'replace').strip().splitlines()[-1:] or 'no output'})",
-                              500)
-        found = json.loads(out)
+        try:
+            found = json.loads(out) if process.returncode == 0 else None
+        except ValueError:
+            found = None
+        if found is None:  # the checker broke down: the server's log says how
+            log.error("checking upload %s failed (exit %s): %s", upload_id, process.returncode,
+                      err.decode("utf-8", "replace")[-4000:])
+            raise UploadError("these files could not be checked (a bug in kittens): the server's log "
+                              "says more", 500)
         playable = []
         if not any(d["severity"] == "error" for d in found["diagnostics"]):
             for entry in self._index(found["entries"], source="upload", folder=folder):

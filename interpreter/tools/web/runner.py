@@ -6,9 +6,10 @@ run one at a time per table, in one of two *lanes*:
 
 - the *quick* lane is the event loop itself, where a table of the shipped
   editions or of the server's own rule files starts: their moves take
-  milliseconds, and handing each to a thread and back costs more than that on
-  a busy machine (measured: benchmarks/web_load.py's p95 went from 44 ms to
-  186 ms with every job in a thread);
+  milliseconds, and handing each to a thread and back adds two thread wake-ups
+  to every move (with every job in a thread, benchmarks/web_load.py's p95 went
+  from 44 ms to 186 ms in one pair of runs on a loaded machine, whose noise is
+  about as large; nothing is gained for them either way);
 - the *slow* lane is one worker thread, where a table of an uploaded house rule
   starts (nobody knows yet how much work its cards do), and where any table goes
   for good once one of its jobs used more than ``slow_job`` seconds of CPU.
