@@ -21,11 +21,27 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from .about import DISTRIBUTION, __version__, core_fallback, core_warning, display_path, engine_core
 from . import completion as complete
-from .clikit import (EXIT_ERRORS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE,  # noqa: F401
-                     STATE, Format, FormatOpt, JsonOpt, SheetFormat, ValidateFormat, emit, fail,
-                     echo, fail_rules, shown, start)
+from .about import DISTRIBUTION, __version__, core_fallback, core_warning, display_path, engine_core
+from .clikit import (  # noqa: F401
+    EXIT_ERRORS,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    STATE,
+    Format,
+    FormatOpt,
+    JsonOpt,
+    SheetFormat,
+    ValidateFormat,
+    echo,
+    emit,
+    fail,
+    fail_rules,
+    shown,
+    start,
+)
 
 app = typer.Typer(
     name="kittens",
@@ -231,8 +247,8 @@ def run(
     """Play bot-only games and print who won each and a summary. Ctrl-C stops after the
     finished games, with their summary (exit 130)."""
     from .interpreter.engine.game import Game, RuleRuntimeError
-    from .interpreter.tools.replay import header_fields
     from .interpreter.engine.simulate import run_games
+    from .interpreter.tools.replay import header_fields
 
     as_json = start("run", output, as_json) == "json"
     compiled = _load_edition(edition, variant, "run", expansions)
@@ -319,8 +335,8 @@ def replay(
     """Replay each logged game from its seed and decisions, and check every event matches.
 
     Exit 1 if a game differs or is incomplete (the log stops before its end)."""
-    from .interpreter.tools.replay import LogError, replay_log
     from .interpreter.rules.load import RuleError
+    from .interpreter.tools.replay import LogError, replay_log
 
     as_json = start("replay", output, as_json) == "json"
     verified = incomplete = total = 0
@@ -384,11 +400,11 @@ def play(
     option N's card, and `q` stops. Ctrl-C stops too (exit 130)."""
     import random
 
-    from .interpreter.engine.players import make_bots
     from .interpreter.engine.events import dumps
     from .interpreter.engine.game import Game, RuleRuntimeError
-    from .interpreter.tools.replay import header_fields
+    from .interpreter.engine.players import make_bots
     from .interpreter.engine.simulate import game_header
+    from .interpreter.tools.replay import header_fields
     from .terminal import HumanTable, Quit, Terminal
 
     as_json = start("play", output, as_json) == "json"
@@ -659,7 +675,8 @@ def diff(
     as_json: Annotated[bool, typer.Option("--json", help="Short for --format json: the changes as a JSON list.")] = False,
 ) -> None:
     """Show what the second ruleset changes against the first: deck, cards, combos, parameters, setup."""
-    from .interpreter.tools.resolved import diff as compare, render_diff
+    from .interpreter.tools.resolved import diff as compare
+    from .interpreter.tools.resolved import render_diff
 
     as_json = start("diff", output, as_json) == "json"
     before = _load_edition(first, None, "diff")
@@ -766,8 +783,8 @@ app.add_typer(new_app, name="new")
 
 
 def _scaffold(make, *args) -> None:
-    from .interpreter.tools.scaffold import ScaffoldError
     from .interpreter.rules.load import RuleError
+    from .interpreter.tools.scaffold import ScaffoldError
 
     try:
         written = make(*args)
@@ -825,8 +842,8 @@ def test_scenarios(
     as_json: JsonOpt = False,
 ) -> None:
     """Run scenario files (rule tests) and say which pass."""
-    from .interpreter.tools.scenario import ScenarioRunner, matches_keyword
     from .interpreter.rules.load import UsageError
+    from .interpreter.tools.scenario import ScenarioRunner, matches_keyword
     from .interpreter.tools.validate import scenario_files
 
     as_json = start("test", output, as_json) == "json"

@@ -19,10 +19,10 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))  # the folder holding `kittens`
 
-from kittens.interpreter.rules.catalog import catalog  # noqa: E402
-from kittens.interpreter.lang.limits import STEP_BUDGET  # noqa: E402
 from kittens.interpreter.engine.game import Game, State  # noqa: E402
 from kittens.interpreter.engine.simulate import run_games  # noqa: E402
+from kittens.interpreter.lang.limits import STEP_BUDGET  # noqa: E402
+from kittens.interpreter.rules.catalog import catalog  # noqa: E402
 from kittens.interpreter.rules.load import load_edition  # noqa: E402
 
 

@@ -9,6 +9,7 @@ import sys
 from collections import Counter
 
 import pytest
+
 from kittens.interpreter.engine.game import Game
 from kittens.interpreter.rules.load import UsageError, load_edition
 from kittens.interpreter.tools.arena import play_one, ranks, run_arena, seating, wilson

@@ -1,14 +1,13 @@
 """The bots: deterministic, legal, and the heuristic one plays sensibly."""
 
 import pytest
+from conftest import ROOT
 
 from kittens.interpreter.engine.bots import HeuristicBot, RandomBot
-from kittens.interpreter.engine.players import make_bots
 from kittens.interpreter.engine.game import Game
+from kittens.interpreter.engine.players import make_bots
 from kittens.interpreter.engine.simulate import run_games
 from kittens.interpreter.rules.load import load_edition
-
-from conftest import ROOT
 
 EDITION = load_edition(str(ROOT / "editions" / "original.yaml"))
 

@@ -24,15 +24,15 @@ from pathlib import Path
 
 import pytest
 
-from kittens.interpreter.lang import cost
 from kittens.interpreter.engine import game as game_module
-from kittens.interpreter.rules.catalog import catalog
-from kittens.interpreter.lang.compiler import compile_expression
 from kittens.interpreter.engine.game import Game, RuleRuntimeError
+from kittens.interpreter.engine.simulate import run_games
+from kittens.interpreter.lang import cost
+from kittens.interpreter.lang.compiler import compile_expression
 from kittens.interpreter.lang.parser import parse_expression, parse_program
 from kittens.interpreter.lang.primitives import PRIMITIVES
-from kittens.interpreter.engine.simulate import run_games
 from kittens.interpreter.lang.syntax import IntLit
+from kittens.interpreter.rules.catalog import catalog
 from kittens.interpreter.rules.load import load_edition
 from kittens.interpreter.tools.validate import validate_paths
 

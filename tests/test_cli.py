@@ -1,16 +1,15 @@
 """The command line: exit statuses, text and JSON output, no tracebacks."""
 
-import re
 import json
+import re
 import subprocess
 import sys
 
 import pytest
+from conftest import ROOT
 from typer.testing import CliRunner
 
 from kittens.cli import app
-
-from conftest import ROOT
 
 runner = CliRunner()
 EDITIONS, RULEBOOK = str(ROOT / "editions"), str(ROOT / "rulebook")

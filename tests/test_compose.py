@@ -19,8 +19,8 @@ import yaml
 from typer.testing import CliRunner
 
 from kittens.cli import app
-from kittens.interpreter.tools.resolved import as_data, diff, render_show
 from kittens.interpreter.rules.load import RuleError, load_edition
+from kittens.interpreter.tools.resolved import as_data, diff, render_show
 from kittens.interpreter.tools.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent

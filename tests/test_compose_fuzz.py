@@ -24,8 +24,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kittens.interpreter.lang.diagnostics import CODES
 from kittens.interpreter.engine.game import Game
+from kittens.interpreter.lang.diagnostics import CODES
 from kittens.interpreter.rules.load import load_edition
 from kittens.interpreter.tools.validate import validate_paths
 

@@ -8,14 +8,13 @@ decoys, blind play, state checks, re-skins, the new setup steps and `*`, `/`.
 import json
 
 import pytest
+from conftest import ROOT
 from typer.testing import CliRunner
 
 from kittens.cli import app
 from kittens.interpreter.engine.game import Game
 from kittens.interpreter.rules.load import RuleError, load_edition
 from kittens.interpreter.tools.validate import validate_paths
-
-from conftest import ROOT
 
 ORIGINAL = ROOT / "editions" / "original.yaml"
 ORIGINAL_CARDS = ROOT / "rulebook" / "original.yaml"
@@ -369,8 +368,8 @@ def test_place_and_remove_random_with_a_share_of_the_pile(write):
 
 
 def test_dividing_by_zero_gives_zero():
-    from kittens.interpreter.lang.parser import parse_expression
     from kittens.interpreter.lang.counts import evaluate
+    from kittens.interpreter.lang.parser import parse_expression
     assert evaluate(parse_expression("7 / 0 + 10 / 3 * 2"), {}, {}) == 6
 
 

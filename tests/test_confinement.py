@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from kittens.interpreter.rules import plugins
 from kittens.interpreter.lang.diagnostics import CODES
 from kittens.interpreter.lang.loader import Document
-from kittens.interpreter.tools.validate import validate_paths
+from kittens.interpreter.rules import plugins
 from kittens.interpreter.rules.workspace import ALLOW_OUTSIDE_ENV, Workspace
+from kittens.interpreter.tools.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,12 +12,11 @@ import sys
 import time
 
 import pytest
+from conftest import ROOT
 
 from kittens.about import PACKAGE_DIR
 from kittens.cli import app
 from kittens.clikit import run_app
-
-from conftest import ROOT
 
 ORIGINAL = str(ROOT / "editions" / "original.yaml")
 

@@ -3,11 +3,10 @@
 import re
 
 import pytest
-
-from kittens.interpreter.tools import docs
-from kittens.interpreter.lang import primitives as P
-
 from conftest import ROOT
+
+from kittens.interpreter.lang import primitives as P
+from kittens.interpreter.tools import docs
 
 
 @pytest.mark.parametrize("name", sorted(docs.PAGES))

@@ -8,12 +8,11 @@ import subprocess
 import sys
 
 import pytest
+from conftest import ROOT
 
 from kittens.about import DOCS_DIR
 from kittens.cli import app
 from kittens.clikit import run_app
-
-from conftest import ROOT
 
 
 def test_the_docs_are_installed_with_the_package_and_listed(capsys):

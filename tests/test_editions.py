@@ -16,15 +16,14 @@ import random
 from collections import Counter
 
 import pytest
+from conftest import ROOT
 
 from kittens.interpreter.engine.bots import HeuristicBot, RandomBot
-from kittens.interpreter.rules.catalog import catalog
 from kittens.interpreter.engine.events import for_seat
 from kittens.interpreter.engine.game import TURN_LIMIT, Game
 from kittens.interpreter.engine.table import HAND, PILE
+from kittens.interpreter.rules.catalog import catalog
 from kittens.interpreter.rules.load import load_edition
-
-from conftest import ROOT
 
 SCALE = float(os.environ.get("KITTENS_FUZZ_SCALE", "1"))
 #: the shipped editions, and the example house rules (rules-as-data written by designers)

@@ -21,16 +21,15 @@ from collections import Counter
 from unittest.mock import patch
 
 import pytest
+from conftest import ROOT
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from test_editions import Observer, _check_views
 
 from kittens.interpreter.engine import game as game_module
-from kittens.interpreter.engine.players import make_bots
 from kittens.interpreter.engine.game import Game, GameError, RuleRuntimeError
+from kittens.interpreter.engine.players import make_bots
 from kittens.interpreter.rules.load import RuleError, load_edition
-
-from conftest import ROOT
-from test_editions import Observer, _check_views
 
 SCALE = float(os.environ.get("KITTENS_FUZZ_SCALE", "1"))
 CARD_IDS = ["tacocat", "defuse", "nope", "exploding_kitten", "skip"]

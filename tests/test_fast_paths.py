@@ -117,7 +117,7 @@ def test_recorded_masks_are_plain_ints_and_dicts_to_everything_but_the_writer():
     """An EventLog records masks as Seats and secrets as Secret: equal to the plain int
     and dict, written by json.dumps as before, and by the log writer as lists of seats,
     mixed freely with events whose masks are plain (a log read back, say)."""
-    from kittens.interpreter.engine.events import EventLog, Secret, Seats, from_json, to_json
+    from kittens.interpreter.engine.events import EventLog, Seats, Secret, from_json, to_json
 
     log = EventLog(True, 0b111)
     log.emit("decision", only=0b10, seat=1, kind="action", option="draw")

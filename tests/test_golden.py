@@ -11,14 +11,13 @@ import io
 import json
 
 import pytest
+from conftest import ROOT
 from typer.testing import CliRunner
 
 from kittens.cli import app
 from kittens.interpreter.engine.game import Game
 from kittens.interpreter.engine.simulate import run_games
 from kittens.interpreter.rules.load import load_edition
-
-from conftest import ROOT
 
 GOLDEN = sorted((ROOT / "tests" / "golden").glob("*.jsonl"))
 

@@ -16,15 +16,14 @@ import random
 from collections import Counter
 
 import pytest
+from conftest import ROOT
+from test_editions import Observer, _check_views
 
 from kittens.interpreter.engine.bots import HeuristicBot, RandomBot
 from kittens.interpreter.engine.events import dumps
 from kittens.interpreter.engine.game import TURN_LIMIT, Game
 from kittens.interpreter.engine.simulate import play_game
 from kittens.interpreter.rules.load import load_edition
-
-from conftest import ROOT
-from test_editions import Observer, _check_views
 
 SCALE = float(os.environ.get("KITTENS_FUZZ_SCALE", "1"))
 EDITION = load_edition(str(ROOT / "editions" / "original.yaml"))

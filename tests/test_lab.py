@@ -15,16 +15,16 @@ import pytest
 
 pytest.importorskip("scipy")
 
+from lab_editions import write_editions
+
 from kittens import Game, load_edition
+from kittens.interpreter.rules.load import UsageError
 from kittens.interpreter.tools.lab import stats
 from kittens.interpreter.tools.lab.play import play_record, seats_for
 from kittens.interpreter.tools.lab.rulesets import Ruleset, load_ruleset, parse_ruleset
 from kittens.interpreter.tools.lab.runner import Job, ResumeError, play_chunk, prepare, run_job
 from kittens.interpreter.tools.lab.session import Options, compare, parse_sweep, simulate, sweep
 from kittens.interpreter.tools.lab.tally import Lab
-from kittens.interpreter.rules.load import UsageError
-
-from lab_editions import write_editions
 
 
 @pytest.fixture(scope="module")

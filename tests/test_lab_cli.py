@@ -20,9 +20,9 @@ from typer.testing import CliRunner
 
 pytest.importorskip("matplotlib")
 
-from kittens.cli import app
-
 from lab_editions import write_editions
+
+from kittens.cli import app
 
 runner = CliRunner()
 

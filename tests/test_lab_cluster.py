@@ -4,20 +4,19 @@ killed in the middle of a run has its games played elsewhere, none counted twice
 
 from __future__ import annotations
 
-import statistics
-
 import json
 import os
 import signal
+import statistics
 
 import pytest
 
 distributed = pytest.importorskip("dask.distributed")
 
+from lab_editions import write_editions
+
 from kittens.interpreter.tools.lab.rulesets import Ruleset
 from kittens.interpreter.tools.lab.runner import Job, prepare, run_job
-
-from lab_editions import write_editions
 
 
 @pytest.fixture(scope="module")

@@ -13,17 +13,15 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 from typer.testing import CliRunner
 
 import kittens
-
 from kittens.cli import app
-from kittens.interpreter.tools import replay as replay_module
 from kittens.interpreter.engine import simulate
 from kittens.interpreter.engine.game import Game
 from kittens.interpreter.rules.load import load_edition
-
-from conftest import ROOT
+from kittens.interpreter.tools import replay as replay_module
 
 ORIGINAL = str(ROOT / "editions" / "original.yaml")
 runner = CliRunner()

@@ -12,14 +12,13 @@ import pytest
 
 pytest.importorskip("pygls", reason="the language server needs pygls (pip install 'kittens-engine[lsp]')")
 
+from conftest import ROOT  # noqa: E402
 from lsprotocol import types as T  # noqa: E402
 from pygls.lsp.client import LanguageClient  # noqa: E402
 from pygls.uris import from_fs_path, to_fs_path  # noqa: E402
 
 from kittens.cli import app  # noqa: E402
 from kittens.clikit import run_app  # noqa: E402
-
-from conftest import ROOT  # noqa: E402
 
 LIBRARY = """\
 format: 1

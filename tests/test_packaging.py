@@ -23,10 +23,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from kittens.about import DISTRIBUTION, __version__
-
-from conftest import ROOT
 
 pytest.importorskip("build", reason="the build front end is in kittens-engine[test]")
 

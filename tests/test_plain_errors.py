@@ -5,10 +5,9 @@ a scenario step written the wrong way shown in the right form."""
 from __future__ import annotations
 
 import pytest
+from conftest import ROOT
 
 from kittens.interpreter.tools.validate import validate_paths
-
-from conftest import ROOT
 
 ORIGINAL_CARDS = str(ROOT / "rulebook" / "original.yaml")
 

@@ -2,6 +2,7 @@
 
 import re
 
+from conftest import ROOT
 from typer.testing import CliRunner
 
 from kittens.cli import app
@@ -9,8 +10,6 @@ from kittens.interpreter.engine.bots import HeuristicBot
 from kittens.interpreter.engine.game import Game
 from kittens.interpreter.rules.load import load_edition
 from kittens.terminal import HumanTable, Terminal
-
-from conftest import ROOT
 
 ORIGINAL = str(ROOT / "editions" / "original.yaml")
 runner = CliRunner()

@@ -7,11 +7,10 @@ import sys
 from collections import Counter
 
 import pytest
+from conftest import ROOT
 from typer.testing import CliRunner
 
 from kittens.cli import app
-
-from conftest import ROOT
 
 pypdf = pytest.importorskip("pypdf")
 pdfium = pytest.importorskip("pypdfium2")

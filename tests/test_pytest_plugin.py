@@ -12,10 +12,10 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+from conftest import ROOT
+
 from kittens.cli import app
 from kittens.clikit import run_app
-
-from conftest import ROOT
 
 FAILING = """\
 format: 1

@@ -4,18 +4,16 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from kittens.interpreter.lang import primitives as P
 from kittens.interpreter.lang import syntax as s
-from kittens.interpreter.tools.describe import (WORDING, choice_names, describe_expression,
-                                          describe_program)
 from kittens.interpreter.lang.parser import parse_program
+from kittens.interpreter.rules.load import load_edition
+from kittens.interpreter.rules.setup import dry_run
+from kittens.interpreter.tools.describe import WORDING, choice_names, describe_expression, describe_program
 from kittens.interpreter.tools.rulesheet import SetupRun, render_rulesheet
 from kittens.interpreter.tools.textcheck import Finding, number_mismatches, text_numbers
-from kittens.interpreter.rules.setup import dry_run
-from kittens.interpreter.rules.load import load_edition
-
-from conftest import ROOT
 
 EDITIONS = ROOT / "editions"
 ORIGINAL = str(EDITIONS / "original.yaml")

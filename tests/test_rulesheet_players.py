@@ -9,13 +9,12 @@ import re
 import shutil
 
 import pytest
+from conftest import ROOT
 
 from kittens.interpreter.lang.primitives import PRIMITIVES
 from kittens.interpreter.rules.load import load_edition
 from kittens.interpreter.tools.resolved import against_base
 from kittens.interpreter.tools.rulesheet import render_rulesheet
-
-from conftest import ROOT
 
 ARTIFACTS = ROOT / "test-artifacts"
 SHIPPED = sorted(p.stem for p in (ROOT / "editions").glob("*.yaml"))

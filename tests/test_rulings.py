@@ -16,10 +16,10 @@ import pytest
 from typer.testing import CliRunner
 
 from kittens.cli import app
-from kittens.interpreter.rules.catalog import catalog
 from kittens.interpreter.engine.game import Game
-from kittens.interpreter.rules.setup import dead_cards
+from kittens.interpreter.rules.catalog import catalog
 from kittens.interpreter.rules.load import RuleError, load_edition
+from kittens.interpreter.rules.setup import dead_cards
 from kittens.interpreter.tools.validate import validate_paths
 
 

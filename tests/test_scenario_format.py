@@ -10,14 +10,13 @@ import re
 import textwrap
 
 import pytest
+from conftest import ROOT
 from typer.testing import CliRunner
 
 from kittens.cli import app
 from kittens.interpreter.tools import scenario as scenario_module
 from kittens.interpreter.tools.scenario import ScenarioRunner
 from kittens.interpreter.tools.validate import validate_paths
-
-from conftest import ROOT
 
 cli = CliRunner()
 FORMAT = ROOT / "tests" / "scenarios" / "format"

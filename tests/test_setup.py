@@ -1,11 +1,10 @@
 """The setup dry run: pile sizes by player count, and what it refuses."""
 
 import pytest
-
-from kittens.interpreter.rules.setup import dry_run
-from kittens.interpreter.rules.load import load_edition
-
 from conftest import ROOT
+
+from kittens.interpreter.rules.load import load_edition
+from kittens.interpreter.rules.setup import dry_run
 
 ORIGINAL = str(ROOT / "editions" / "original.yaml")
 

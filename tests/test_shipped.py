@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 from jsonschema import Draft202012Validator
 
 import kittens
@@ -11,8 +12,6 @@ import kittens.interpreter.lang
 from kittens.interpreter.lang.syntax import Program
 from kittens.interpreter.rules.load import load_edition
 from kittens.interpreter.tools.validate import validate_paths
-
-from conftest import ROOT
 
 SHIPPED = sorted((ROOT / "rulebook").glob("*.yaml")) + sorted((ROOT / "editions").glob("*.yaml"))
 SCHEMAS = sorted((ROOT / "schema").glob("*.schema.json"))
@@ -97,7 +96,8 @@ def test_original_edition_contents():
 
 
 def test_effects_are_compiled_once_and_the_game_loop_never_parses_or_compiles(monkeypatch):
-    from kittens.interpreter.engine import compiled, game as game_module
+    from kittens.interpreter.engine import compiled
+    from kittens.interpreter.engine import game as game_module
     from kittens.interpreter.engine.players import make_bots
     from kittens.interpreter.engine.simulate import play_game
     from kittens.interpreter.lang import compiler, counts, parser

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
-import sqlite3
 import urllib.error
 import urllib.request
 

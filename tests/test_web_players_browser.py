@@ -22,12 +22,13 @@ pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
 playwright_api = pytest.importorskip("playwright.sync_api")
 
+from test_web_browser import ARTIFACTS, CHROMIUM_FLAGS, chromium_path  # noqa: E402
+from webtable import serve_in_thread  # noqa: E402
+
 from kittens.interpreter.engine.game import Game  # noqa: E402
 from kittens.interpreter.rules import plugins  # noqa: E402
 from kittens.interpreter.rules.load import load_edition  # noqa: E402
 from kittens.interpreter.tools.web.app import Settings, create_app  # noqa: E402
-from test_web_browser import ARTIFACTS, CHROMIUM_FLAGS, chromium_path  # noqa: E402
-from webtable import serve_in_thread  # noqa: E402
 
 SIZES = {"desktop": {"width": 1200, "height": 900}, "phone": {"width": 390, "height": 844}}
 ORIGINAL = "Exploding Kittens (Original Edition)"

@@ -5,10 +5,11 @@ and rooms that come back where they were from their stored decisions."""
 from __future__ import annotations
 
 import pytest
+from webtable import TestClock
+
 from kittens import Game, load_edition
 from kittens.interpreter.tools.web.room import ActError, Listener, Room, seat_bots
 from kittens.interpreter.tools.web.storage import Storage
-from webtable import TestClock
 
 ANSWER = 5.0
 

@@ -13,7 +13,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 pytest.importorskip("pygls", reason="the LSP client comes with pygls (pip install 'kittens-engine[test]')")

@@ -24,8 +24,8 @@ from typing import Protocol
 
 from ..lang import syntax as s
 from ..lang.machine import below
-from ..rules.model import calls_primitive
 from ..lang.primitives import NAMES
+from ..rules.model import calls_primitive
 
 PLAY_BLIND = "play blind"  # the option of a player who plays blind (game.PLAY_BLIND)
 

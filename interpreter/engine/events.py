@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 
-
 #: every kind of event the engine writes, and what it says; docs/engine.md lists them
 #: from here, and a test checks that the engine writes no other
 EVENT_KINDS = {

@@ -20,9 +20,9 @@ import time
 from dataclasses import dataclass, field
 
 from ...about import __version__
-from .players import make_bots
 from .events import dumps
 from .game import Game, RuleRuntimeError, State
+from .players import make_bots
 from .views import decision_for, view_maker
 
 

@@ -25,9 +25,9 @@ import sys
 import weakref
 from itertools import repeat
 
+from ..lang.limits import NUMBER_LIMIT
 from ..lang.machine import shuffle
 from ..lang.values import HAND, PILE, PUBLIC, PrivateInt, as_secret_as  # noqa: F401 (re-exported)
-from ..lang.limits import NUMBER_LIMIT
 from .events import EventLog
 
 

@@ -18,7 +18,6 @@ from . import syntax as s
 from .cost import Estimate, Limits
 from .diagnostics import ERROR, WARNING, did_you_mean
 
-
 #: aggregates over a list: op -> (what each item's value must be, what the aggregate gives;
 #: None: the list's own type). `count` counts the items its `if` keeps (the value is not used).
 AGGREGATES = {

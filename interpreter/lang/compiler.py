@@ -23,11 +23,25 @@ from . import primitives as P
 from . import syntax as s
 from .cost import weight
 from .limits import NUMBER_LIMIT, STEP_BUDGET, fail, shown
-from .machine import (AND_JUMP, CALL, CALLF, CHARGE, COMBINE, EXEC, FOR, JUMP, JUMP_FALSE, NEXT, NOT,
-                      OR_JUMP, POP, PURE, STORE)
+from .machine import (
+    AND_JUMP,
+    CALL,
+    CALLF,
+    CHARGE,
+    COMBINE,
+    EXEC,
+    FOR,
+    JUMP,
+    JUMP_FALSE,
+    NEXT,
+    NOT,
+    OR_JUMP,
+    POP,
+    PURE,
+    STORE,
+)
 from .operators import ARITHMETIC, COMPARE
 from .values import as_secret_as, items_of
-
 
 #: what Code.constant holds when the code is not a constant
 _NO_CONSTANT = object()

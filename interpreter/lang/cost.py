@@ -26,6 +26,7 @@ from . import primitives as P
 from . import syntax as s
 from .limits import MAY_OVERFLOW, NUMBER_LIMIT, STEP_BUDGET, TOO_MUCH_WORK, shown, within_limit
 
+
 def weight(body) -> int:
     """Steps one run of a block costs: one, plus one per primitive call in it.
 

@@ -19,8 +19,8 @@ import os
 import re
 import stat
 import sys
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
 import yaml
 from yaml.constructor import SafeConstructor

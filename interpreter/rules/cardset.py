@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 
 from ..lang import checker
 from ..lang import primitives as P
-from .compose import EXPANSION, Claims, where
 from ..lang.diagnostics import did_you_mean
+from .compose import EXPANSION, Claims, where
 from .library import Library, _card_extras, _plain, inline_library, load_library, resolve
 from .model import Card, Combo, Origin
 from .workspace import Workspace, base_names

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 
 from .edition import compile_edition, variant_for
-from .setup import dead_cards
-from .plugins import locate_edition
 from .load import expand
+from .plugins import locate_edition
+from .setup import dead_cards
 from .workspace import Workspace
 
 

@@ -24,14 +24,12 @@ otherwise win.
 
 from __future__ import annotations
 
-from typing import Union
-
 import os
-from typing import NamedTuple
+from typing import NamedTuple, Union
 
+from ...about import shipped_path
 from ..lang.diagnostics import did_you_mean
 from ..lang.loader import Document
-from ...about import shipped_path
 
 #: parts an expansion replaces outright when it gives them (`players` widens instead)
 REPLACED = ("setup", "turn", "win", "teams")

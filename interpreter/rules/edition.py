@@ -14,17 +14,15 @@ from dataclasses import replace
 
 from ..lang import primitives as P
 from ..lang.checker import CheckEnv
-from ..lang.diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
-from . import cardset
-from . import edition_rules
-from . import plugins
-from .compose import Layer, Layered, by_marks, is_by_marks
-from .stack import chosen_variants, resolve_stack, stack_files, variant_sources
-from .library import check_effects, declared_zones, zone_env
-from ..lang.loader import Document
-from .model import Check, Edition, Origin, SetupStep
 from ..lang.cost import edition_limits
+from ..lang.diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
+from ..lang.loader import Document
+from . import cardset, edition_rules, plugins
+from .compose import Layer, Layered, by_marks, is_by_marks
+from .library import check_effects, declared_zones, zone_env
+from .model import Check, Edition, Origin, SetupStep
 from .setup import dead_cards, dry_run
+from .stack import chosen_variants, resolve_stack, stack_files, variant_sources
 from .workspace import Workspace, base_names
 
 

@@ -13,8 +13,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..lang import syntax as s
-from ..lang.limits import TOO_LARGE
 from ..lang.counts import NumberTooLarge, step_count
+from ..lang.limits import TOO_LARGE
 from .model import Edition
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import os
 
-from . import plugins
-from .compose import CHANGE_KEYS, Layered, Problem, VariantDoc, variant_names
 from ..lang.diagnostics import did_you_mean
 from ..lang.loader import Document
+from . import plugins
+from .compose import CHANGE_KEYS, Layered, Problem, VariantDoc, variant_names
 
 #: how many editions one may extend through (an edition extending one extending ...)
 MAX_EXTENDS_DEPTH = 16

@@ -22,14 +22,14 @@ import os
 import re
 from collections.abc import Mapping
 
+from ...about import PACKAGE_DIR
 from ..lang import checker, parser, syntax
 from ..lang import primitives as P
-from . import plugins
-from .libraries import LibraryCache
 from ..lang.diagnostics import ERROR, WARNING, Diagnostic, did_you_mean, with_article
 from ..lang.loader import Document, load_file, load_text
 from ..lang.schemas import FORMAT_VERSION, KINDS, invalid_records, validate, with_step_forms
-from ...about import PACKAGE_DIR
+from . import plugins
+from .libraries import LibraryCache
 
 _MODELINE = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 
 from ..lang import primitives as P
-from ..lang.checker import AGGREGATES
 from ..lang import syntax as s
+from ..lang.checker import AGGREGATES
 
 N = P.NAMES
 

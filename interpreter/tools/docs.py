@@ -16,8 +16,8 @@ from pathlib import Path
 import yaml
 
 from ..lang import primitives as P
-from ..lang.limits import NUMBER_LIMIT, STEP_BUDGET
 from ..lang.diagnostics import CODES
+from ..lang.limits import NUMBER_LIMIT, STEP_BUDGET
 
 _KIND_WORDS = {P.ACTION: "action", P.QUERY: "query", P.CHOICE: "choice (a player decides)",
                P.CHANCE: "chance (random)"}

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 
 from ..engine.events import dumps, encode
 from ..engine.game import Game, GameError, RuleRuntimeError
-from ..rules import plugins
 from ..engine.simulate import edition_digest, header_check
+from ..rules import plugins
 from ..rules.load import load_edition
 
 

@@ -18,13 +18,14 @@ from dataclasses import dataclass
 
 from ..lang import primitives as P
 from ..lang import syntax as s
-from .describe import choice_names, describe_expression, describe_program, words
+from ..lang.counts import step_count
 from ..lang.loader import load_file
 from ..rules.model import Edition
-from ..lang.counts import step_count
 from ..rules.setup import dry_run
+from .describe import choice_names, describe_expression, describe_program, words
 from .howto import change_sentences, how_to_play, switches, variant_sections
-from .textcheck import effect_trees as _trees, number_mismatches
+from .textcheck import effect_trees as _trees
+from .textcheck import number_mismatches
 
 FORMATS = ("markdown", "html", "json")
 

@@ -17,13 +17,13 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..lang.diagnostics import with_article
 from ..engine.decisions import Chance
-from ..rules.edition import compile_edition
 from ..engine.game import Game, GameError, RuleRuntimeError
+from ..lang.diagnostics import with_article
+from ..rules.edition import compile_edition
+from ..rules.workspace import Workspace
 from .scenario_expect import Expectations
 from .scenario_static import card_of, check_layout, check_scenario, pick_variant, references
-from ..rules.workspace import Workspace
 
 __all__ = ["Outcome", "ScenarioRunner", "check_layout", "check_scenario", "matches_keyword"]
 

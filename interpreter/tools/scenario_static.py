@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import os
 
-from ..rules import plugins
 from ..lang.diagnostics import WARNING, did_you_mean, with_article
-from ..rules.edition import compile_edition
 from ..lang.schemas import KINDS
+from ..rules import plugins
+from ..rules.edition import compile_edition
 from ..rules.workspace import Workspace
 
 #: the kinds of file a scenario can play: an edition, or an expansion on its base

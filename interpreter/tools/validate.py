@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from ..lang.diagnostics import ERROR, WARNING, Diagnostic
 from ..rules.edition import compile_edition
 from ..rules.library import load_library
-from ..rules.model import Edition
 from ..rules.load import UsageError, expand
+from ..rules.model import Edition
 from ..rules.workspace import ALLOW_OUTSIDE_ENV, Workspace
+
 
 @dataclass
 class Report:

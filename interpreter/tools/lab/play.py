@@ -21,9 +21,9 @@ that :mod:`.tally` sums up.
 
 from __future__ import annotations
 
-from ...engine.players import make_player
 from ...engine.events import EventLog
 from ...engine.game import State
+from ...engine.players import make_player
 from ...engine.triggers import draw as draw_card
 from ...engine.views import decision_for, view_maker
 

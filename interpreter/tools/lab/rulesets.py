@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 import yaml
 
 from ...rules.edition import compile_edition
-from ...rules.load import (RuleError, UsageError, load_edition, locate_expansions, locate_rules,
-                           select_variant)
+from ...rules.load import RuleError, UsageError, load_edition, locate_expansions, locate_rules, select_variant
 from ...rules.workspace import Workspace
 
 CHANGE_KEYS = ("set_params", "set_counts")

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 
 from ...rules.load import UsageError
-from .rulesets import Ruleset, load_ruleset  # noqa: F401 (Ruleset for the command line)
 from . import skill
+from .rulesets import Ruleset, load_ruleset  # noqa: F401 (Ruleset for the command line)
 from .runner import Job, ResumeError, prepare, run_job
 
 
@@ -110,7 +110,8 @@ def simulate(arm: Ruleset, options: Options) -> Result:
 
 def compare(arms: list, options: Options) -> Result:
     from . import html, report
-    from .summary import compare as paired_summary, summarize
+    from .summary import compare as paired_summary
+    from .summary import summarize
 
     if len(arms) < 2:
         raise UsageError("compare needs two rulesets or more (the first is the baseline)")

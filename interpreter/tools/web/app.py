@@ -47,6 +47,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ....about import EDITIONS_DIR
+
 # a browser names only the plain built-in bots: a bot spec could name a class to import
 # (code on this server) or a search budget that stalls every table
 from ...engine.bots import BOTS
@@ -54,15 +55,22 @@ from ...engine.events import dumps, dumps_lines
 from ...engine.game import Game, GameError
 from ...engine.simulate import game_header
 from ...rules.load import RuleError, UsageError
-from .render import SPECTATOR
-from .backoff import Backoff
-from .room import ActError, Clock, Listener, Room, seat_bots
-from .retire import Retiring, expiry
-from .runner import SWITCH_INTERVAL, Runner, threadsafe
-from .rulesets import (CHECK_SECONDS, CLIENT_UPLOAD_BYTES, CLIENT_UPLOADS, MAX_UPLOAD_BYTES, MAX_UPLOADS,
-                       Rulesets, UploadError)
-from .social import Social, SocialError, rematch
 from . import replay_view
+from .backoff import Backoff
+from .render import SPECTATOR
+from .retire import Retiring, expiry
+from .room import ActError, Clock, Listener, Room, seat_bots
+from .rulesets import (
+    CHECK_SECONDS,
+    CLIENT_UPLOAD_BYTES,
+    CLIENT_UPLOADS,
+    MAX_UPLOAD_BYTES,
+    MAX_UPLOADS,
+    Rulesets,
+    UploadError,
+)
+from .runner import SWITCH_INTERVAL, Runner, threadsafe
+from .social import Social, SocialError, rematch
 from .storage import Storage
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")

@@ -25,8 +25,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ...engine.players import make_bots
 from ...engine.game import GameError, RuleRuntimeError
+from ...engine.players import make_bots
 from ...engine.reactions import PASS
 from ...engine.views import decision_for, view_for
 from .render import SPECTATOR, card_list, decision_prompt, frozen_at, log_entries, round_prompt, table_view
