@@ -143,6 +143,8 @@ def test_the_turn_owed_turns_and_the_pile_stay_in_sight(server, browser, size):
     assert in_sight(attacked, "#owed") and in_sight(attacked, "#turn")
     assert attacked.locator("#turn").inner_text().endswith("your turn")
     shot(attacked, f"owed-turns-scrolled-{size}")
+    # what the person sees, scrolled down to the log: the header still on top
+    attacked.screenshot(path=str(ARTIFACTS / f"owed-turns-in-sight-{size}.png"))
 
 
 def test_a_tap_opens_that_card_only_and_the_row_keeps_its_height(server, browser, size):

@@ -401,7 +401,8 @@ function renderPrompt(message) {
   lastPrompt = prompt.id;
   $("prompt-question").textContent = prompt.question;
   // a new question: bring it into sight if the person had scrolled down (to the log, say)
-  if (box.getBoundingClientRect().top < 0) box.scrollIntoView({ block: "start" });
+  // (just under the pinned header, not behind it)
+  if (box.getBoundingClientRect().top < $("top").offsetHeight) box.scrollIntoView({ block: "start" });
   const body = $("prompt-body");
   if (prompt.kind === "rearrange") body.replaceChildren(reorder(prompt));
   else if (prompt.kind === "choose_position" && prompt.options.length > 8) body.replaceChildren(places(prompt));
