@@ -211,3 +211,22 @@ def test_the_replay_viewer_reads_a_lab_log(settings, tmp_path):
         path = client.post("/api/replay", json={"log": text.replace("\"edition\":\"original\"", "\"edition\":\"/etc/passwd\""),
                                                 "seat": 0})
         assert path.status_code == 400 and "not on this server" in path.json()["error"]
+
+
+def test_a_retired_table_takes_its_names_chat_and_rematch_with_it(settings):
+    with TestClient(create_app(settings)) as client:
+        table = make_table(client)
+        tables = client.app.state.tables
+        room = tables.rooms[table["room"]]
+        with client.websocket_connect(f"/ws/{table['room']}") as ann:
+            hello(ann, token(table, 0))
+            ann.send_json({"type": "name", "name": "Ann"})
+            until(ann, "names")
+            ann.send_json({"type": "chat", "text": "hello"})
+            until(ann, "chat")
+        db = tables.storage.db
+        count = lambda: [db.execute(f"SELECT COUNT(*) FROM {name} WHERE room = ?", (room.id,)).fetchone()[0]
+                         for name in ("names", "chat")]
+        assert count() == [1, 1]
+        tables.storage.retire({room.id: "a test closed it"})
+        assert count() == [0, 0]
