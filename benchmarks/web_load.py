@@ -136,7 +136,7 @@ class Person:
 
     async def run(self) -> None:
         async with connect(self.url, max_size=1 << 22, proxy=None) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            await ws.send(json.dumps({"type": "hello", "token": self.token, "social": True}))  # as the page does: names, presence, chat too
             sent_at, kind = None, None  # when an act was sent, and for which kind of prompt
             while time.monotonic() < self.stop:
                 try:

@@ -329,6 +329,12 @@ def in_sight(page, selector: str) -> bool:
     }}""")
 
 
+def below_the_header(page, selector: str) -> bool:
+    """Whether the element starts below the pinned header (not hidden behind it)."""
+    return page.evaluate(f"""() => document.querySelector({json.dumps(selector)}).getBoundingClientRect().top
+        >= document.getElementById('top').getBoundingClientRect().bottom - 1""")
+
+
 def test_a_phone_scrolled_down_still_sees_the_window_and_its_turn(server, browser):
     """A person on a phone reading the log (scrolled to the bottom) must see a reaction window
     as it opens (it runs on a clock) and the question when their turn comes."""
@@ -355,6 +361,7 @@ def test_a_phone_scrolled_down_still_sees_the_window_and_its_turn(server, browse
     plays.first.click()
     phone.wait_for_selector("#window", state="visible")
     assert in_sight(phone, "#window"), "the reaction window opened out of sight"
+    assert below_the_header(phone, "#window"), "the reaction window is behind the pinned header"
     shot(phone, "phone-window-scrolled")
     phone.locator("#window-options button", has_text="Pass").click()
     phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # back to the log
@@ -368,7 +375,9 @@ def test_a_phone_scrolled_down_still_sees_the_window_and_its_turn(server, browse
             (draw if draw.count() else laptop.locator("#prompt button:enabled")).first.click()
         laptop.wait_for_timeout(100)
     phone.wait_for_timeout(200)
-    assert in_sight(phone, "#prompt"), "the question came out of sight"
+    assert in_sight(phone, "#prompt"), phone.evaluate(
+        "[document.getElementById('prompt').getBoundingClientRect().top, window.scrollY, window.innerHeight]")
+    assert below_the_header(phone, "#prompt"), "the question is behind the pinned header"
     shot(phone, "phone-turn-scrolled")
 
 

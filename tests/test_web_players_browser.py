@@ -144,6 +144,8 @@ def test_the_turn_owed_turns_and_the_pile_stay_in_sight(server, browser, size):
     assert in_sight(attacked, "#owed") and in_sight(attacked, "#turn")
     assert attacked.locator("#turn").inner_text().endswith("your turn")
     shot(attacked, f"owed-turns-scrolled-{size}")
+    # what the person sees, scrolled down to the log: the header still on top
+    attacked.screenshot(path=str(ARTIFACTS / f"owed-turns-in-sight-{size}.png"))
 
 
 def test_a_tap_opens_that_card_only_and_the_row_keeps_its_height(server, browser, size):
@@ -282,7 +284,8 @@ def test_one_click_starts_the_next_game_with_the_same_links(server, browser, siz
 
 def test_motion_and_sound_and_reduced_motion(server, browser, size):
     base, _app = server
-    seed = seed_where(lambda s: s.table.current == 0)
+    calm = ("shuffle", "see_the_future")  # cards whose play leaves the turn going
+    seed = seed_where(lambda s: s.table.current == 0 and any(i.id in calm for i in s.table.hands[0].cards))
     for reduced in (False, True):
         page = new_page(browser, size, reduced_motion="reduce" if reduced else "no-preference")
         page.add_init_script("localStorage.setItem('kittens-sound', 'on')")
@@ -295,10 +298,14 @@ def test_motion_and_sound_and_reduced_motion(server, browser, size):
             const fly = motion.fly;
             motion.fly = (...args) => { motion.moved++; return fly(...args); };
         }""")
-        cards = page.locator("#hand .card").count()
+        # a card played flies from the hand to the discard pile
+        page.locator("#prompt button:enabled").filter(has_text=re.compile(r"^Play (Shuffle|See the Future)")).first.click()
+        page.wait_for_function("document.querySelector('#prompt button:enabled') && "
+                               "document.getElementById('prompt-question').innerText.startsWith('Your turn')",
+                               timeout=15000)
+        ghosts = page.evaluate("motion.ghosts || 0")
         page.locator("#prompt button:enabled", has_text="Draw a card").click()
-        page.wait_for_function(f"document.querySelectorAll('#hand .card').length !== {cards} "
-                               "|| !document.getElementById('over').hidden")
+        page.wait_for_function("document.getElementById('log').innerText.includes('You drew')")
         page.wait_for_timeout(100)
         marked = page.evaluate("""() => [...document.querySelectorAll('#log p')].map(
             (p) => [p.className, p.innerText])""")
@@ -307,9 +314,9 @@ def test_motion_and_sound_and_reduced_motion(server, browser, size):
         beeps = page.evaluate("motion.beeps || 0")
         moved = page.evaluate("motion.moved")
         if reduced:
-            assert animation == "none" and beeps == 0 and moved == 0
+            assert animation == "none" and beeps == 0 and moved == 0 and ghosts == 0
         else:
-            assert animation == "glow" and beeps >= 1 and moved >= 1
+            assert animation == "glow" and beeps >= 1 and moved >= 1 and ghosts == 1
 
 
 def test_the_replay_viewer_steps_through_a_lab_game(server, browser, size, tmp_path):

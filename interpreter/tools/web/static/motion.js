@@ -6,8 +6,10 @@
 const motion = {
   reduced: () => window.matchMedia("(prefers-reduced-motion: reduce)").matches,
 
-  // a card that came to the hand slides in from the draw pile; one that left slides to the discard
-  cardMoves(before, after, hand, drawPile, discardPile) {
+  // a card that came to the hand slides in from the draw pile; one that left the hand
+  // slides from where its tile was to the discard pile (``oldTiles``: the tiles before,
+  // as {id, rect, label})
+  cardMoves(before, after, hand, drawPile, discardPile, oldTiles) {
     if (motion.reduced() || !before) return 0;
     let moved = 0;
     const left = [...before];
@@ -19,8 +21,34 @@ const motion = {
     [...hand.querySelectorAll(".card")].forEach((tile, i) => {
       if (stays[i] === false && drawPile) { motion.fly(drawPile, tile, "arrive"); moved++; }
     });
-    if (left.length && discardPile) { motion.pulse(discardPile); moved++; }
+    if (left.length && discardPile) {
+      const gone = [];
+      left.forEach((id) => {
+        const tile = oldTiles.filter((t) => t.id === id && !gone.includes(t)).pop();
+        if (tile) gone.push(tile);
+      });
+      gone.forEach((tile) => motion.ghost(tile, discardPile));
+      motion.pulse(discardPile);
+      moved += gone.length;
+    }
     return moved;
+  },
+
+  ghost(tile, target) {
+    // a copy of the tile that left, flying to the pile; it goes when it lands
+    const to = target.getBoundingClientRect(), from = tile.rect;
+    const ghost = document.createElement("div");
+    ghost.className = "card ghost";
+    ghost.textContent = tile.label;
+    Object.assign(ghost.style, { position: "fixed", left: `${from.left}px`, top: `${from.top}px`,
+      width: `${from.width}px`, height: `${from.height}px`, margin: "0", pointerEvents: "none", zIndex: "20" });
+    document.body.append(ghost);
+    const flight = ghost.animate([
+      { transform: "none", opacity: 1 },
+      { transform: `translate(${to.left - from.left}px, ${to.top - from.top}px) scale(.7)`, opacity: 0.3 },
+    ], { duration: 450, easing: "ease-in" });
+    flight.onfinish = () => ghost.remove();
+    motion.ghosts = (motion.ghosts || 0) + 1;
   },
 
   fly(from, to, cls) {

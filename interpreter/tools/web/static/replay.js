@@ -92,6 +92,7 @@ function show(step) {
       tile.append(el("div", "title", title(id)));
       return tile;
     }));
+    if (!view.hand.length) hand.append(el("span", "muted", "No cards."));
   }
   $("seats").replaceChildren(...view.seats.map((seat) => {
     const box = el("div", "seat");

@@ -207,6 +207,7 @@ function update(message) {
   renderHand(view);
   renderSeats(view);
   renderPiles(view);
+  animateHand();
   renderLog(message.log);
   renderWindow(message);
   renderPrompt(message);
@@ -244,6 +245,9 @@ function renderHand(view) {
   const hand = $("hand");
   hand.closest("section").hidden = view.hand === null;
   if (view.hand === null) return;
+  // where each tile was, for a card that leaves the hand to fly from (see animateHand)
+  const oldTiles = [...hand.querySelectorAll(".card")].map((t) => ({
+    id: t.dataset.card, rect: t.getBoundingClientRect(), label: title(t.dataset.card) }));
   const copies = {};
   hand.replaceChildren(...view.hand.map((id) => {
     const tile = cardTile(id);
@@ -254,9 +258,16 @@ function renderHand(view) {
   }));
   if (!view.hand.length) hand.append(el("span", "muted", "No cards."));
   showOpenCard();
-  const piles = $("piles").querySelectorAll(".pile");
-  motion.cardMoves(lastHand, view.hand, hand, piles[0], piles[1]);
+  handMoves = { before: lastHand, after: view.hand, oldTiles };
   lastHand = view.hand.slice();
+}
+let handMoves = null;
+function animateHand() {
+  // once the piles are drawn too: cards fly between the hand and them
+  if (!handMoves) return;
+  const piles = $("piles").querySelectorAll(".pile");
+  motion.cardMoves(handMoves.before, handMoves.after, $("hand"), piles[0], piles[1], handMoves.oldTiles);
+  handMoves = null;
 }
 
 function renderOrder(view) {
@@ -401,7 +412,8 @@ function renderPrompt(message) {
   lastPrompt = prompt.id;
   $("prompt-question").textContent = prompt.question;
   // a new question: bring it into sight if the person had scrolled down (to the log, say)
-  if (box.getBoundingClientRect().top < 0) box.scrollIntoView({ block: "start" });
+  // (just under the pinned header, not behind it)
+  if (box.getBoundingClientRect().top < $("top").offsetHeight) box.scrollIntoView({ block: "start" });
   const body = $("prompt-body");
   if (prompt.kind === "rearrange") body.replaceChildren(reorder(prompt));
   else if (prompt.kind === "choose_position" && prompt.options.length > 8) body.replaceChildren(places(prompt));
