@@ -145,8 +145,8 @@ class _Exceptions:
                 modules.append(__import__(name, fromlist=["x"]))
             except ImportError:
                 pass
-        pick = (lambda attr, *extra: tuple(getattr(m, attr) for m in modules if hasattr(m, attr))
-                + extra)
+        def pick(attr, *extra):
+            return tuple(getattr(m, attr) for m in modules if hasattr(m, attr)) + extra
         self.Exit = pick("Exit", typer.Exit)
         self.Abort = pick("Abort", typer.Abort)
         self.ClickException = pick("ClickException")

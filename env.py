@@ -186,8 +186,8 @@ class KittensAEC(AECEnv):
                  + (f", known: {', '.join(f'{place}: {card}' for place, card in sorted(known.items()))}"
                     if known else ""),
                  f"discard pile (top first): {', '.join(view.discard_pile[:5]) or 'empty'}",
-                 "options: " + ", ".join(f"{self.catalogue.index(option)}={self.catalogue.label(self.catalogue.index(option))}"
-                                         for option in decision.options)]
+                 "options: " + ", ".join(f"{index}={self.catalogue.label(index)}"
+                                         for index in map(self.catalogue.index, decision.options))]
         return "\n".join(lines)
 
     def close(self) -> None:

@@ -345,7 +345,8 @@ class HumanTable:
         if kind == "chose" and isinstance(event["value"], str):
             return f"{who(event['seat']).capitalize()} named {self.title(event['value'])}."
         if kind == "attacked":
-            return f"{who(event['victim']).capitalize()} now owe{'' if event['victim'] == viewer else 's'} {event['owed']} turns."
+            owe = "owe" if event["victim"] == viewer else "owes"
+            return f"{who(event['victim']).capitalize()} now {owe} {event['owed']} turns."
         if kind == "shuffled" and event["zone"] == "draw_pile":
             return "The draw pile was shuffled."
         if kind == "show":
@@ -366,7 +367,8 @@ class HumanTable:
         if kind == "reversed":
             return "The direction of play is reversed."
         if kind == "blind_miss":
-            return f"{who(event['seat']).capitalize()} picked {self.title(event['card'])} blind; it cannot be played now."
+            picked = self.title(event["card"])
+            return f"{who(event['seat']).capitalize()} picked {picked} blind; it cannot be played now."
         if kind == "check":
             return f"{who(event['seat']).capitalize()}: {self.check_text(event['id'])}"
         if kind == "trigger":
@@ -401,7 +403,9 @@ class HumanTable:
     def _describe_move(self, event: dict, viewer: int) -> str | None:
         source, target, card = event["from"], event["to"], event.get("card")
         name = self.title(card) if card else "a card"
-        seat_of = (lambda zone: int(zone.split()[1]) if zone.startswith("hand ") else None)
+        def seat_of(zone):
+            return int(zone.split()[1]) if zone.startswith("hand ") else None
+
         src, dst = seat_of(source), seat_of(target)
         if source == "draw_pile" and dst is not None:
             return f"{self.who(dst, viewer).capitalize()} drew {name}."

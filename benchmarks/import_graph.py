@@ -149,7 +149,8 @@ def draw(edges: dict[str, set[str]], lines: dict[str, int], out: str) -> None:
         axes.text(x, y - 0.025, f"{lines[name]:,} lines, {share[name]:.0%}", ha="center", va="center",
                   fontsize=8)
     axes.set_title("kittens: packages and their imports (the core below, the products above, the "
-                   "command line on top; a red arrow points up, an orange one\njoins two products; about.py, the version and paths, is "
+                   "command line on top; a red arrow points up, an orange one\njoins two products; "
+                   "about.py, the version and paths, is "
                    f"used by all and not drawn: {lines.get('about', 0)} lines)", fontsize=11)
     figure.savefig(out, dpi=110, bbox_inches="tight")
 

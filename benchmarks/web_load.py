@@ -46,7 +46,7 @@ import urllib.request
 
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never a proxy
 
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import connect  # noqa: E402  (after the path is set up above)
 
 HOST = "127.0.0.1"
 
@@ -136,7 +136,8 @@ class Person:
 
     async def run(self) -> None:
         async with connect(self.url, max_size=1 << 22, proxy=None) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": self.token, "social": True}))  # as the page does: names, presence, chat too
+            # as the page does: names, presence and chat too
+            await ws.send(json.dumps({"type": "hello", "token": self.token, "social": True}))
             sent_at, kind = None, None  # when an act was sent, and for which kind of prompt
             while time.monotonic() < self.stop:
                 try:

@@ -395,7 +395,8 @@ def test_show_and_diff_commands(tmp_path):
     assert yaml.safe_load(as_json.output)["origins"]["deck.nope"].endswith("house.yaml:6")
     changed = CliRunner().invoke(app, ["diff", str(ORIGINAL), str(path)])
     assert changed.exit_code == 0
-    assert [l for l in changed.output.splitlines() if l[:1] in "+-~" and not l.startswith(("---", "+++"))] \
+    assert [line for line in changed.output.splitlines()
+            if line[:1] in "+-~" and not line.startswith(("---", "+++"))] \
         == [f"~ deck.nope: 5 -> 9  ({path}:6)"]  # outside the working folder: the whole path
 
 

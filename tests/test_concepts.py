@@ -433,7 +433,8 @@ def test_imploding_and_barking_add_their_steps_to_any_base(base, players):
 
 
 def test_a_card_nobody_played_gives_no_player_and_what_takes_it_does_nothing(write):
-    cards = HOOKS.replace("let thief = played_by(this)\n      discard(this)\n      draw(thief, from_bottom=from_bottom)",
+    cards = HOOKS.replace("let thief = played_by(this)\n      discard(this)\n"
+                          "      draw(thief, from_bottom=from_bottom)",
                           "discard(this)\n      draw(played_by(this), from_bottom=from_bottom)")
     path = _edition(write, cards, "{exploding_kitten: 1, claim: 1}", zones=FRONT)
     state = _play(path, 2, {0: ["skip"]}, ["tacocat", "skip"], areas={"front": {0: ["claim"]}})

@@ -209,7 +209,8 @@ def test_ctrl_c_at_the_play_prompt_exits_130(tmp_path):
 @pytest.mark.parametrize("argv", [
     ["run", "original", "-g", "2"], ["bench", "-g", "2", "--rounds", "1"], ["list"],
     ["show", "original"], ["diff", "original", "nsfw"], ["rules", "original"],
-    ["validate", ORIGINAL], ["test", str(ROOT / "tests" / "scenarios" / "original" / "attack_stacks_when_owed_two.yaml")],
+    ["validate", ORIGINAL],
+    ["test", str(ROOT / "tests" / "scenarios" / "original" / "attack_stacks_when_owed_two.yaml")],
     ["docs"], ["docs", "effects"],
 ])
 def test_every_command_prints_json_that_parses(capsys, argv):

@@ -186,7 +186,8 @@ TAGGED = [
     ("x: !<tag:yaml.org,2002:python/object/apply:os.system> ['touch {marker}']\n", 1, 4),
     ("%TAG !py! tag:yaml.org,2002:python/\n---\nx: !py!object/apply:os.system ['touch {marker}']\n", 3, 4),
     ("!!python/object/apply:os.system\n- touch {marker}\n", 1, 1),
-    ("format: 1\nkind: cards\ncards:\n  - id: a\n    title: !!python/object/apply:os.system ['touch {marker}']\n", 5, 12),
+    ("format: 1\nkind: cards\ncards:\n  - id: a\n"
+     "    title: !!python/object/apply:os.system ['touch {marker}']\n", 5, 12),
     ("? !!python/object/apply:os.system ['touch {marker}']\n: 1\n", 1, 3),
     ("x: !!python/name:os.system\n", 1, 4),
     ("x: !!python/module:os\n", 1, 4),

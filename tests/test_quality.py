@@ -1,4 +1,4 @@
-"""Quality gates: the type checker over the rule language and the rules packages.
+"""Quality gates: ruff over the whole tree, mypy over the rule language and the rules.
 
 mypy needs the import name ``kittens``, and the repository root *is* that package
 under whatever name the checkout has, so the check runs in a scratch folder
@@ -57,3 +57,19 @@ def test_mypy_would_catch_a_type_error_there(linked, tmp_path):
                  "--cache-dir", str(tmp_path / ".mypy_cache"), "-m", "kittens.interpreter.lang.limits"],
                 tmp_path)
     assert done.returncode != 0 and "limits.py" in done.stdout, done.stdout + done.stderr
+
+
+def test_ruff_finds_nothing_in_the_whole_tree():
+    pytest.importorskip("ruff")
+    done = _run([sys.executable, "-m", "ruff", "check", "--no-cache", "."], ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ruff_would_catch_unsorted_imports_and_an_unused_name(tmp_path):
+    """The gate can fail: the repository's settings reject a file with both faults."""
+    pytest.importorskip("ruff")
+    bad = tmp_path / "bad.py"
+    bad.write_text("import sys\nimport os\n\nprint(os.sep)\n")
+    done = _run([sys.executable, "-m", "ruff", "check", "--no-cache", "--config", str(ROOT / "pyproject.toml"),
+                 str(bad)], tmp_path)
+    assert done.returncode != 0 and "I001" in done.stdout and "F401" in done.stdout, done.stdout

@@ -224,8 +224,10 @@ def test_the_engine_gives_effects_exactly_the_world_the_language_declares():
     state = Game(load_edition("original"), 3).new_state(0)
     assert world.missing(state.table, world.Table) == []
     assert world.missing(state, world.Services) == []
-    declared = {"table": set(world.Table.__annotations__) | {n for n in vars(world.Table) if not n.startswith("_")},
-                "state": set(world.Services.__annotations__) | {n for n in vars(world.Services) if not n.startswith("_")}}
+    def public(kind):
+        return set(kind.__annotations__) | {n for n in vars(kind) if not n.startswith("_")}
+
+    declared = {"table": public(world.Table), "state": public(world.Services)}
     used = {"table": set(), "state": set()}
     # the source file, not inspect.getsource: an installed kittens runs a compiled primitives
     source = (Path(primitives.__file__).parent / "primitives.py").read_text()

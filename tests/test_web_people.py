@@ -206,8 +206,8 @@ def test_the_replay_viewer_reads_a_lab_log(settings, tmp_path):
         assert wrong.status_code == 200 and wrong.json()["problem"]  # a different deal: it says where
         bad = client.post("/api/replay", json={"log": "not json\n", "seat": 0})
         assert bad.status_code == 400 and "line 1" in bad.json()["error"]
-        path = client.post("/api/replay", json={"log": text.replace("\"edition\":\"original\"", "\"edition\":\"/etc/passwd\""),
-                                                "seat": 0})
+        outside = text.replace("\"edition\":\"original\"", "\"edition\":\"/etc/passwd\"")
+        path = client.post("/api/replay", json={"log": outside, "seat": 0})
         assert path.status_code == 400 and "not on this server" in path.json()["error"]
 
 
@@ -223,8 +223,9 @@ def test_a_retired_table_takes_its_names_chat_and_rematch_with_it(settings):
             ann.send_json({"type": "chat", "text": "hello"})
             until(ann, "chat")
         db = tables.storage.db
-        count = lambda: [db.execute(f"SELECT COUNT(*) FROM {name} WHERE room = ?", (room.id,)).fetchone()[0]
-                         for name in ("names", "chat")]
+        def count():
+            return [db.execute(f"SELECT COUNT(*) FROM {name} WHERE room = ?", (room.id,)).fetchone()[0]
+                    for name in ("names", "chat")]
         assert count() == [1, 1]
         tables.storage.retire({room.id: "a test closed it"})
         assert count() == [0, 0]

@@ -299,7 +299,8 @@ def test_motion_and_sound_and_reduced_motion(server, browser, size):
             motion.fly = (...args) => { motion.moved++; return fly(...args); };
         }""")
         # a card played flies from the hand to the discard pile
-        page.locator("#prompt button:enabled").filter(has_text=re.compile(r"^Play (Shuffle|See the Future)")).first.click()
+        playable = re.compile(r"^Play (Shuffle|See the Future)")
+        page.locator("#prompt button:enabled").filter(has_text=playable).first.click()
         page.wait_for_function("document.querySelector('#prompt button:enabled') && "
                                "document.getElementById('prompt-question').innerText.startsWith('Your turn')",
                                timeout=15000)
@@ -341,7 +342,8 @@ def test_the_replay_viewer_steps_through_a_lab_game(server, browser, size, tmp_p
     page.locator("#back").click()
     assert page.locator("#step-label").inner_text().startswith("Step 1 of")
     page.select_option("#seat", "1")  # as one seat: its own hand, no other hand's cards
-    page.wait_for_function("document.getElementById('seat').value === '1' && !document.getElementById('hand-box').hidden")
+    page.wait_for_function("document.getElementById('seat').value === '1' && "
+                           "!document.getElementById('hand-box').hidden")
     assert page.locator("#hand .card").count() >= 7
     # what seat 1 knows of the other hands (the Defuse each was dealt), not the hands
     assert page.locator("#seats .seat .chip").count() < everyone / 3

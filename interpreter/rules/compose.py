@@ -160,8 +160,8 @@ class Layered:
         self.layers: list[tuple[Layer, str]] = []  # (document, EXPANSION or HOUSE)
         self.routes: dict = {}  # merged path prefix -> (document, path in it)
         # where each setup step and enabled combo came from: both lists can lose items
-        self._sources: dict[str, list[tuple[Layer, tuple]]] = {part: [(base, (part, i)) for i in range(len(base.data.get(part, [])))]
-                         for part in ("setup", "combos")}
+        self._sources: dict[str, list[tuple[Layer, tuple]]] = {
+            part: [(base, (part, i)) for i in range(len(base.data.get(part, [])))] for part in ("setup", "combos")}
         # values expansions set, and their conflicts, until a house rule settles them
         self.claims = Claims()
         #: `set_params` names no file set so far: a card library may declare them
@@ -369,7 +369,8 @@ class Layered:
         for card_id, count in data.get("add_cards", {}).items():
             if card_id in deck:
                 problems.append(Problem(layer, ("add_cards", card_id), "already-there",
-                                        f"'{card_id}' is already in the deck ({where(*self.route(('deck', card_id)))}): "
+                                        f"'{card_id}' is already in the deck "
+                                        f"({where(*self.route(('deck', card_id)))}): "
                                         "change its count with `set_counts`", True))
                 continue
             deck[card_id] = count
@@ -454,7 +455,8 @@ class Layered:
                 return names.index(name)
             known = ", ".join(n for n in names if n) or "none"
             problems.append(Problem(layer, path, "unknown-step",
-                                    f"the setup has no step named '{name}'{did_you_mean(str(name), [n for n in names if n])} "
+                                    f"the setup has no step named '{name}'"
+                                    f"{did_you_mean(str(name), [n for n in names if n])} "
                                     f"(its named steps: {known}); name the step in the edition "
                                     "it comes from (`name: ...`)"))
             return None

@@ -100,7 +100,8 @@ def select_variant(edition: Edition, variant: str | None, named: str) -> Edition
                             f"once {named} is built on it:\n{why}")
     if variant not in edition.variants:
         raise UnknownVariant([], f"{named} has no variant '{variant}'"
-                                 f"{did_you_mean(variant, edition.variants)} (it has: {', '.join(edition.variants) or 'none'})")
+                                 f"{did_you_mean(variant, edition.variants)} "
+                                 f"(it has: {', '.join(edition.variants) or 'none'})")
     return edition.variants[variant]
 
 

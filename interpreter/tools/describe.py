@@ -537,7 +537,8 @@ class _Words:
         short = len(uses) <= 1 or len(phrase) <= _INLINE_LONGEST
         # a name given new values later (`best = ...`) is always named: it holds more than one thing
         changes = any(isinstance(n, s.Assign) and n.name == stmt.name for n in s.walk(rest))
-        if short and not changes and (kind == P.ZONE or (_unchanged_at_uses(uses, rest) and (len(uses) == 1 or not chance))):
+        unchanged = _unchanged_at_uses(uses, rest) and (len(uses) == 1 or not chance)
+        if short and not changes and (kind == P.ZONE or unchanged):
             if uses or not chance:
                 self.scopes[-1][stmt.name] = (phrase, kind)
                 if len(uses) > 1:

@@ -481,9 +481,9 @@ def _card_traits(edition: Edition, card) -> list[str]:
     traits = []
     if card.stands_for is not None:
         titles, tag, excluded = card.stands_for
+        tagged = sorted({c.title for c in edition.cards.values() if tag in c.tags})
         what = (_and([edition.cards[c].title for c in sorted(titles) if c in edition.cards])
-                if titles is not None else f"any of {_and(sorted({c.title for c in edition.cards.values() if tag in c.tags}))}"
-                if tag else "any card")
+                if titles is not None else f"any of {_and(tagged)}" if tag else "any card")
         if excluded:
             what += " except " + _and([edition.cards[c].title for c in sorted(excluded)
                                        if c in edition.cards])

@@ -296,7 +296,8 @@ class Tables(Retiring):
         elif type(seed) is not int or not 0 <= seed < 1 << 63:
             raise UsageError("a seed is a whole number from 0")
         config = {"rules": path, "variant": variant, "with": list(extra_paths), "players": players,
-                  "seats": seats, "given": _given(path, rulesets), "given_with": [_given(p, rulesets) for p in extra_paths]}
+                  "seats": seats, "given": _given(path, rulesets),
+                  "given_with": [_given(p, rulesets) for p in extra_paths]}
         room_id = secrets.token_urlsafe(9)
         tokens = {seat: secrets.token_urlsafe(18) for seat, name in enumerate(seats) if name == "person"}
         digests = {seat: digest(token) for seat, token in tokens.items()}
@@ -583,8 +584,11 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings, 
     except WebSocketDisconnect:
         pass
     finally:
-        if listener is not None:
-            room.detach(listener)
+        if listener is not None:  # in the table's lane, like the hello that attached it
+            try:
+                await runner.call(room.id, room.detach, listener)
+            except Exception:  # the server is stopping, or the table closed: leave directly
+                room.detach(listener)
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender

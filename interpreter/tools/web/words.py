@@ -236,7 +236,8 @@ class Words:
             return f"You see in the {self.zone(event['zone'], viewer)}: {cards}."
         seats = event.get("seats", [])
         who = " and ".join(self.who(s, viewer) for s in seats) or "someone"
-        return f"{who[:1].upper() + who[1:]} looked at {event['count']} cards of the {self.zone(event['zone'], viewer)}."
+        zone = self.zone(event["zone"], viewer)
+        return f"{who[:1].upper() + who[1:]} looked at {event['count']} cards of the {zone}."
 
     def _reveal(self, event, viewer):
         shown = ", ".join(f"{self.title(c)} ({self.zone(z, viewer)})"
@@ -273,7 +274,8 @@ class Words:
         if src is not None and target == "discard_pile":
             return f"{self.Who(src, viewer)} discarded {name}."
         if src is not None:
-            return f"{name[:1].upper() + name[1:]} went from {self.zone(source, viewer)} to the {self.zone(target, viewer)}."
+            places = f"{self.zone(source, viewer)} to the {self.zone(target, viewer)}"
+            return f"{name[:1].upper() + name[1:]} went from {places}."
         return None
 
 
