@@ -45,8 +45,8 @@ _API = {
     "SearchView": "kittens.interpreter.engine.views",
     "play_game": "kittens.interpreter.engine.simulate",
     "run_games": "kittens.interpreter.engine.simulate",
-    "validate_paths": "kittens.interpreter.tools.validate",
-    "replay_log": "kittens.interpreter.tools.replay",
+    "validate_paths": "kittens.interpreter.rules.check",
+    "replay_log": "kittens.adapters.replay",
 }
 
 __all__ = sorted(_API) + ["__version__", "PACKAGE_DIR", "EDITIONS_DIR", "RULEBOOK_DIR", "SCHEMA_DIR"]

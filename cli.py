@@ -21,9 +21,9 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from . import completion as complete
+from .commands import completion as complete
 from .about import DISTRIBUTION, __version__, core_fallback, core_warning, display_path, engine_core
-from .clikit import (  # noqa: F401
+from .commands.kit import (  # noqa: F401
     EXIT_ERRORS,
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
@@ -99,7 +99,7 @@ def validate(
     """Check rule files: YAML, schema, effects, and the rules a schema cannot express."""
     from .interpreter.lang.diagnostics import printable, render_json
     from .interpreter.rules.load import UsageError
-    from .interpreter.tools.validate import validate_paths
+    from .interpreter.rules.check import validate_paths
 
     fmt = start("validate", output, as_json)
     try:
@@ -111,7 +111,7 @@ def validate(
     if fmt == "json":
         echo(render_json(diagnostics, files))
     elif fmt in ("github", "sarif"):
-        from .interpreter.tools.annotations import for_ci, render_github, render_sarif
+        from .interpreter.lang.annotations import for_ci, render_github, render_sarif
 
         found = for_ci(report)  # a finding in a shipped file is told on the file that caused it
         if fmt == "github":
@@ -121,7 +121,7 @@ def validate(
                    else f for f in report.files]
             echo(render_sarif(found, raw, __version__))
     else:
-        from .interpreter.tools.annotations import render_moved, told_on_cause
+        from .interpreter.lang.annotations import render_moved, told_on_cause
 
         color = sys.stdout.isatty()
         # a finding in a shipped file that a checked file led to is told on that file's line
@@ -152,7 +152,7 @@ def _load_edition(path: str, variant: str | None, command: str, expansions=None)
     command line, as `compare` takes them: a file, a shipped name, RULES+EXPANSION,
     RULES@VARIANT."""
     from .interpreter.rules.load import RuleError, UsageError, load_edition
-    from .interpreter.tools.lab.rulesets import parse_ruleset
+    from .lab.rulesets import parse_ruleset
 
     try:
         ruleset = parse_ruleset(path, variant, expansions)
@@ -248,7 +248,7 @@ def run(
     finished games, with their summary (exit 130)."""
     from .interpreter.engine.game import Game, RuleRuntimeError
     from .interpreter.engine.simulate import run_games
-    from .interpreter.tools.replay import header_fields
+    from .adapters.replay import header_fields
 
     as_json = start("run", output, as_json) == "json"
     compiled = _load_edition(edition, variant, "run", expansions)
@@ -336,7 +336,7 @@ def replay(
 
     Exit 1 if a game differs or is incomplete (the log stops before its end)."""
     from .interpreter.rules.load import RuleError
-    from .interpreter.tools.replay import LogError, replay_log
+    from .adapters.replay import LogError, replay_log
 
     as_json = start("replay", output, as_json) == "json"
     verified = incomplete = total = 0
@@ -404,8 +404,8 @@ def play(
     from .interpreter.engine.game import Game, RuleRuntimeError
     from .interpreter.engine.players import make_bots
     from .interpreter.engine.simulate import game_header
-    from .interpreter.tools.replay import header_fields
-    from .terminal import HumanTable, Quit, Terminal
+    from .adapters.replay import header_fields
+    from .adapters.terminal import HumanTable, Quit, Terminal
 
     as_json = start("play", output, as_json) == "json"
     compiled = _load_edition(edition, variant, "play", expansions)
@@ -561,8 +561,8 @@ def arena(
     Plackett-Luce), with win rates and their 95% intervals, then the lab's report of the
     games. Ctrl-C stops with the report so far (exit 130); --out and --resume continue
     a long series."""
-    from .interpreter.tools import arena as arena_tool
-    from .interpreter.tools.lab import session
+    from .lab import arena as arena_tool
+    from .lab import session
 
     try:
         import openskill  # noqa: F401
@@ -636,7 +636,7 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Short for --format json: the resolved edition and the origin of each value.")] = False,
 ) -> None:
     """Print the resolved edition as YAML, each value with the file and line that set it."""
-    from .interpreter.tools.resolved import as_data, render_show
+    from .interpreter.words.resolved import as_data, render_show
 
     as_json = start("show", output, as_json) == "json"
     compiled = _load_edition(edition, variant, "show", expansions)
@@ -675,8 +675,8 @@ def diff(
     as_json: Annotated[bool, typer.Option("--json", help="Short for --format json: the changes as a JSON list.")] = False,
 ) -> None:
     """Show what the second ruleset changes against the first: deck, cards, combos, parameters, setup."""
-    from .interpreter.tools.resolved import diff as compare
-    from .interpreter.tools.resolved import render_diff
+    from .interpreter.words.resolved import diff as compare
+    from .interpreter.words.resolved import render_diff
 
     as_json = start("diff", output, as_json) == "json"
     before = _load_edition(first, None, "diff")
@@ -701,8 +701,8 @@ def rules(
 ) -> None:
     """Write a rulesheet that teaches the game: how to play, setup, every card in plain
     words, the variants, and what a house rule changes."""
-    from .interpreter.tools.resolved import against_base
-    from .interpreter.tools.rulesheet import render_rulesheet
+    from .interpreter.words.resolved import against_base
+    from .interpreter.words.rulesheet import render_rulesheet
 
     fmt = start("rules", output_format, as_json)
     fmt = "markdown" if fmt == "text" else fmt
@@ -745,11 +745,11 @@ def print_cards(
     """Write a PDF to print and play: a page or two of rules, then the cards a house rule
     or expansion adds or changes (every card with `--all`), nine to a sheet, with crop
     marks and their backs for double-sided printing (needs `pip install 'kittens-engine[print]'`)."""
-    from .interpreter.tools.resolved import against_base
+    from .interpreter.words.resolved import against_base
 
     as_json = start("print", out_format, as_json) == "json"
     try:
-        from .interpreter.tools.printing import PrintError, choose_cards, render_pdf
+        from .authoring.printing import PrintError, choose_cards, render_pdf
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in ("fpdf", "fontTools"):
             raise
@@ -784,7 +784,7 @@ app.add_typer(new_app, name="new")
 
 def _scaffold(make, *args) -> None:
     from .interpreter.rules.load import RuleError
-    from .interpreter.tools.scaffold import ScaffoldError
+    from .authoring.scaffold import ScaffoldError
 
     try:
         written = make(*args)
@@ -809,7 +809,7 @@ def new_house_rule(
 ) -> None:
     """A house rule that extends an edition (NAME.yaml), a scenario beside it, and the
     schemas its modelines point to (in schema/ beside them, refreshed by `kittens schema --write schema`)."""
-    from .interpreter.tools.scaffold import house_rule
+    from .authoring.scaffold import house_rule
 
     start("new", output, as_json)
     _scaffold(house_rule, name, base, folder)
@@ -825,7 +825,7 @@ def new_expansion(
 ) -> None:
     """An expansion, ready to publish as a Python package: pyproject.toml with its entry
     point, and the package folder with expansion.yaml, a card library and a scenario."""
-    from .interpreter.tools.scaffold import expansion
+    from .authoring.scaffold import expansion
 
     start("new", output, as_json)
     _scaffold(expansion, name, base, folder)
@@ -843,8 +843,8 @@ def test_scenarios(
 ) -> None:
     """Run scenario files (rule tests) and say which pass."""
     from .interpreter.rules.load import UsageError
-    from .interpreter.tools.scenario import ScenarioRunner, matches_keyword
-    from .interpreter.tools.validate import scenario_files
+    from .authoring.scenario import ScenarioRunner, matches_keyword
+    from .interpreter.rules.check import scenario_files
 
     as_json = start("test", output, as_json) == "json"
     try:
@@ -886,7 +886,7 @@ def docs(
 ) -> None:
     """Read the guides installed with kittens: `kittens docs` lists the topics,
     `kittens docs effects` shows one in the terminal."""
-    from .interpreter.tools.topics import NoTopic, plain, read, title, topics
+    from .authoring.topics import NoTopic, plain, read, title, topics
 
     as_json = start("docs", output, as_json) == "json"
     if topic is None:
@@ -927,7 +927,7 @@ def schema(
 ) -> None:
     """The JSON Schemas of the rule files: list them, print one, or write them into a
     folder so editors find them however kittens is installed."""
-    from .interpreter.tools.schemas_out import SchemaError, schema_text, schemas, write_schemas
+    from .authoring.schemas_out import SchemaError, schema_text, schemas, write_schemas
 
     as_json = start("schema", output, as_json) == "json"
     try:
@@ -962,14 +962,14 @@ def lsp(
     type, completion, hover and go-to-definition (needs `pip install 'kittens-engine[lsp]'`)."""
     start("lsp", output, as_json)
     try:
-        from .interpreter.tools.lsp import serve
+        from .lsp.server import serve
     except ImportError as exc:
         fail(f"the language server needs pygls: pip install 'kittens-engine[lsp]' ({exc})")
     serve()
 
 
 # -- the balance lab (issue 14): simulate, compare, sweep -------------------------------
-# Thin commands over interpreter/tools/lab/session.py; numpy, scipy and matplotlib come
+# Thin commands over lab/session.py; numpy, scipy and matplotlib come
 # with the `kittens-engine[lab]` extra and are imported only when these commands run.
 
 LabGamesOpt = Annotated[int, typer.Option("--games", "-g", min=1, help="Games per ruleset; game i uses seed+i.")]
@@ -1008,7 +1008,7 @@ def _lab(command: str, output: Format, as_json: bool, report: Optional[str], run
     result is printed, the HTML page written, and an interrupted run exits 130."""
     from .interpreter.engine.game import RuleRuntimeError
     from .interpreter.rules.load import RuleError, UsageError
-    from .interpreter.tools.lab.progress import progress_bar
+    from .lab.progress import progress_bar
 
     text = start(command, output, as_json) == "text"
     _lab_libraries(command, report, scheduler)
@@ -1044,7 +1044,7 @@ def _lab(command: str, output: Format, as_json: bool, report: Optional[str], run
 
 def _lab_options(command, players, games, bots, seed, fixed_seats, workers, scheduler, out, resume, progress,
                  deal_per_rotation=False, skill=None, skill_games=None):
-    from .interpreter.tools.lab.session import Options
+    from .lab.session import Options
 
     if resume and out is None:
         raise _usage("--resume continues an --out file: give one")
@@ -1090,7 +1090,7 @@ def simulate(
 ) -> None:
     """Play many bot games on every core and sum them up with 95% confidence intervals:
     win rate by seat, seat fairness, skill, game length, eliminations, limits, cards."""
-    from .interpreter.tools.lab import session
+    from .lab import session
 
     def run(progress):
         arm = session.Ruleset(edition, variant, tuple(expansions or ()))
@@ -1124,8 +1124,8 @@ def compare(
 ) -> None:
     """Play the same seeds under each ruleset and say what changes against the first,
     each difference with its 95% interval and p-value."""
-    from .interpreter.tools.lab import session
-    from .interpreter.tools.lab.rulesets import parse_ruleset
+    from .lab import session
+    from .lab.rulesets import parse_ruleset
 
     def run(progress):
         arms = [parse_ruleset(text, variant, expansions) for text in rulesets]
@@ -1160,7 +1160,7 @@ def sweep(
 ) -> None:
     """Simulate each value of one parameter or card count (the same seeds at each) and
     show how game length, seat fairness and the first player's chances move."""
-    from .interpreter.tools.lab import session
+    from .lab import session
 
     def run(progress):
         if (set_param is None) == (count is None):
@@ -1228,7 +1228,7 @@ def serve(
     try:
         import uvicorn
 
-        from .interpreter.tools.web.app import Settings, create_app
+        from .web.app import Settings, create_app
     except ImportError as exc:
         fail(f"the web table needs the web extra ({exc.name} is missing): pip install 'kittens-engine[web]'",
              EXIT_USAGE)
@@ -1270,7 +1270,7 @@ def serve(
             echo(f"  on your network: {url}")
         if host in ("127.0.0.1", "localhost", "::1"):
             echo("  only this computer can reach it; with --host 0.0.0.0 every device on your network can")
-        from .interpreter.tools.web.retire import span
+        from .web.retire import span
 
         echo(f"  a table closes {span(settings.keep_finished)} after its game ends, or "
                    f"{span(settings.idle_seconds)} after its last move (--keep-finished-hours, --idle-hours)")
@@ -1300,6 +1300,6 @@ def _serve_urls(host: str, port: int) -> list[str]:
 
 def main() -> None:
     """Console-script entry point: run the app, never show a traceback (clikit.run_app)."""
-    from .clikit import run_app
+    from .commands.kit import run_app
 
     sys.exit(run_app(app))

@@ -87,7 +87,7 @@ _RUNNER = pytest.StashKey[object]()
 def _runner(config):
     runner = config.stash.get(_RUNNER, None)
     if runner is None:  # one per session: each edition compiles once for all scenarios
-        from .interpreter.tools.scenario import ScenarioRunner
+        from .authoring.scenario import ScenarioRunner
         runner = config.stash[_RUNNER] = ScenarioRunner()
     return runner
 

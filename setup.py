@@ -53,7 +53,7 @@ HOT_MODULES = [
     "interpreter/engine/simulate.py", "interpreter/engine/table.py", "interpreter/engine/triggers.py",
     "interpreter/engine/views.py",
     # the balance lab's own loop around each game: what it gathers and sums per game
-    "interpreter/tools/lab/play.py", "interpreter/tools/lab/tally.py", "interpreter/tools/lab/work.py",
+    "lab/play.py", "lab/tally.py", "lab/work.py",
 ]
 
 

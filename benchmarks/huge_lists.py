@@ -47,7 +47,7 @@ def main(argv=None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--items", type=int, default=190_000)
     args = parser.parse_args(argv)
-    from kittens.interpreter.tools.validate import validate_paths
+    from kittens.interpreter.rules.check import validate_paths
 
     with tempfile.TemporaryDirectory() as folder:
         for name, path in files(Path(folder), args.items).items():

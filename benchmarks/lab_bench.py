@@ -28,9 +28,9 @@ import time
 
 from kittens import Game, load_edition
 from kittens.interpreter.engine.simulate import run_games
-from kittens.interpreter.tools.lab.rulesets import Ruleset
-from kittens.interpreter.tools.lab.runner import Job, prepare, run_job
-from kittens.interpreter.tools.lab.summary import summarize
+from kittens.lab.rulesets import Ruleset
+from kittens.lab.runner import Job, prepare, run_job
+from kittens.lab.summary import summarize
 
 
 def cpu() -> float:

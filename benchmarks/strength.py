@@ -55,7 +55,7 @@ from kittens.interpreter.engine.players import make_players
 from kittens.interpreter.engine.simulate import play_game
 from kittens.interpreter.engine.views import SearchView
 from kittens.interpreter.rules.load import load_edition
-from kittens.interpreter.tools.arena import wilson
+from kittens.lab.arena import wilson
 
 #: name -> (edition, players, opponents, the win rate to reach or None for "beats 1/players")
 MATCHUPS = {

@@ -12,9 +12,9 @@ import pytest
 
 from kittens.interpreter.engine.game import Game
 from kittens.interpreter.rules.load import UsageError, load_edition
-from kittens.interpreter.tools.arena import play_one, ranks, run_arena, seating, wilson
-from kittens.interpreter.tools.lab.rulesets import Ruleset
-from kittens.interpreter.tools.lab.runner import Job, prepare, run_job
+from kittens.lab.arena import play_one, ranks, run_arena, seating, wilson
+from kittens.lab.rulesets import Ruleset
+from kittens.lab.runner import Job, prepare, run_job
 
 pytest.importorskip("openskill")  # kittens-engine[rl]; the test extra installs it
 

@@ -34,7 +34,7 @@ from kittens.interpreter.lang.primitives import PRIMITIVES
 from kittens.interpreter.lang.syntax import IntLit
 from kittens.interpreter.rules.catalog import catalog
 from kittens.interpreter.rules.load import load_edition
-from kittens.interpreter.tools.validate import validate_paths
+from kittens.interpreter.rules.check import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 ORIGINAL = ROOT / "editions" / "original.yaml"

@@ -98,7 +98,7 @@ def _built_as(monkeypatch, tmp_path, note, core="python"):
 
 
 def test_a_build_that_fell_back_to_pure_python_is_told_once_on_stderr(monkeypatch, tmp_path, capsys):
-    from kittens.clikit import run_app
+    from kittens.commands.kit import run_app
 
     _built_as(monkeypatch, tmp_path, {"core": "fallback", "why": "no working C compiler was found"})
     assert run_app(app, ["validate", EDITIONS, "--json"]) == 0
@@ -118,7 +118,7 @@ def test_a_build_that_fell_back_to_pure_python_is_told_once_on_stderr(monkeypatc
     ({"core": "fallback", "why": "x"}, "python", {"KITTENS_PURE_PYTHON": "1"}),  # silenced
 ])
 def test_no_word_about_the_core_where_pure_python_is_meant(monkeypatch, tmp_path, capsys, note, core, env):
-    from kittens.clikit import run_app
+    from kittens.commands.kit import run_app
 
     _built_as(monkeypatch, tmp_path, note, core)
     for key, value in env.items():
@@ -139,7 +139,7 @@ def test_console_script_runs_as_a_process():
 _CRASH = """
 import sys
 import kittens.cli as cli
-from kittens.interpreter.tools import validate
+from kittens.authoring import validate
 
 def broken(*args, **kwargs):
     raise RuntimeError("a bug for the test")

@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 
 from kittens.cli import app
 from kittens.interpreter.rules.load import RuleError, load_edition
-from kittens.interpreter.tools.resolved import as_data, diff, render_show
-from kittens.interpreter.tools.validate import validate_paths
+from kittens.interpreter.words.resolved import as_data, diff, render_show
+from kittens.interpreter.rules.check import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 ORIGINAL = ROOT / "editions" / "original.yaml"
@@ -545,7 +545,7 @@ def test_a_library_already_in_the_game_can_be_included_again(tmp_path):
 
 
 def test_without_teams_everyone_else_is_an_opponent_and_nobody_a_teammate(tmp_path):
-    from kittens.interpreter.tools.scenario import ScenarioRunner
+    from kittens.authoring.scenario import ScenarioRunner
 
     house(tmp_path, """\
         patch_cards:

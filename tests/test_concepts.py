@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from kittens.cli import app
 from kittens.interpreter.engine.game import Game
 from kittens.interpreter.rules.load import RuleError, load_edition
-from kittens.interpreter.tools.validate import validate_paths
+from kittens.interpreter.rules.check import validate_paths
 
 ORIGINAL = ROOT / "editions" / "original.yaml"
 ORIGINAL_CARDS = ROOT / "rulebook" / "original.yaml"
@@ -410,7 +410,7 @@ steps:
 expect:
   draw_pile: [cattermelon, tacocat, beard_cat, skip]
 """)
-    from kittens.interpreter.tools.scenario import ScenarioRunner
+    from kittens.authoring.scenario import ScenarioRunner
     outcome = ScenarioRunner().run(path)
     assert outcome.passed, outcome.failures
 

@@ -22,7 +22,7 @@ from kittens.interpreter.lang.diagnostics import CODES
 from kittens.interpreter.lang.loader import Document
 from kittens.interpreter.rules import plugins
 from kittens.interpreter.rules.workspace import ALLOW_OUTSIDE_ENV, Workspace
-from kittens.interpreter.tools.validate import validate_paths
+from kittens.interpreter.rules.check import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -395,7 +395,7 @@ def test_a_scenario_with_outside_the_project_is_refused(tree):
 
 
 def test_running_a_scenario_that_reaches_outside_reads_nothing_there(tree):
-    from kittens.interpreter.tools.scenario import ScenarioRunner
+    from kittens.authoring.scenario import ScenarioRunner
 
     project, outside = tree
     write(outside / "broken.yaml", f"format: 1\nkind: edition\nid: {SECRET}\n")

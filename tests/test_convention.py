@@ -16,7 +16,7 @@ from conftest import ROOT
 
 from kittens.about import PACKAGE_DIR
 from kittens.cli import app
-from kittens.clikit import run_app
+from kittens.commands.kit import run_app
 
 ORIGINAL = str(ROOT / "editions" / "original.yaml")
 
@@ -154,7 +154,7 @@ def test_click_usage_errors_parse_as_json(capsys):
 
 
 def test_an_internal_error_is_exit_three_without_a_traceback(capsys, monkeypatch):
-    import kittens.interpreter.tools.validate as validate
+    import kittens.interpreter.rules.check as validate
 
     def broken(*_args, **_kwargs):
         raise ZeroDivisionError("a bug")
@@ -168,7 +168,7 @@ def test_an_internal_error_is_exit_three_without_a_traceback(capsys, monkeypatch
 
 
 def test_ctrl_c_anywhere_is_exit_130(capsys, monkeypatch):
-    import kittens.interpreter.tools.resolved as resolved
+    import kittens.interpreter.words.resolved as resolved
 
     def interrupted(*_args, **_kwargs):
         raise KeyboardInterrupt
@@ -441,7 +441,7 @@ def test_help_keeps_brackets_and_stars(capsys, argv, words):
 
 def test_lsp_without_pygls_says_how_to_install_it_in_json_too(capsys, monkeypatch):
     """`kittens lsp` without the lsp extra: a usage error naming the extra, in the format asked."""
-    for name in [n for n in sys.modules if n == "pygls" or n.startswith(("pygls.", "kittens.interpreter.tools.lsp"))]:
+    for name in [n for n in sys.modules if n == "pygls" or n.startswith(("pygls.", "kittens.lsp.server"))]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "pygls", None)  # as if it were not installed
     code, out, _err = invoke(capsys, "lsp", "--json")

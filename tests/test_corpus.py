@@ -32,7 +32,7 @@ from typer.testing import CliRunner
 
 from kittens.cli import app
 from kittens.interpreter.lang.diagnostics import CODES
-from kittens.interpreter.tools.validate import Report, validate_paths
+from kittens.interpreter.rules.check import Report, validate_paths
 
 BROKEN = Path(__file__).parent / "broken"
 SUPPORT = BROKEN / "support"

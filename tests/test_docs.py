@@ -6,14 +6,14 @@ import pytest
 from conftest import ROOT
 
 from kittens.interpreter.lang import primitives as P
-from kittens.interpreter.tools import docs
+from kittens.authoring import docs
 
 
 @pytest.mark.parametrize("name", sorted(docs.PAGES))
 def test_generated_page_is_current(name):
     committed = (ROOT / "docs" / name).read_text(encoding="utf-8")
     assert committed == docs.PAGES[name](docs.load_examples(ROOT / "docs")), (
-        f"docs/{name} is stale: run `python -m kittens.interpreter.tools.docs docs`")
+        f"docs/{name} is stale: run `python -m kittens.authoring.docs docs`")
 
 
 def test_every_primitive_is_documented_with_its_example():
@@ -58,7 +58,7 @@ def test_format_guide_mentions_every_setup_step_and_card_key():
 def test_generated_sections_are_current(page):
     committed = (ROOT / "docs" / page).read_text(encoding="utf-8")
     assert committed == docs.with_sections(page, committed), (
-        f"a generated part of docs/{page} is stale: run `python -m kittens.interpreter.tools.docs docs`")
+        f"a generated part of docs/{page} is stale: run `python -m kittens.authoring.docs docs`")
 
 
 def test_the_engine_writes_exactly_the_event_kinds_it_lists():

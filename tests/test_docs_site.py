@@ -12,7 +12,7 @@ from conftest import ROOT
 
 from kittens.about import DOCS_DIR
 from kittens.cli import app
-from kittens.clikit import run_app
+from kittens.commands.kit import run_app
 
 
 def test_the_docs_are_installed_with_the_package_and_listed(capsys):

@@ -283,7 +283,7 @@ zones: {draw_pile: {}}
 cards:
   - {id: x, title: X, text: x, when: never}
 """)
-    from kittens.interpreter.tools.validate import validate_paths
+    from kittens.interpreter.rules.check import validate_paths
     report = validate_paths([path])
     assert [d.code for d in report.diagnostics] == ["redefined-name"]
     assert report.diagnostics[0].line == 4

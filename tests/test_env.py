@@ -13,7 +13,7 @@ pytest.importorskip("pettingzoo")  # kittens-engine[rl]; the test extra installs
 
 from pettingzoo.test import api_test  # noqa: E402
 
-from kittens.env import aec_env, raw_env  # noqa: E402
+from kittens.adapters.pettingzoo import aec_env, raw_env  # noqa: E402
 from kittens.interpreter.rules.catalog import catalog, shipped_editions  # noqa: E402
 from kittens.interpreter.rules.load import load_edition  # noqa: E402
 

@@ -31,7 +31,7 @@ from kittens.interpreter.lang import primitives as P
 from kittens.interpreter.lang.checker import CheckEnv, Checker
 from kittens.interpreter.lang.diagnostics import CODES
 from kittens.interpreter.lang.parser import EffectError, parse_expression, parse_program
-from kittens.interpreter.tools.validate import validate_paths
+from kittens.interpreter.rules.check import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ("rulebook/original.yaml", "rulebook/combos.yaml", "editions/original.yaml")
@@ -394,7 +394,7 @@ def mutated_scenario(draw):
 @fuzz_settings(150)
 @given(text=mutated_scenario())
 def test_mutated_scenarios_pass_or_fail_but_never_raise(text):
-    from kittens.interpreter.tools.scenario import ScenarioRunner
+    from kittens.authoring.scenario import ScenarioRunner
 
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "scenario.yaml")

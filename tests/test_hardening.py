@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from kittens.interpreter.rules.workspace import MAX_FINDINGS_PER_KIND, Workspace
-from kittens.interpreter.tools.validate import check_file, validate_paths
+from kittens.interpreter.rules.check import check_file, validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 ORIGINAL = ROOT / "editions" / "original.yaml"
@@ -78,7 +78,7 @@ def test_a_huge_draw_pile_in_a_scenario_gets_a_few_findings_per_kind(tmp_path):
 
 
 def test_the_upload_path_workspace_bounds_its_findings(tmp_path):
-    ws = Workspace()  # what the web upload checks with (interpreter/tools/web/rulesets.py)
+    ws = Workspace()  # what the web upload checks with (web/rulesets.py)
     check_file(ws, str(huge_house_rule(tmp_path)))
     assert_bounded(ws.diagnostics)
 
@@ -309,7 +309,7 @@ def test_a_file_name_and_a_nul_in_a_diagnostic_are_written_out(tmp_path):
 def test_terminal_play_writes_titles_out(tmp_path):
     from kittens.interpreter.engine.game import Game
     from kittens.interpreter.rules.load import load_edition
-    from kittens.terminal import HumanTable, Quit, Terminal
+    from kittens.adapters.terminal import HumanTable, Quit, Terminal
 
     edition = load_edition(str(control_house_rule(tmp_path)))
     state = Game(edition, 2).new_state(3)
@@ -338,7 +338,7 @@ def test_a_message_naming_a_shipped_file_names_it_the_same_everywhere(tmp_path, 
 
 def test_the_language_server_names_a_shipped_file_the_same(tmp_path):
     from kittens.about import PACKAGE_DIR
-    from kittens.interpreter.tools.lsp_analysis import analyse
+    from kittens.lsp.analysis import analyse
 
     text = "format: 1\nkind: edition\nid: house\nname: House\nextends: original\nremove_cards: [skp]\n"
     path = write(tmp_path / "house.yaml", text)
@@ -453,7 +453,7 @@ SHIPPED = sorted(p.stem for p in (ROOT / "editions").glob("*.yaml"))
 @pytest.mark.parametrize("edition", SHIPPED)
 def test_a_rulesheet_names_no_source_file_or_ruling(edition):
     from kittens.interpreter.rules.load import load_edition
-    from kittens.interpreter.tools.rulesheet import render_rulesheet
+    from kittens.interpreter.words.rulesheet import render_rulesheet
 
     compiled = load_edition(edition)
     sheet = render_rulesheet(compiled, compiled.players[0], "markdown")
@@ -463,7 +463,7 @@ def test_a_rulesheet_names_no_source_file_or_ruling(edition):
 
 def test_the_kitten_and_the_defuse_read_naturally():
     from kittens.interpreter.rules.load import load_edition
-    from kittens.interpreter.tools.rulesheet import render_rulesheet
+    from kittens.interpreter.words.rulesheet import render_rulesheet
 
     sheet = render_rulesheet(load_edition("original"), 4, "markdown")
     assert ("**When drawn:** Reveal this card to everyone. If you hold a card that can serve as a "

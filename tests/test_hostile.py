@@ -31,7 +31,7 @@ from kittens.interpreter.lang.loader import load_file, read_text
 from kittens.interpreter.lang.parser import MAX_EFFECT_CHARS, MAX_NESTING, EffectError, parse_program
 from kittens.interpreter.rules.load import UsageError
 from kittens.interpreter.rules.workspace import MAX_FINDINGS_PER_KIND
-from kittens.interpreter.tools.validate import validate_paths
+from kittens.interpreter.rules.check import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -391,7 +391,7 @@ def test_brackets_nested_past_the_limit_are_too_complex_at_the_bracket(tmp_path)
 
 _CHILD = """
 import resource, sys
-from kittens.interpreter.tools.validate import validate_paths
+from kittens.interpreter.rules.check import validate_paths
 with open("/proc/self/statm") as handle:  # pages of address space in use now
     size = int(handle.read().split()[0]) * resource.getpagesize()
 limit = size + int(sys.argv[1])  # every allocation, Python's or libyaml's, counts against it

@@ -19,12 +19,12 @@ from lab_editions import write_editions
 
 from kittens import Game, load_edition
 from kittens.interpreter.rules.load import UsageError
-from kittens.interpreter.tools.lab import stats
-from kittens.interpreter.tools.lab.play import play_record, seats_for
-from kittens.interpreter.tools.lab.rulesets import Ruleset, load_ruleset, parse_ruleset
-from kittens.interpreter.tools.lab.runner import Job, ResumeError, play_chunk, prepare, run_job
-from kittens.interpreter.tools.lab.session import Options, compare, parse_sweep, simulate, sweep
-from kittens.interpreter.tools.lab.tally import Lab
+from kittens.lab import stats
+from kittens.lab.play import play_record, seats_for
+from kittens.lab.rulesets import Ruleset, load_ruleset, parse_ruleset
+from kittens.lab.runner import Job, ResumeError, play_chunk, prepare, run_job
+from kittens.lab.session import Options, compare, parse_sweep, simulate, sweep
+from kittens.lab.tally import Lab
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +160,7 @@ def test_a_real_difference_is_found_and_said(eds):
 
 
 def test_paired_rates_use_mcnemar_on_the_games_that_disagree():
-    from kittens.interpreter.tools.lab.tally import PairedMoments
+    from kittens.lab.tally import PairedMoments
 
     pm = PairedMoments()
     for a, b in [(1, 1)] * 40 + [(0, 0)] * 40 + [(1, 0)] * 5 + [(0, 1)] * 15:
@@ -284,7 +284,7 @@ def test_a_pool_that_breaks_between_chunks_loses_no_game(eds, monkeypatch):
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    from kittens.interpreter.tools.lab import pool as lab_pool
+    from kittens.lab import pool as lab_pool
 
     pools = []
 
@@ -324,7 +324,7 @@ def test_a_searching_player_is_handed_what_it_needs():
 def test_slow_runs_and_long_bot_specs_read_well():
     """A search player plays a game in seconds: its rate is not printed as '0 games/s', and
     a bot spec longer than the column keeps the skill lines aligned."""
-    from kittens.interpreter.tools.lab import report
+    from kittens.lab import report
 
     meta = {"played": 4, "workers": 1, "seconds": 10.0, "games_per_second": 0.4}
     assert "(0.4 games/s)" in report.run_line(meta)
@@ -343,7 +343,7 @@ def test_plays_and_draws_per_game_have_t_intervals_computed_from_the_games(tmp_p
     import numpy
     from scipy import stats as sp
 
-    from kittens.interpreter.tools.lab.summary import metric
+    from kittens.lab.summary import metric
 
     out = str(tmp_path / "games.jsonl")
     result = simulate(Ruleset("original"), Options(workers=1, games=150, players=4, out=out))
@@ -373,7 +373,7 @@ def test_teams_win_together_and_are_tested_for_fairness():
 
 
 def test_every_core_by_default_and_fewer_for_small_runs(monkeypatch):
-    from kittens.interpreter.tools.lab import session
+    from kittens.lab import session
 
     monkeypatch.setattr(session.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
     assert session.default_workers(1_000_000, 1) == 4  # every core
@@ -407,7 +407,7 @@ def test_records_are_written_out_only_for_an_out_file(eds, tmp_path):
     loud = play_chunk(job, 0, 60)
     assert quiet[1] == b"" and loud[1].count(b"\n") == 60 and quiet[2] == loud[2]
     seen = []
-    import kittens.interpreter.tools.lab.runner as runner_module
+    import kittens.lab.runner as runner_module
     original = runner_module.play_chunk
 
     def spy(job, start, stop):

@@ -209,7 +209,7 @@ def test_deal_per_rotation_plays_each_deal_from_every_turn_of_the_line_up(tmp_pa
     seats, played exactly as the lab plays that deal and seating by hand."""
     from kittens.interpreter.engine.game import Game
     from kittens.interpreter.rules.load import load_edition
-    from kittens.interpreter.tools.lab.play import play_record, seats_for
+    from kittens.lab.play import play_record, seats_for
 
     out = tmp_path / "games.jsonl"
     result = _run("simulate", "original", "-p", "4", "-g", "12", "-j", "1", "--seed", "5", "--bots",

@@ -15,8 +15,8 @@ distributed = pytest.importorskip("dask.distributed")
 
 from lab_editions import write_editions
 
-from kittens.interpreter.tools.lab.rulesets import Ruleset
-from kittens.interpreter.tools.lab.runner import Job, prepare, run_job
+from kittens.lab.rulesets import Ruleset
+from kittens.lab.runner import Job, prepare, run_job
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +80,7 @@ def test_the_arena_plays_on_the_cluster_with_the_same_ratings(cluster):
     """The arena runs on the lab's runner, so --scheduler works for it too: the same games,
     rated the same, as in one process."""
     pytest.importorskip("openskill")
-    from kittens.interpreter.tools.arena import run_arena
+    from kittens.lab.arena import run_arena
 
     specs = ["heuristic", "random"]
     here = run_arena(Ruleset("original"), 4, specs, games=40, seed=9)

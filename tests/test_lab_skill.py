@@ -8,8 +8,8 @@ import json
 from typer.testing import CliRunner
 
 from kittens.cli import app
-from kittens.interpreter.tools.lab.rulesets import parse_ruleset
-from kittens.interpreter.tools.lab.session import Options, Ruleset, compare, simulate
+from kittens.lab.rulesets import parse_ruleset
+from kittens.lab.session import Options, Ruleset, compare, simulate
 
 STRONG = "ismcts:iterations=4:search=single:rollout=draw:depth=6"
 

@@ -72,8 +72,8 @@ def layer_of(name: str) -> str | None:
     parts = name.split(".")
     if len(parts) >= 3 and parts[1] == "interpreter" and parts[2] in LAYERS:
         return parts[2]
-    if name in ("kittens.cli", "kittens.terminal", "kittens.__main__", "kittens.clikit",
-                "kittens.completion", "kittens.pytest_plugin", "kittens.env", "kittens.openspiel"):
+    if name in ("kittens.cli", "kittens.adapters.terminal", "kittens.__main__", "kittens.commands.kit",
+                "kittens.commands.completion", "kittens.pytest_plugin", "kittens.env", "kittens.openspiel"):
         return "cli"
     return None
 

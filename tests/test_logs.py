@@ -21,7 +21,7 @@ from kittens.cli import app
 from kittens.interpreter.engine import simulate
 from kittens.interpreter.engine.game import Game
 from kittens.interpreter.rules.load import load_edition
-from kittens.interpreter.tools import replay as replay_module
+from kittens.adapters import replay as replay_module
 
 ORIGINAL = str(ROOT / "editions" / "original.yaml")
 runner = CliRunner()

@@ -18,7 +18,7 @@ from pygls.lsp.client import LanguageClient  # noqa: E402
 from pygls.uris import from_fs_path, to_fs_path  # noqa: E402
 
 from kittens.cli import app  # noqa: E402
-from kittens.clikit import run_app  # noqa: E402
+from kittens.commands.kit import run_app  # noqa: E402
 
 LIBRARY = """\
 format: 1

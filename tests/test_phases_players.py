@@ -20,7 +20,7 @@ def test_pettingzoos_api_test_passes_on_the_example(name):
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
 
-    from kittens.env import aec_env
+    from kittens.adapters.pettingzoo import aec_env
     env = aec_env(EXAMPLES[name], 4, render_mode="ansi")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from conftest import ROOT
 
-from kittens.interpreter.tools.validate import validate_paths
+from kittens.interpreter.rules.check import validate_paths
 
 ORIGINAL_CARDS = str(ROOT / "rulebook" / "original.yaml")
 

@@ -9,7 +9,7 @@ from kittens.cli import app
 from kittens.interpreter.engine.bots import HeuristicBot
 from kittens.interpreter.engine.game import Game
 from kittens.interpreter.rules.load import load_edition
-from kittens.terminal import HumanTable, Terminal
+from kittens.adapters.terminal import HumanTable, Terminal
 
 ORIGINAL = str(ROOT / "editions" / "original.yaml")
 runner = CliRunner()

@@ -154,7 +154,7 @@ def test_the_hand_written_bots_are_still_made_by_name():
 def test_the_lab_hands_each_player_what_its_protocol_asks_for(monkeypatch):
     """The lab plays its own loop (lab/play.py), so it keeps the protocol too: a search
     player gets a SearchView there as in play_game (it was handed a plain view and failed)."""
-    import kittens.interpreter.tools.lab.play as lab_play
+    import kittens.lab.play as lab_play
 
     plain, blind, searching = Recorder(), Recorder(needs_view=False), Recorder(needs_state=True)
     monkeypatch.setattr(lab_play, "make_player", lambda spec, seed, seat: [plain, blind, searching][seat])
@@ -206,7 +206,7 @@ class Prober:
 def test_a_decision_hands_a_player_no_card_of_the_table(loop, monkeypatch):
     """What a player is handed of a decision is its kind, options and what it is about;
     the rules' meaning of the options (the cards themselves) stays with the engine."""
-    import kittens.interpreter.tools.lab.play as lab_play
+    import kittens.lab.play as lab_play
 
     kinds, found = set(), set()
     for name in ("imploding", "good_vs_evil", "streaking", "barking"):

@@ -223,7 +223,7 @@ def test_ten_thousand_copies_are_refused_and_a_thousand_are_capped(tmp_path):
 
 
 def test_the_cap_cuts_the_largest_counts_first():
-    from kittens.interpreter.tools.printing import Entry, capped
+    from kittens.authoring.printing import Entry, capped
 
     entries = [Entry("a", 1000, 1000), Entry("b", 3, 3), Entry("c", 500, 500)]
     kept, short = capped(entries, sheets=2)
@@ -248,7 +248,7 @@ def test_an_edition_that_changes_nothing_needs_all(tmp_path):
 
 def test_without_the_print_extra_it_says_how_to_install_it(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "fpdf", None)  # `import fpdf` now fails
-    monkeypatch.delitem(sys.modules, "kittens.interpreter.tools.printing", raising=False)
+    monkeypatch.delitem(sys.modules, "kittens.authoring.printing", raising=False)
     result = run("print", SNEAK_PEEK, "-o", str(tmp_path / "x.pdf"))
     assert result.exit_code == 2
     assert "pip install 'kittens-engine[print]'" in result.output and "Traceback" not in result.output

@@ -15,7 +15,7 @@ from pathlib import Path
 from conftest import ROOT
 
 from kittens.cli import app
-from kittens.clikit import run_app
+from kittens.commands.kit import run_app
 
 FAILING = """\
 format: 1

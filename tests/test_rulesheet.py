@@ -11,9 +11,9 @@ from kittens.interpreter.lang import syntax as s
 from kittens.interpreter.lang.parser import parse_program
 from kittens.interpreter.rules.load import load_edition
 from kittens.interpreter.rules.setup import dry_run
-from kittens.interpreter.tools.describe import WORDING, choice_names, describe_expression, describe_program
-from kittens.interpreter.tools.rulesheet import SetupRun, render_rulesheet
-from kittens.interpreter.tools.textcheck import Finding, number_mismatches, text_numbers
+from kittens.interpreter.words.describe import WORDING, choice_names, describe_expression, describe_program
+from kittens.interpreter.words.rulesheet import SetupRun, render_rulesheet
+from kittens.interpreter.rules.textcheck import Finding, number_mismatches, text_numbers
 
 EDITIONS = ROOT / "editions"
 ORIGINAL = str(EDITIONS / "original.yaml")
@@ -269,7 +269,7 @@ def test_expansions_and_playmats_are_set_up_in_words():
 
 def test_variant_sheets_show_the_variant_and_its_changes():
     older = _load("original.yaml", "older_printing")
-    from kittens.interpreter.tools.resolved import diff
+    from kittens.interpreter.words.resolved import diff
     whole = _load("original.yaml")
     sheet = render_rulesheet(older, 4, changes=diff(whole, older), base=whole)
     assert sheet.startswith("# Exploding Kittens (Original Edition) (older printing variant)")

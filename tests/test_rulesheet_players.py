@@ -13,8 +13,8 @@ from conftest import ROOT
 
 from kittens.interpreter.lang.primitives import PRIMITIVES
 from kittens.interpreter.rules.load import load_edition
-from kittens.interpreter.tools.resolved import against_base
-from kittens.interpreter.tools.rulesheet import render_rulesheet
+from kittens.interpreter.words.resolved import against_base
+from kittens.interpreter.words.rulesheet import render_rulesheet
 
 ARTIFACTS = ROOT / "test-artifacts"
 SHIPPED = sorted(p.stem for p in (ROOT / "editions").glob("*.yaml"))
@@ -100,7 +100,7 @@ def test_how_to_play_teaches_the_turn_answers_combos_and_the_end():
 
 
 def test_a_house_rule_from_kittens_new_reads_as_a_change(tmp_path):
-    from kittens.interpreter.tools.scaffold import house_rule
+    from kittens.authoring.scaffold import house_rule
 
     house_rule("Short Hands", "original", str(tmp_path))
     edition = load_edition(str(tmp_path / "short_hands.yaml"))

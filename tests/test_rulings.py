@@ -20,7 +20,7 @@ from kittens.interpreter.engine.game import Game
 from kittens.interpreter.rules.catalog import catalog
 from kittens.interpreter.rules.load import RuleError, load_edition
 from kittens.interpreter.rules.setup import dead_cards
-from kittens.interpreter.tools.validate import validate_paths
+from kittens.interpreter.rules.check import validate_paths
 
 
 def rule(folder: Path, body: str, name: str = "house.yaml") -> str:
@@ -194,7 +194,7 @@ def test_imploding_alone_at_two_players_points_at_its_variant():
 
 
 def test_diff_shows_a_moved_step_as_one_move_with_the_line_that_moved_it():
-    from kittens.interpreter.tools.resolved import diff
+    from kittens.interpreter.words.resolved import diff
     changes = diff(load_edition("editions/original.yaml"), load_edition("editions/imploding.yaml"))
     moves = {c.path: c for c in changes if c.sign == ">"}
     assert set(moves) == {"setup.defuses", "setup.spares"}

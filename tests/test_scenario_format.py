@@ -14,9 +14,9 @@ from conftest import ROOT
 from typer.testing import CliRunner
 
 from kittens.cli import app
-from kittens.interpreter.tools import scenario as scenario_module
-from kittens.interpreter.tools.scenario import ScenarioRunner
-from kittens.interpreter.tools.validate import validate_paths
+from kittens.authoring import scenario as scenario_module
+from kittens.authoring.scenario import ScenarioRunner
+from kittens.interpreter.rules.check import validate_paths
 
 cli = CliRunner()
 FORMAT = ROOT / "tests" / "scenarios" / "format"

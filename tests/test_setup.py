@@ -40,7 +40,7 @@ def _edition_text(setup: str, deck_kittens: int = 4, players: str = "{min: 2, ma
 
 
 def test_too_few_kittens_is_reported_at_the_setup_key(write):
-    from kittens.interpreter.tools.validate import validate_paths
+    from kittens.interpreter.rules.check import validate_paths
     path = write("e.yaml", _edition_text(
         "setup:\n  - set_aside: [exploding_kitten]\n  - put_back: {card: exploding_kitten, count: 2}\n",
         players="{min: 2, max: 4}"))
@@ -49,7 +49,7 @@ def test_too_few_kittens_is_reported_at_the_setup_key(write):
 
 
 def test_a_deal_larger_than_the_pile_names_the_player_count(write):
-    from kittens.interpreter.tools.validate import validate_paths
+    from kittens.interpreter.rules.check import validate_paths
     path = write("e.yaml", _edition_text(
         "setup:\n  - set_aside: [exploding_kitten]\n  - deal: {count: 12}\n"
         "  - put_back: {card: exploding_kitten, count: players - 1}\n"))

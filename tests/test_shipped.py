@@ -11,7 +11,7 @@ import kittens
 import kittens.interpreter.lang
 from kittens.interpreter.lang.syntax import Program
 from kittens.interpreter.rules.load import load_edition
-from kittens.interpreter.tools.validate import validate_paths
+from kittens.interpreter.rules.check import validate_paths
 
 SHIPPED = sorted((ROOT / "rulebook").glob("*.yaml")) + sorted((ROOT / "editions").glob("*.yaml"))
 SCHEMAS = sorted((ROOT / "schema").glob("*.schema.json"))

@@ -27,8 +27,8 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 from webtable import serve_in_thread  # noqa: E402
 
-from kittens.interpreter.tools.replay import replay_log  # noqa: E402
-from kittens.interpreter.tools.web.app import Settings, create_app  # noqa: E402
+from kittens.adapters.replay import replay_log  # noqa: E402
+from kittens.web.app import Settings, create_app  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "web"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

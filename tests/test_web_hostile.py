@@ -14,7 +14,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx2")
 from starlette.testclient import TestClient  # noqa: E402
 
-from kittens.interpreter.tools.web.app import Settings, create_app  # noqa: E402
+from kittens.web.app import Settings, create_app  # noqa: E402
 
 #: a house rule whose Skip shuffles a 500-card pile 3,500 times (well under the step
 #: budget): a second or more of rules for each play
@@ -161,7 +161,7 @@ def test_checking_an_upload_has_a_time_limit_and_what_it_cut_short_is_not_kept(s
 
 
 def test_a_device_cut_off_for_flooding_waits_longer_each_time_and_is_forgotten_later():
-    from kittens.interpreter.tools.web.backoff import Backoff
+    from kittens.web.backoff import Backoff
 
     now = [100.0]
     backoff = Backoff(first=10, most=35, forget=600, clock=lambda: now[0])
@@ -240,7 +240,7 @@ def test_one_move_over_the_limit_stops_that_tables_game_with_the_reason_not_the_
 def test_the_least_lately_used_upload_expires_first_and_one_in_play_never(tmp_path):
     import os
 
-    from kittens.interpreter.tools.web import quotas
+    from kittens.web import quotas
 
     uploads = str(tmp_path / "uploads")
     for number, (name, client) in enumerate([("a", "x"), ("b", "x"), ("c", "y"), ("d", "x")]):

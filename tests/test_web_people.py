@@ -17,8 +17,8 @@ pytest.importorskip("httpx2")
 from starlette.testclient import TestClient  # noqa: E402
 from webtable import play_out  # noqa: E402
 
-from kittens.interpreter.tools.web.app import Settings, create_app  # noqa: E402
-from kittens.interpreter.tools.web.social import CHAT_CHARS, CHAT_KEPT  # noqa: E402
+from kittens.web.app import Settings, create_app  # noqa: E402
+from kittens.web.social import CHAT_CHARS, CHAT_KEPT  # noqa: E402
 
 
 @pytest.fixture

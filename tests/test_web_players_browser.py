@@ -28,7 +28,7 @@ from webtable import serve_in_thread  # noqa: E402
 from kittens.interpreter.engine.game import Game  # noqa: E402
 from kittens.interpreter.rules import plugins  # noqa: E402
 from kittens.interpreter.rules.load import load_edition  # noqa: E402
-from kittens.interpreter.tools.web.app import Settings, create_app  # noqa: E402
+from kittens.web.app import Settings, create_app  # noqa: E402
 
 SIZES = {"desktop": {"width": 1200, "height": 900}, "phone": {"width": 390, "height": 844}}
 ORIGINAL = "Exploding Kittens (Original Edition)"

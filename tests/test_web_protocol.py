@@ -18,8 +18,8 @@ from starlette.testclient import TestClient  # noqa: E402
 from webtable import play_out  # noqa: E402
 
 from kittens.about import PACKAGE_DIR  # noqa: E402
-from kittens.interpreter.tools.replay import replay_log  # noqa: E402
-from kittens.interpreter.tools.web.app import Settings, create_app  # noqa: E402
+from kittens.adapters.replay import replay_log  # noqa: E402
+from kittens.web.app import Settings, create_app  # noqa: E402
 
 HOUSE_RULE = """\
 format: 1

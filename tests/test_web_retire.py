@@ -23,9 +23,9 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 from webtable import TestClock  # noqa: E402
 
 from kittens.interpreter.rules.load import UsageError  # noqa: E402
-from kittens.interpreter.tools.web.app import Settings, Tables, create_app  # noqa: E402
-from kittens.interpreter.tools.web.room import ActError, Listener  # noqa: E402
-from kittens.interpreter.tools.web.storage import Storage  # noqa: E402
+from kittens.web.app import Settings, Tables, create_app  # noqa: E402
+from kittens.web.room import ActError, Listener  # noqa: E402
+from kittens.web.storage import Storage  # noqa: E402
 
 KEEP, IDLE = 100.0, 1000.0
 WALL = 1_700_000_000.0  # the wall clock when a test starts

@@ -17,7 +17,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 from test_web_browser import CHROMIUM_FLAGS, chromium_path  # noqa: E402
 from webtable import serve_in_thread  # noqa: E402
 
-from kittens.interpreter.tools.web.app import Settings, create_app  # noqa: E402
+from kittens.web.app import Settings, create_app  # noqa: E402
 
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never a proxy
 

@@ -8,8 +8,8 @@ import pytest
 from webtable import TestClock
 
 from kittens import Game, load_edition
-from kittens.interpreter.tools.web.room import ActError, Listener, Room, seat_bots
-from kittens.interpreter.tools.web.storage import Storage
+from kittens.web.room import ActError, Listener, Room, seat_bots
+from kittens.web.storage import Storage
 
 ANSWER = 5.0
 

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from kittens.interpreter.tools.web.runner import Runner
+from kittens.web.runner import Runner
 
 # generous: a stalled loop waits for whole slow jobs (1 s of CPU each here, longer on a
 # busy machine); a free one answers in milliseconds, tens of them on a machine with a

@@ -27,9 +27,9 @@ from starlette.testclient import TestClient  # noqa: E402
 from webtable import play_out  # noqa: E402
 
 from kittens.interpreter.engine.events import for_seat  # noqa: E402
-from kittens.interpreter.tools.web.app import Settings, create_app  # noqa: E402
-from kittens.interpreter.tools.web.render import NOBODY, decision_prompt, table_view  # noqa: E402
-from kittens.interpreter.tools.web.room import Room  # noqa: E402
+from kittens.web.app import Settings, create_app  # noqa: E402
+from kittens.web.render import NOBODY, decision_prompt, table_view  # noqa: E402
+from kittens.web.room import Room  # noqa: E402
 
 TABLES = [  # (ruleset name starts with, variant, seats, seed)
     ("Exploding Kittens (Original", None, ["person", "person", "person"], 3),

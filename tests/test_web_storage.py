@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from kittens.interpreter.tools.web.storage import Storage
+from kittens.web.storage import Storage
 
 
 def test_rooms_made_in_a_worker_while_the_loop_stores_decisions_all_land(tmp_path):

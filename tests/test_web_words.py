@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from kittens.interpreter.rules.load import load_edition
-from kittens.interpreter.tools.web.words import Words
+from kittens.web.words import Words
 
 
 def words() -> Words:
@@ -31,7 +31,7 @@ def test_a_player_to_pick_is_named_with_their_hand_size_once_in_brackets():
 
 def test_the_table_tells_the_order_of_play_from_the_seat_whose_turn_it_is():
     from kittens.interpreter.engine.game import Game
-    from kittens.interpreter.tools.web.render import SPECTATOR, table_view
+    from kittens.web.render import SPECTATOR, table_view
 
     state = Game(load_edition("original"), 4).new_state(3)
     table = state.table

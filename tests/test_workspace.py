@@ -10,7 +10,7 @@ from kittens.about import EDITIONS_DIR
 from kittens.interpreter.rules.edition import compile_edition
 from kittens.interpreter.rules.load import RuleError, UnknownVariant, load_edition, select_variant
 from kittens.interpreter.rules.workspace import Workspace
-from kittens.interpreter.tools.lab.rulesets import LAB_CHANGE_NAME, Ruleset, load_ruleset
+from kittens.lab.rulesets import LAB_CHANGE_NAME, Ruleset, load_ruleset
 
 ORIGINAL = os.path.join(str(EDITIONS_DIR), "original.yaml")
 

@@ -22,7 +22,7 @@ from pygls.lsp.client import LanguageClient  # noqa: E402
 from pygls.uris import from_fs_path  # noqa: E402
 
 from kittens.cli import app  # noqa: E402
-from kittens.clikit import run_app  # noqa: E402
+from kittens.commands.kit import run_app  # noqa: E402
 
 
 def _server() -> str | None:

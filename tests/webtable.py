@@ -8,7 +8,7 @@ import socket
 import threading
 import time
 
-from kittens.interpreter.tools.web.room import Clock
+from kittens.web.room import Clock
 
 
 def play_out(client, room_id: str, tokens: dict, rng, *, spectators: int = 0, skip_windows: float = 0.3,

@@ -19,7 +19,7 @@ import argparse
 
 import numpy as np
 
-from kittens.env import aec_env
+from kittens.adapters.pettingzoo import aec_env
 
 
 class LinearPolicy:

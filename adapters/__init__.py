@@ -1,0 +1,1 @@
+"""adapters: see docs/engine.md for the map of the packages."""

@@ -1,0 +1,1 @@
+"""commands: see docs/engine.md for the map of the packages."""

@@ -1,0 +1,1 @@
+"""interpreter/words: see docs/engine.md for the map of the packages."""

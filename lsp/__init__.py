@@ -1,0 +1,1 @@
+"""lsp: see docs/engine.md for the map of the packages."""

@@ -1,0 +1,644 @@
+"""The web table as an ASGI application (Starlette), served by uvicorn.
+
+Pages: ``/`` (the lobby: make a table), ``/room/ID`` (a table; a seat's link
+carries its token after ``#``, so it never reaches a server log),
+``/room/ID/rules`` (the rulesheet), ``/room/ID/log`` (the finished game's log,
+as ``kittens replay`` reads it). JSON: ``/api/lobby``, ``POST /api/uploads``,
+``POST /api/rooms``. Websocket: ``/ws/ID``.
+
+The websocket protocol, client to server, one JSON object per text frame:
+``{"type": "hello", "token": ...}`` (no token: a spectator), then
+``{"type": "act", "prompt": ID, "choice": N}`` (the N-th button of the prompt
+with that id), or ``{"type": "ping"}``. Server to client: ``welcome`` (the
+seat, the names, every card's title and text), ``update`` (the view, new log
+lines, the prompt, the reaction window), ``error`` (``code``, ``message``),
+``pong``; an ``error`` with code ``closed`` says the table has closed (the
+connection closes after it, code 4410). Every frame is checked: its size, JSON,
+type and fields, the rate (a token bucket per connection), that the prompt is
+the seat's current one and the choice one of its buttons. A refused frame gets
+an ``error`` and changes nothing. A connection cut off for flooding gets an
+``error`` with code ``flooded``; its device's new connections are refused (code
+``backoff``, saying how long to wait) for a while that doubles with each cut-off
+(backoff.py). Rules run off the event loop (runner.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import hashlib
+import hmac
+import html
+import logging
+import os
+import secrets
+import sys
+import time
+from dataclasses import dataclass
+
+import orjson
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..about import EDITIONS_DIR
+
+# a browser names only the plain built-in bots: a bot spec could name a class to import
+# (code on this server) or a search budget that stalls every table
+from ..interpreter.engine.bots import BOTS
+from ..interpreter.engine.events import dumps, dumps_lines
+from ..interpreter.engine.game import Game, GameError
+from ..interpreter.engine.simulate import game_header
+from ..interpreter.rules.load import RuleError, UsageError
+from . import replay_view
+from .backoff import Backoff
+from .render import SPECTATOR
+from .retire import Retiring, expiry
+from .room import ActError, Clock, Listener, Room, seat_bots
+from .rulesets import (
+    CHECK_SECONDS,
+    CLIENT_UPLOAD_BYTES,
+    CLIENT_UPLOADS,
+    MAX_UPLOAD_BYTES,
+    MAX_UPLOADS,
+    Rulesets,
+    UploadError,
+)
+from .runner import SWITCH_INTERVAL, Runner, threadsafe
+from .social import Social, SocialError, rematch
+from .storage import Storage
+
+STATIC = os.path.join(os.path.dirname(__file__), "static")
+log = logging.getLogger("kittens.web")
+
+
+@dataclass
+class Settings:
+    """How a server runs; the defaults suit people at a table, tests shorten the clock."""
+
+    data: str = ".kittens-serve"  # the SQLite database and the uploads
+    rules: tuple = ()  # rule files the lobby offers besides the shipped editions
+    answer_seconds: float = 6.0  # how long every reaction window round stays open
+    bot_delay: float = 0.8  # how long a bot waits before it plays, so people can follow
+    max_frame: int = 4096  # bytes in one client frame
+    rate: float = 10.0  # frames a second a connection may send, on average
+    burst: int = 30  # frames it may send at once
+    flood_limit: int = 200  # frames refused for flooding before the connection is closed
+    flood_backoff: float = 10.0  # seconds a device cut off for flooding is refused (doubling each time)
+    flood_backoff_most: float = 3600.0  # ... up to this
+    max_rooms: int = 2000  # rooms a server holds (when full, the table finished longest ago closes)
+    keep_finished: float = 86400.0  # seconds a finished table stays open (to see the end, get the log)
+    idle_seconds: float = 7 * 86400.0  # seconds after its last decision a table closes, finished or not
+    sweep_seconds: float = 600.0  # how often a running server looks for tables to close
+    max_body: int = 5 * 1024 * 1024  # bytes in one upload request
+    form_rate: float = 0.5  # tables made and uploads sent a second by one address, on average
+    form_burst: int = 20  # how many it may send at once
+    max_uploads: int = MAX_UPLOADS  # uploads kept in --data (past that the least lately used expire)
+    max_upload_bytes: int = MAX_UPLOAD_BYTES  # their bytes on disk
+    client_uploads: int = CLIENT_UPLOADS  # uploads one address keeps (past that its own oldest expire)
+    client_upload_bytes: int = CLIENT_UPLOAD_BYTES  # their bytes
+    upload_seconds: float = CHECK_SECONDS  # how long checking one upload may take
+    max_queue: int = 2000  # messages waiting for one slow connection before it is dropped
+    freeze_gc: bool = False  # a server process of its own: keep what loaded at start out of GC passes
+    rules_share: float = 0.25  # the share of a core one table's rules may use on average (runner.py)
+    rules_burst: float = 5.0  # CPU seconds of rules one table may use at once
+    move_seconds: float = 10.0  # CPU seconds one move may take before its table's game is stopped
+    slow_job: float = 0.2  # CPU seconds of one job that send its table to the slow lane for good
+
+
+class LoopClock(Clock):
+    """The running event loop's time; a timer's failure is logged, never raised."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def later(self, delay: float, fn):
+        def guarded():
+            try:
+                fn()
+            except Exception:  # a room keeps going; the bug is logged
+                log.exception("a room's timer failed")
+        return asyncio.get_running_loop().call_later(delay, guarded)
+
+
+class TokenBucket:
+    """``rate`` frames a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.stamp = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Limiter:
+    """A token bucket per client address for the lobby's forms (new tables, uploads): one
+    device sending them in a loop cannot use up the server's rooms and uploads for everyone.
+    The server's own computer (loopback) is not limited: whoever runs the server may."""
+
+    LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+    def __init__(self, rate: float, burst: int, most: int = 10_000) -> None:
+        self.rate, self.burst, self.most = rate, burst, most
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def take(self, request: Request) -> bool:
+        address = request.client.host if request.client else ""
+        if address in self.LOOPBACK or address.startswith("127."):
+            return True
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            if len(self.buckets) >= self.most:  # forget them all rather than grow without end
+                self.buckets.clear()
+            bucket = self.buckets[address] = TokenBucket(self.rate, self.burst)
+        return bucket.take()
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+class Tables(Retiring):
+    """Every room of a server, its storage and its rulesets (closing them: ``Retiring``)."""
+
+    def __init__(self, settings: Settings, clock: Clock | None = None, wall=time.time) -> None:
+        self.settings = settings
+        os.makedirs(settings.data, exist_ok=True)
+        self.storage = Storage(os.path.join(settings.data, "kittens.sqlite3"), wall=wall)
+        self.rulesets = Rulesets(os.path.join(settings.data, "uploads"), list(settings.rules),
+                                 max_uploads=settings.max_uploads, max_upload_bytes=settings.max_upload_bytes,
+                                 client_uploads=settings.client_uploads,
+                                 client_upload_bytes=settings.client_upload_bytes,
+                                 check_seconds=settings.upload_seconds)
+        self.rooms: dict[str, Room] = {}
+        self.clock = clock or LoopClock()
+        self.wall = wall  # what the database's times are measured in
+        self.runner: Runner | None = None  # a running server's lanes (a test's rooms run in the test)
+        self._sweeper = None
+
+    def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        self.storage.close()
+
+    def run(self, room: Room) -> None:
+        """Keep a room, and hand its rules to the server's lanes (an uploaded house rule
+        starts in the slow one: nobody knows yet how much work its cards do)."""
+        self.rooms[room.id] = room
+        if self.runner is not None:
+            config = room.config
+            upload = any(self.rulesets.is_upload(path) for path in [config["rules"], *config.get("with", ())])
+            self.runner.add(room, slow=upload)
+
+    def uploads_in_use(self) -> set:
+        """The ids of the uploads live tables play (they never expire). In the loop."""
+        found = set()
+        for room in self.rooms.values():
+            for path in [room.config["rules"], *room.config.get("with", ())]:
+                upload = self.rulesets.upload_of(path)
+                if upload is not None:
+                    found.add(upload)
+        return found
+
+    def _close(self, reasons: dict) -> None:
+        super()._close(reasons)
+        if self.runner is not None:
+            for room_id in reasons:
+                self.runner.forget(room_id)
+
+    # -- rooms ------------------------------------------------------------------
+    def build(self, room_id: str, config: dict, seed: int, tokens: dict) -> Room:
+        """A room from its stored config (compiling its rules)."""
+        edition = self.rulesets.load(config["rules"], config.get("variant"), tuple(config.get("with", ())))
+        game = Game(edition, config["players"])
+        bots = seat_bots(game, config["seats"], seed)
+        clock = self.runner.clock(room_id) if self.runner is not None else self.clock
+        room = Room(room_id, config, game, seed, tokens, storage=self.storage, clock=clock,
+                    bots=bots, answer_seconds=self.settings.answer_seconds, bot_delay=self.settings.bot_delay)
+        Social(room, self.storage, self.wall)  # names and chat, as stored
+        return room
+
+    def restore(self) -> int:
+        """Every stored room back where it was, but those whose time is up, which are
+        deleted unplayed; those whose rules no longer load are skipped (and logged). How
+        many came back."""
+        count, expired = 0, {}
+        wall, now, settings = self.wall(), self.clock.now(), self.settings
+        for stored in self.storage.rooms():
+            # the stored times are wall-clock; a room counts on its clock, so both move
+            # back by how long ago they were
+            active = now - (wall - (stored["active_at"] or wall))  # no time (written by hand?): now
+            ended = None if stored["finished_at"] is None else now - (wall - stored["finished_at"])
+            why = expiry(active, ended, now, settings.keep_finished, settings.idle_seconds)
+            if why is not None:
+                expired[stored["id"]] = why
+                continue
+            try:
+                room = self.build(stored["id"], stored["config"], stored["seed"], stored["tokens"])
+                room.active, room.ended = active, ended
+                room.restore(self.storage.actions(stored["id"]), stored["released"], stored["round_at"])
+            except (RuleError, UsageError, GameError, OSError, ValueError) as exc:
+                log.warning("room %s could not be restored: %s", stored["id"], exc)
+                continue
+            self.run(room)
+            count += 1
+        self.storage.retire(expired)
+        if expired:
+            log.info("%d expired table(s) closed", len(expired))
+        return count
+
+    def create(self, request: dict) -> dict:
+        """A new room from the lobby's form: its seat links. UsageError for a bad form,
+        RuleError when the rules do not compile. Call it in the thread that runs the
+        rooms (their listeners are told when one closes to make room)."""
+        self.make_room()
+        room, result = self.prepare(request)
+        self.admit(room)
+        return result
+
+    def prepare(self, request: dict) -> tuple[Room, dict]:
+        """A new room from the lobby's form, not yet kept (any thread: it compiles the
+        rules): the room and what the lobby is told (its seat links)."""
+        rulesets = self.rulesets
+        path = rulesets.path(request.get("ruleset"))
+        variant = request.get("variant") or None
+        if variant is not None and (not isinstance(variant, str) or len(variant) > 100):
+            raise UsageError("choose a variant from the list")
+        extras = request.get("expansions") or []
+        if not isinstance(extras, list) or len(extras) > 6:
+            raise UsageError("choose at most six expansions")
+        extra_paths = tuple(rulesets.path(key) for key in extras)
+        edition = rulesets.load(path, variant, extra_paths)
+        lo, hi = edition.players
+        players = request.get("players")
+        if type(players) is not int or not lo <= players <= hi:
+            raise UsageError(f"{edition.name} is for {lo} to {hi} players")
+        seats = request.get("seats")
+        if not isinstance(seats, list) or len(seats) != players or \
+                any(name != "person" and name not in BOTS for name in seats):
+            raise UsageError(f"say for each of the {players} seats: a person, or a bot "
+                             f"({', '.join(BOTS)})")
+        seed = request.get("seed")
+        if seed is None:
+            seed = secrets.randbelow(1 << 31)
+        elif type(seed) is not int or not 0 <= seed < 1 << 63:
+            raise UsageError("a seed is a whole number from 0")
+        config = {"rules": path, "variant": variant, "with": list(extra_paths), "players": players,
+                  "seats": seats, "given": _given(path, rulesets),
+                  "given_with": [_given(p, rulesets) for p in extra_paths]}
+        room_id = secrets.token_urlsafe(9)
+        tokens = {seat: secrets.token_urlsafe(18) for seat, name in enumerate(seats) if name == "person"}
+        digests = {seat: digest(token) for seat, token in tokens.items()}
+        room = self.build(room_id, config, seed, digests)
+        return room, {"room": room_id, "name": edition.name, "seed": seed, "spectate": f"/room/{room_id}",
+                "seats": [{"seat": seat, "kind": name,
+                           "link": f"/room/{room_id}#seat={tokens[seat]}" if seat in tokens else None}
+                          for seat, name in enumerate(seats)]}
+
+    def admit(self, room: Room) -> None:
+        """Keep a prepared room (making room for it first: UsageError when the server is full)."""
+        self.make_room()
+        self.storage.create_room(room.id, room.config, room.seed, room.tokens)
+        self.run(room)
+        for path in [room.config["rules"], *room.config.get("with", ())]:
+            self.rulesets.used(path)
+
+    def seat_of(self, room: Room, token) -> int | None:
+        """The seat a token opens (SPECTATOR for no token); ActError for a wrong one."""
+        if token is None or token == "":
+            return SPECTATOR
+        if not isinstance(token, str) or len(token) > 200:
+            raise ActError("this seat link is not valid", "bad-token")
+        wanted = digest(token)
+        for seat, stored in room.tokens.items():
+            if hmac.compare_digest(stored, wanted):
+                return int(seat)
+        raise ActError("this seat link is not valid", "bad-token")
+
+    def game_log(self, room: Room) -> str:
+        """The finished game as a log ``kittens replay`` reads: a header line, then every event."""
+        config = room.config
+        # named as a player can use them (a shipped name, an upload's file name), never by
+        # where this server keeps them: the server's folders are no business of the table's
+        fields = {"edition": config["given"]}
+        if config.get("with"):
+            fields["with"] = config["given_with"]
+        header = game_header(room.game, room.seed, room.labels, **fields)
+        return dumps(header) + "\n" + dumps_lines(room.state.events) + "\n"
+
+
+def _given(path: str, rulesets: Rulesets) -> str:
+    """How a log names a rule file: a shipped edition by its name, an uploaded file by its
+    file name (a log kept beside it replays), any other file by its path."""
+    if os.path.dirname(os.path.realpath(path)) == os.path.realpath(EDITIONS_DIR):
+        return os.path.splitext(os.path.basename(path))[0]
+    if rulesets.is_upload(path):
+        return os.path.basename(path)
+    return path
+
+
+# -- the application --------------------------------------------------------------
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The web table's ASGI application; rooms stored in ``settings.data`` come back
+    when it starts."""
+    settings = settings or Settings()
+    holder: dict = {}
+    limiter = Limiter(settings.form_rate, settings.form_burst)
+    backoff = Backoff(settings.flood_backoff, settings.flood_backoff_most)
+    slow_down = "too many new tables or uploads from this device: wait a few seconds"
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        tables = await run_in_threadpool(Tables, settings)
+        tables.runner = Runner(asyncio.get_running_loop(), share=settings.rules_share, burst=settings.rules_burst,
+                               slow_job=settings.slow_job, move_seconds=settings.move_seconds)
+        # a worker running rules holds the interpreter lock: the loop gets it back within this
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL)
+        restored = tables.restore()
+        app.state.tables = holder["tables"] = tables
+        tables.sweep()  # and every sweep_seconds from now on
+        if settings.freeze_gc:
+            # what start-up loaded (the compiled rules, the libraries) lives as long as the
+            # server: leaving it out of the collector's full passes keeps them short, and
+            # a full pass is a pause every table waits through
+            gc.collect()
+            gc.freeze()
+        if restored:
+            log.info("%d room(s) restored", restored)
+        try:
+            yield
+        finally:
+            await tables.runner.stop()
+            tables.close()
+            sys.setswitchinterval(switch)
+
+    def tables() -> Tables:
+        return holder["tables"]
+
+    async def page(request: Request):
+        return FileResponse(os.path.join(STATIC, "index.html"))
+
+    def missing(room_id: str, page: bool):
+        """What a link to no room gets: why it closed, if it did (410), else 404."""
+        why = tables().closed(room_id)
+        if page:
+            return HTMLResponse(_missing_page(why), status_code=404 if why is None else 410)
+        return _error("no such table" if why is None else f"this table has closed: {why}",
+                      404 if why is None else 410)
+
+    async def room_page(request: Request):
+        if request.path_params["room"] not in tables().rooms:
+            return missing(request.path_params["room"], page=True)
+        return FileResponse(os.path.join(STATIC, "table.html"))
+
+    async def lobby(request: Request):
+        return JSONResponse({**tables().rulesets.lobby(), "bots": list(BOTS),
+                             "answer_seconds": settings.answer_seconds})
+
+    async def uploads(request: Request):
+        if not limiter.take(request):
+            return _error(slow_down, 429)
+        body = await _body(request, settings.max_body)
+        if body is None:
+            return _error(f"an upload may be at most {settings.max_body:,} bytes", 413)
+        data = _json(body)
+        if not isinstance(data, dict):
+            return _error("send a JSON object with a list of files", 400)
+        try:
+            result = await run_in_threadpool(tables().rulesets.upload, data.get("files"),
+                                             request.client.host if request.client else "",
+                                             tables().uploads_in_use())
+        except UploadError as exc:
+            return _error(str(exc), exc.status)
+        return JSONResponse(result)
+
+    async def create_room(request: Request):
+        if not limiter.take(request):
+            return _error(slow_down, 429)
+        body = await _body(request, 64 * 1024)
+        data = _json(body) if body is not None else None
+        if not isinstance(data, dict):
+            return _error("send the table's rules and seats as a JSON object", 400)
+        try:
+            # in the event loop, which keeps the list of rooms: a room closed to make room
+            # tells its listeners; the rules compile in a worker meanwhile
+            tables().make_room()
+            room, result = await run_in_threadpool(tables().prepare, data)
+            tables().admit(room)
+        except UsageError as exc:
+            return _error(str(exc), 400)
+        except RuleError as exc:
+            return JSONResponse({"error": "the rules do not compile", "code": 422,
+                                 "diagnostics": [d.render() for d in exc.diagnostics] or [str(exc)]},
+                                status_code=422)
+        await tables().runner.call(room.id, room.step)  # the first bot moves
+        return JSONResponse(result)
+
+    async def rules(request: Request):
+        room = tables().rooms.get(request.path_params["room"])
+        if room is None:
+            return missing(request.path_params["room"], page=True)
+        config = room.config
+        sheet = await run_in_threadpool(tables().rulesets.rulesheet, config["rules"], config.get("variant"),
+                                        tuple(config.get("with", ())), config["players"])
+        return HTMLResponse(sheet)
+
+    async def game_log(request: Request):
+        room = tables().rooms.get(request.path_params["room"])
+        if room is None:
+            return missing(request.path_params["room"], page=False)
+        if not room.finished:
+            return _error("the log can be downloaded once the game is over", 409)
+        return Response(tables().game_log(room), media_type="application/x-ndjson", headers={
+            "Content-Disposition": f'attachment; filename="kittens-{room.id}.jsonl"'})
+
+    routes = [
+        Route("/", page),
+        Route("/room/{room}", room_page),
+        Route("/room/{room}/rules", rules),
+        Route("/room/{room}/log", game_log),
+        Route("/api/lobby", lobby),
+        Route("/api/uploads", uploads, methods=["POST"]),
+        Route("/api/rooms", create_room, methods=["POST"]),
+        *replay_view.routes(tables, limiter, STATIC),
+        WebSocketRoute("/ws/{room}", lambda ws: _connection(ws, tables(), settings, backoff)),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+async def _connection(websocket: WebSocket, tables: Tables, settings: Settings, backoff: Backoff) -> None:
+    """One websocket: hello, then actions; every frame checked, every refusal an error."""
+    await websocket.accept()
+    address = websocket.client.host if websocket.client else ""
+    wait = backoff.refused(address)
+    if wait is not None:  # cut off for flooding lately: told how long to wait, and let go
+        await _send(websocket, {"type": "error", "code": "backoff", "message":
+                                f"this device sent too many messages and was cut off: try again in "
+                                f"{max(1, round(wait))} s"})
+        await websocket.close(1008)
+        return
+    room = tables.rooms.get(websocket.path_params["room"])
+    if room is None:
+        why = tables.closed(websocket.path_params["room"])
+        if why is None:
+            await _send(websocket, {"type": "error", "code": "no-room", "message": "no such table"})
+        else:
+            await _send(websocket, {"type": "error", "code": "closed", "message": f"This table has closed: {why}."})
+        await websocket.close(4404 if why is None else 4410)
+        return
+    queue: asyncio.Queue = asyncio.Queue()
+    sender = asyncio.create_task(_sender(websocket, queue))
+    loop, runner = asyncio.get_running_loop(), tables.runner
+    bucket = TokenBucket(settings.rate, settings.burst)
+    listener = None
+    flooded = 0
+
+    def refuse(code: str, message: str) -> None:
+        queue.put_nowait({"type": "error", "code": code, "message": message})
+        if code == "closed":  # the room was retired since this connection found it
+            queue.put_nowait(None)
+
+    def deliver(message: dict) -> None:
+        if queue.qsize() >= settings.max_queue:  # a client that does not read: let it go
+            sender.cancel()
+            return
+        queue.put_nowait(message)
+        if message.get("code") == "closed":  # the room was retired: this is its last word
+            queue.put_nowait(None)
+
+    try:
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            if not bucket.take():
+                flooded += 1
+                if flooded > settings.flood_limit:
+                    wait = backoff.strike(address)
+                    await _send(websocket, {"type": "error", "code": "flooded", "message":
+                                            "too many messages: this connection is closed, and this device "
+                                            f"may connect again in {max(1, round(wait))} s"})
+                    await websocket.close(1008)
+                    break
+                refuse("flood", "too many messages: slow down")
+                continue
+            text = frame.get("text")
+            if text is None:
+                refuse("binary", "send JSON text frames")
+                continue
+            if len(text) > settings.max_frame:
+                refuse("too-large", f"a message may be at most {settings.max_frame} characters")
+                continue
+            data = _json(text)
+            if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+                refuse("malformed", "send a JSON object with a type")
+                continue
+            kind = data["type"]
+            try:
+                if kind == "hello":
+                    if listener is not None:
+                        raise ActError("this connection has joined already", "joined")
+                    seat = tables.seat_of(room, data.get("token"))
+                    listener = Listener(seat, threadsafe(loop, deliver))
+                    listener.social = data.get("social") is True  # names, chat, presence too
+                    await runner.call(room.id, room.attach, listener)
+                elif kind == "act":
+                    if listener is None:
+                        raise ActError("say hello first", "no-hello")
+                    if "seat" in data and data["seat"] != listener.seat:
+                        raise ActError("you can only act for your own seat", "wrong-seat")
+                    await runner.call(room.id, room.act, listener.seat, data.get("prompt"), data.get("choice"))
+                elif kind == "ping":
+                    queue.put_nowait({"type": "pong"})
+                elif kind in ("name", "chat", "rematch"):  # the people around the table: social.py
+                    if listener is None:
+                        raise ActError("say hello first", "no-hello")
+                    # in the table's lane, like its moves: a slow table's room lives in a thread
+                    if kind == "name":
+                        await runner.call(room.id, room.social.rename, listener.seat, data.get("name"))
+                    elif kind == "chat":
+                        await runner.call(room.id, room.social.say, listener, data.get("text"))
+                    else:
+                        await runner.call(room.id, rematch, tables, room, listener.seat)
+                else:
+                    raise ActError(f"unknown message type '{kind[:40]}'", "unknown-type")
+            except (ActError, SocialError) as exc:
+                refuse(exc.code, str(exc))
+            except Exception:  # a bug: the client is told, the room goes on
+                log.exception("room %s failed on a message", room.id)
+                refuse("internal", "the server could not do that (a bug in kittens)")
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if listener is not None:  # in the table's lane, like the hello that attached it
+            try:
+                await runner.call(room.id, room.detach, listener)
+            except Exception:  # the server is stopping, or the table closed: leave directly
+                room.detach(listener)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+async def _sender(websocket: WebSocket, queue: asyncio.Queue) -> None:
+    try:
+        while True:
+            message = await queue.get()
+            if message is None:  # the room closed: say goodbye
+                await websocket.close(4410)
+                return
+            await _send(websocket, message)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await websocket.close(1008)
+        raise
+    except Exception:  # the connection went away: the reader will see it
+        return
+
+
+async def _send(websocket: WebSocket, message: dict) -> None:
+    await websocket.send_text(orjson.dumps(message).decode())
+
+
+async def _body(request: Request, limit: int) -> bytes | None:
+    """The request's body, or None when it is longer than ``limit`` (not read further)."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _json(data):
+    try:
+        return orjson.loads(data)
+    except (orjson.JSONDecodeError, TypeError, ValueError):
+        return None
+
+
+def _error(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message, "code": status}, status_code=status)
+
+
+def _missing_page(why: str | None = None) -> str:
+    if why is not None:
+        return ("<!doctype html><meta charset=utf-8><title>This table has closed</title>"
+                f"<p>This table has closed: {html.escape(why)}. <a href='/'>Make a table</a>.</p>")
+    return ("<!doctype html><meta charset=utf-8><title>No such table</title>"
+            "<p>There is no table here. <a href='/'>Make a table</a>.</p>")
