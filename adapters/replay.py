@@ -28,9 +28,8 @@ import os
 import stat
 from dataclasses import dataclass
 
-from ..interpreter.engine.events import dumps, encode
-from ..interpreter.engine.game import Game, GameError, RuleRuntimeError
-from ..interpreter.engine.simulate import edition_digest, header_check
+from ..interpreter.engine.game import Game, GameError
+from ..interpreter.engine.simulate import edition_digest, header_check, replay_event
 from ..interpreter.rules import plugins
 from ..interpreter.rules.load import load_edition
 
@@ -67,7 +66,6 @@ EDITIONS_KEPT = 8
 
 _CUT = object()  # a last line without its line end: the file was cut there
 _SKIMMED = {"type": ""}  # a line of a game that already has its verdict, not parsed
-_ANSWERS = ("decision", "chance")
 
 
 def header_fields(edition: str, expansions=()) -> dict:
@@ -161,7 +159,7 @@ def _replay_game(header: dict, line: int, number: int, lines: "_Lines",
             break
         last, record = item
         if result.mismatch is None:
-            result.mismatch = _check(state, record, result.events, last)
+            result.mismatch = replay_event(state, record, result.events, last)
             if result.mismatch is None:
                 result.events += 1
             else:
@@ -210,30 +208,6 @@ def _new_state(header: dict, line: int, path: str, setup: "_Setup", result: Repl
 def _finished(state, matched: int) -> bool:
     """Whether the replay has ended and every event it produced was logged."""
     return state.is_terminal() and matched == len(state.events)
-
-
-def _check(state, record: dict, index: int, line: int) -> str | None:
-    """Compare one logged event with the replay's event at ``index``, answering a logged
-    decision (or chance outcome) first when the replay is waiting for one; the
-    mismatch in words, or None."""
-    if index == len(state.events) and record["type"] in _ANSWERS and not state.is_terminal():
-        answer = record.get("outcome") if record["type"] == "chance" else record.get("option")
-        try:
-            state.apply_action(answer)
-        except RuleRuntimeError as exc:
-            return f"line {line}: the rules broke down at this answer: {exc}"
-        except (GameError, TypeError, ValueError) as exc:
-            return f"line {line}: the logged answer is not legal: {exc}"
-    produced = state.events  # read after the answer: what an action adds shows at the next reading
-    want = encode(record)
-    if index >= len(produced):
-        return (f"event {index + 1} (line {line}) is not in the replay, which "
-                f"{'had ended' if state.is_terminal() else 'waits for a decision'}:\n"
-                f"  logged:   {want}")
-    got = dumps(produced[index])
-    if want != got:
-        return f"event {index + 1} (line {line}) differs:\n  logged:   {want}\n  replayed: {got}"
-    return None
 
 
 class _Setup:

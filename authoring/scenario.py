@@ -21,9 +21,9 @@ from ..interpreter.engine.decisions import Chance
 from ..interpreter.engine.game import Game, GameError, RuleRuntimeError
 from ..interpreter.lang.diagnostics import with_article
 from ..interpreter.rules.edition import compile_edition
+from ..interpreter.rules.scenario_check import card_of, check_layout, check_scenario, pick_variant, references
 from ..interpreter.rules.workspace import Workspace
 from .scenario_expect import Expectations
-from ..interpreter.rules.scenario_check import card_of, check_layout, check_scenario, pick_variant, references
 
 __all__ = ["Outcome", "ScenarioRunner", "check_layout", "check_scenario", "matches_keyword"]
 

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SKIP = {"tests", "benchmarks", "docs", "build", "examples", "editions", "rulebook", "schema"}
 #: the core, bottom row, in the direction data flows
-CORE = ("interpreter.lang", "interpreter.rules", "interpreter.engine")
+CORE = ("interpreter.lang", "interpreter.rules", "interpreter.engine", "interpreter.words")
 
 
 def python_files() -> list[Path]:

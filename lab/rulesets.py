@@ -21,7 +21,14 @@ from dataclasses import dataclass, field
 import yaml
 
 from ..interpreter.rules.edition import compile_edition
-from ..interpreter.rules.load import RuleError, UsageError, load_edition, locate_expansions, locate_rules, select_variant
+from ..interpreter.rules.load import (
+    RuleError,
+    UsageError,
+    load_edition,
+    locate_expansions,
+    locate_rules,
+    select_variant,
+)
 from ..interpreter.rules.workspace import Workspace
 
 CHANGE_KEYS = ("set_params", "set_counts")

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 
 from ..about import RULEBOOK_DIR
 from ..interpreter.lang import primitives as P
+from ..interpreter.lang.annotations import moved_onto
 from ..interpreter.lang.checker import AGGREGATE_SUMMARIES, AGGREGATES
 from ..interpreter.lang.diagnostics import Diagnostic
 from ..interpreter.rules.workspace import Workspace
-from ..interpreter.lang.annotations import moved_onto
 
 #: keys whose values are effect text (or an expression)
 EFFECT_KEYS = frozenset({"effect", "on_draw", "instead_of_draw", "requires", "if", "count",

@@ -33,8 +33,8 @@ from kittens.interpreter.lang.parser import parse_expression, parse_program
 from kittens.interpreter.lang.primitives import PRIMITIVES
 from kittens.interpreter.lang.syntax import IntLit
 from kittens.interpreter.rules.catalog import catalog
-from kittens.interpreter.rules.load import load_edition
 from kittens.interpreter.rules.check import validate_paths
+from kittens.interpreter.rules.load import load_edition
 
 ROOT = Path(__file__).resolve().parent.parent
 ORIGINAL = ROOT / "editions" / "original.yaml"

@@ -19,9 +19,9 @@ import yaml
 from typer.testing import CliRunner
 
 from kittens.cli import app
+from kittens.interpreter.rules.check import validate_paths
 from kittens.interpreter.rules.load import RuleError, load_edition
 from kittens.interpreter.words.resolved import as_data, diff, render_show
-from kittens.interpreter.rules.check import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 ORIGINAL = ROOT / "editions" / "original.yaml"

@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 
 from kittens.interpreter.engine.game import Game
 from kittens.interpreter.lang.diagnostics import CODES
-from kittens.interpreter.rules.load import load_edition
 from kittens.interpreter.rules.check import validate_paths
+from kittens.interpreter.rules.load import load_edition
 
 ROOT = Path(__file__).resolve().parent.parent
 SCALE = float(os.environ.get("KITTENS_FUZZ_SCALE", "1"))

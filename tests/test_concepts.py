@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 
 from kittens.cli import app
 from kittens.interpreter.engine.game import Game
-from kittens.interpreter.rules.load import RuleError, load_edition
 from kittens.interpreter.rules.check import validate_paths
+from kittens.interpreter.rules.load import RuleError, load_edition
 
 ORIGINAL = ROOT / "editions" / "original.yaml"
 ORIGINAL_CARDS = ROOT / "rulebook" / "original.yaml"

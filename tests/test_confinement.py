@@ -21,8 +21,8 @@ import pytest
 from kittens.interpreter.lang.diagnostics import CODES
 from kittens.interpreter.lang.loader import Document
 from kittens.interpreter.rules import plugins
-from kittens.interpreter.rules.workspace import ALLOW_OUTSIDE_ENV, Workspace
 from kittens.interpreter.rules.check import validate_paths
+from kittens.interpreter.rules.workspace import ALLOW_OUTSIDE_ENV, Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 

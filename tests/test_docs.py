@@ -5,8 +5,8 @@ import re
 import pytest
 from conftest import ROOT
 
-from kittens.interpreter.lang import primitives as P
 from kittens.authoring import docs
+from kittens.interpreter.lang import primitives as P
 
 
 @pytest.mark.parametrize("name", sorted(docs.PAGES))

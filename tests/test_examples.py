@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from kittens.interpreter.rules.load import load_edition
-from kittens.interpreter.words.resolved import diff
 from kittens.authoring.scenario import ScenarioRunner
 from kittens.interpreter.rules.check import validate_paths
+from kittens.interpreter.rules.load import load_edition
+from kittens.interpreter.words.resolved import diff
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "house-rules"

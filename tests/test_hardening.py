@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from kittens.interpreter.rules.workspace import MAX_FINDINGS_PER_KIND, Workspace
 from kittens.interpreter.rules.check import check_file, validate_paths
+from kittens.interpreter.rules.workspace import MAX_FINDINGS_PER_KIND, Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 ORIGINAL = ROOT / "editions" / "original.yaml"
@@ -307,9 +307,9 @@ def test_a_file_name_and_a_nul_in_a_diagnostic_are_written_out(tmp_path):
 
 
 def test_terminal_play_writes_titles_out(tmp_path):
+    from kittens.adapters.terminal import HumanTable, Quit, Terminal
     from kittens.interpreter.engine.game import Game
     from kittens.interpreter.rules.load import load_edition
-    from kittens.adapters.terminal import HumanTable, Quit, Terminal
 
     edition = load_edition(str(control_house_rule(tmp_path)))
     state = Game(edition, 2).new_state(3)

@@ -29,9 +29,9 @@ from kittens.interpreter.lang import loader
 from kittens.interpreter.lang.diagnostics import CODES
 from kittens.interpreter.lang.loader import load_file, read_text
 from kittens.interpreter.lang.parser import MAX_EFFECT_CHARS, MAX_NESTING, EffectError, parse_program
+from kittens.interpreter.rules.check import validate_paths
 from kittens.interpreter.rules.load import UsageError
 from kittens.interpreter.rules.workspace import MAX_FINDINGS_PER_KIND
-from kittens.interpreter.rules.check import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 

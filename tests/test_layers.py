@@ -1,10 +1,18 @@
-"""The code's shape: data flows one way through four packages, and no module cycles.
+"""The code's shape: the core's data flows one way, the products stand beside it.
 
-``interpreter/lang`` (YAML, schemas, the effect language) imports nothing else
-of ours; ``rules`` (files composed and compiled) never imports the engine;
-``engine`` (a game) takes only the compiled model from ``rules``; ``tools``
-(validation, scenarios, rulesheets, replays) and the command line are imported
-by nothing but the command line. ``kittens.about`` (version and paths) is a
+The core lives in ``interpreter/``: ``lang`` (YAML, schemas, the effect
+language, diagnostics) imports nothing else of ours; ``rules`` (files composed,
+compiled and checked) never imports the engine; ``engine`` (a game, its players
+and bots) takes only the compiled model from ``rules``; ``words`` (the compiled
+rules in words: card texts, rulesheets, show and diff) reads the rules, never
+the engine.
+
+The products are packages at the top, each with its own face: ``authoring``
+(scenario tests, scaffolds, docs, printing), ``lab`` (simulate, compare, sweep,
+arena), ``web`` (kittens serve), ``lsp`` (the language server) and ``adapters``
+(terminal play, PettingZoo, OpenSpiel, log replay). A product uses the core and
+never another product; the command line (``cli.py`` and ``commands/``) may use
+everything, and nothing imports it. ``kittens.about`` (version and paths) is a
 leaf any layer may use. Every import counts, module level or inside a function.
 """
 
@@ -16,17 +24,22 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-INTERPRETER = ROOT / "interpreter"
-LAYERS = ("lang", "rules", "engine", "tools")
+CORE = ("lang", "rules", "engine", "words")
+PRODUCTS = ("authoring", "lab", "web", "lsp", "adapters")
+CORE_ALL = set(CORE)
 
 #: layer -> the layers (or single modules, as "layer.module") it may import
 ALLOWED = {
     "lang": {"lang"},
     "rules": {"lang", "rules"},
     "engine": {"lang", "engine", "rules.model"},
-    "tools": {"lang", "rules", "engine", "tools"},
-    "cli": {"lang", "rules", "engine", "tools", "cli"},
+    "words": {"lang", "rules", "words"},
+    **{product: CORE_ALL | {product} for product in PRODUCTS},
+    "cli": CORE_ALL | set(PRODUCTS) | {"cli"},
 }
+#: modules at the root: the command line and entry points, and the public adapter names
+ROOT_MODULES = {"cli.py": "cli", "__main__.py": "cli", "pytest_plugin.py": "cli",
+                "env.py": "adapters", "openspiel.py": "adapters", "about.py": None, "__init__.py": None}
 
 
 def module_name(path: Path) -> str:
@@ -36,10 +49,10 @@ def module_name(path: Path) -> str:
 
 
 def modules() -> dict[str, Path]:
-    found = {module_name(p): p for p in INTERPRETER.rglob("*.py")}
-    for name in ("cli.py", "terminal.py", "about.py", "__init__.py", "__main__.py",
-                 "clikit.py", "completion.py", "pytest_plugin.py",
-                 "env.py", "openspiel.py"):  # the last two: kittens-engine[rl]'s adapters, issue 15
+    found = {module_name(p): p for p in (ROOT / "interpreter").rglob("*.py")}
+    for folder in PRODUCTS + ("commands",):
+        found.update({module_name(p): p for p in (ROOT / folder).rglob("*.py")})
+    for name in ROOT_MODULES:
         found[module_name(ROOT / name)] = ROOT / name
     return found
 
@@ -67,21 +80,30 @@ MODULES = modules()
 
 
 def layer_of(name: str) -> str | None:
-    """lang, rules, engine or tools for modules of interpreter/; cli for the command line
-    and the terminal player; None for the leaf modules (about, the package's front)."""
+    """The layer of a module: a core package, a product, cli, or None for the leaves
+    (about, the package's front, interpreter's own front)."""
     parts = name.split(".")
-    if len(parts) >= 3 and parts[1] == "interpreter" and parts[2] in LAYERS:
+    if len(parts) >= 3 and parts[1] == "interpreter" and parts[2] in CORE:
         return parts[2]
-    if name in ("kittens.cli", "kittens.adapters.terminal", "kittens.__main__", "kittens.commands.kit",
-                "kittens.commands.completion", "kittens.pytest_plugin", "kittens.env", "kittens.openspiel"):
+    if len(parts) >= 2 and parts[1] in PRODUCTS:
+        return parts[1]
+    if len(parts) >= 2 and parts[1] == "commands":
         return "cli"
+    if len(parts) == 2 and f"{parts[1]}.py" in ROOT_MODULES:
+        return ROOT_MODULES[f"{parts[1]}.py"]
     return None
 
 
 def test_every_module_is_in_a_layer():
     strays = [name for name in MODULES if name.startswith("kittens.interpreter.")
               and layer_of(name) is None]
-    assert not strays, f"modules outside lang/rules/engine/tools: {strays}"
+    assert not strays, f"modules outside the core packages: {strays}"
+
+
+def test_products_are_packages_at_the_top():
+    for product in PRODUCTS + ("commands",):
+        assert (ROOT / product / "__init__.py").is_file(), product
+    assert not (ROOT / "interpreter" / "tools").exists(), "the products left interpreter/tools/"
 
 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if layer_of(n)))
@@ -98,6 +120,9 @@ def test_imports_follow_the_data(name):
         if other is None:
             continue
         short = ".".join(target.split(".")[2:4])  # e.g. rules.model
+        if other == "cli" and layer != "cli":
+            wrong.append(target)  # nothing imports the command line
+            continue
         if other not in ALLOWED[layer] and short not in ALLOWED[layer]:
             wrong.append(target)
     assert not wrong, f"{name} ({layer}) may not import: {wrong}"
@@ -141,7 +166,7 @@ def test_no_package_holds_over_a_quarter_of_the_code():
     graph = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(graph)
     edges, lines = graph.graph()
-    assert {"interpreter.lang", "interpreter.rules", "interpreter.engine"} <= set(lines)
+    assert {"interpreter.lang", "interpreter.rules", "interpreter.engine", "interpreter.words"} <= set(lines)
     shares = graph.shares(lines)
     big = {name: f"{share:.0%}" for name, share in shares.items() if share > 0.25}
     assert not big, f"packages holding over a quarter of the code: {big}"

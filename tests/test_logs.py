@@ -17,11 +17,11 @@ from conftest import ROOT
 from typer.testing import CliRunner
 
 import kittens
+from kittens.adapters import replay as replay_module
 from kittens.cli import app
 from kittens.interpreter.engine import simulate
 from kittens.interpreter.engine.game import Game
 from kittens.interpreter.rules.load import load_edition
-from kittens.adapters import replay as replay_module
 
 ORIGINAL = str(ROOT / "editions" / "original.yaml")
 runner = CliRunner()

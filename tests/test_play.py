@@ -5,11 +5,11 @@ import re
 from conftest import ROOT
 from typer.testing import CliRunner
 
+from kittens.adapters.terminal import HumanTable, Terminal
 from kittens.cli import app
 from kittens.interpreter.engine.bots import HeuristicBot
 from kittens.interpreter.engine.game import Game
 from kittens.interpreter.rules.load import load_edition
-from kittens.adapters.terminal import HumanTable, Terminal
 
 ORIGINAL = str(ROOT / "editions" / "original.yaml")
 runner = CliRunner()

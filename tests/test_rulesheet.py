@@ -11,9 +11,9 @@ from kittens.interpreter.lang import syntax as s
 from kittens.interpreter.lang.parser import parse_program
 from kittens.interpreter.rules.load import load_edition
 from kittens.interpreter.rules.setup import dry_run
+from kittens.interpreter.rules.textcheck import Finding, number_mismatches, text_numbers
 from kittens.interpreter.words.describe import WORDING, choice_names, describe_expression, describe_program
 from kittens.interpreter.words.rulesheet import SetupRun, render_rulesheet
-from kittens.interpreter.rules.textcheck import Finding, number_mismatches, text_numbers
 
 EDITIONS = ROOT / "editions"
 ORIGINAL = str(EDITIONS / "original.yaml")

@@ -18,9 +18,9 @@ from typer.testing import CliRunner
 from kittens.cli import app
 from kittens.interpreter.engine.game import Game
 from kittens.interpreter.rules.catalog import catalog
+from kittens.interpreter.rules.check import validate_paths
 from kittens.interpreter.rules.load import RuleError, load_edition
 from kittens.interpreter.rules.setup import dead_cards
-from kittens.interpreter.rules.check import validate_paths
 
 
 def rule(folder: Path, body: str, name: str = "house.yaml") -> str:

@@ -13,9 +13,9 @@ import pytest
 from conftest import ROOT
 from typer.testing import CliRunner
 
-from kittens.cli import app
 from kittens.authoring import scenario as scenario_module
 from kittens.authoring.scenario import ScenarioRunner
+from kittens.cli import app
 from kittens.interpreter.rules.check import validate_paths
 
 cli = CliRunner()

@@ -10,8 +10,8 @@ from jsonschema import Draft202012Validator
 import kittens
 import kittens.interpreter.lang
 from kittens.interpreter.lang.syntax import Program
-from kittens.interpreter.rules.load import load_edition
 from kittens.interpreter.rules.check import validate_paths
+from kittens.interpreter.rules.load import load_edition
 
 SHIPPED = sorted((ROOT / "rulebook").glob("*.yaml")) + sorted((ROOT / "editions").glob("*.yaml"))
 SCHEMAS = sorted((ROOT / "schema").glob("*.schema.json"))

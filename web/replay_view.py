@@ -28,9 +28,9 @@ import orjson
 
 from ..interpreter.engine.events import dumps_lines
 from ..interpreter.engine.game import Game, GameError, RuleRuntimeError
+from ..interpreter.engine.simulate import replay_event
 from ..interpreter.rules import plugins
 from ..interpreter.rules.load import RuleError, UsageError
-from ..adapters.replay import _check
 from .render import SPECTATOR, card_list, log_entries, table_view
 from .rulesets import SAFE_NAME
 from .words import Words
@@ -136,7 +136,7 @@ def steps(edition, header: dict, records: list, viewer, names: list | None = Non
     for index, record in enumerate(records):
         before = len(state.history)
         try:
-            problem = _check(state, record, index, first_line + 1 + index)
+            problem = replay_event(state, record, index, first_line + 1 + index)
         except (RuleRuntimeError, GameError) as exc:
             problem = f"line {first_line + 1 + index}: {exc}"
         if problem is not None:

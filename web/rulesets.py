@@ -30,9 +30,9 @@ from ..about import EDITIONS_DIR, PACKAGE_DIR
 from ..interpreter.lang.loader import MAX_FILE_BYTES
 from ..interpreter.rules import plugins
 from ..interpreter.rules.catalog import catalog, installed_catalog, shipped_editions
+from ..interpreter.rules.check import check_file
 from ..interpreter.rules.load import RuleError, UsageError, load_edition
 from ..interpreter.rules.workspace import Workspace
-from ..interpreter.rules.check import check_file
 from . import quotas
 
 log = logging.getLogger("kittens.web")

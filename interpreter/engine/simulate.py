@@ -20,8 +20,8 @@ import time
 from dataclasses import dataclass, field
 
 from ...about import __version__
-from .events import dumps
-from .game import Game, RuleRuntimeError, State
+from .events import dumps, encode
+from .game import Game, GameError, RuleRuntimeError, State
 from .players import make_bots
 from .views import decision_for, view_maker
 
@@ -314,3 +314,31 @@ def benchmark(edition, *, players: int = 4, games: int = 2000, seed: int = 0,
             "games_per_second": round(games / elapsed, 1),
             "decisions_per_second": round(decisions / elapsed),
             "decisions_per_game": round(decisions / games, 1)}
+
+
+#: the kinds of logged event that answer a decision or a chance (a replay applies them)
+_ANSWERS = ("decision", "chance")
+
+
+def replay_event(state, record: dict, index: int, line: int) -> str | None:
+    """Replay one event of a log (``record``, at ``line`` of the file): compare it with
+    the replayed game's event at ``index``, answering a logged decision (or chance
+    outcome) first when the game waits for one. The mismatch in words, or None."""
+    if index == len(state.events) and record["type"] in _ANSWERS and not state.is_terminal():
+        answer = record.get("outcome") if record["type"] == "chance" else record.get("option")
+        try:
+            state.apply_action(answer)
+        except RuleRuntimeError as exc:
+            return f"line {line}: the rules broke down at this answer: {exc}"
+        except (GameError, TypeError, ValueError) as exc:
+            return f"line {line}: the logged answer is not legal: {exc}"
+    produced = state.events  # read after the answer: what an action adds shows at the next reading
+    want = encode(record)
+    if index >= len(produced):
+        return (f"event {index + 1} (line {line}) is not in the replay, which "
+                f"{'had ended' if state.is_terminal() else 'waits for a decision'}:\n"
+                f"  logged:   {want}")
+    got = dumps(produced[index])
+    if want != got:
+        return f"event {index + 1} (line {line}) differs:\n  logged:   {want}\n  replayed: {got}"
+    return None

@@ -124,8 +124,9 @@ def _text_mismatches(ws: Workspace, edition: Edition) -> None:
             record = view.cards.get(finding.card_id) or next(
                 (combo for combo in view.combos if combo.id == finding.card_id), None)
             where = finding.origin
-            if getattr(record, "changed_at", ()):
-                where = record.changed_at[-1]
+            changed = getattr(record, "changed_at", ())  # a card's patches (a combo has none)
+            if changed:
+                where = changed[-1]
             else:
                 trees = [getattr(record, name, None) for name in ("effect", "on_draw", "requires")]
                 for node in syntax.walk(tuple(t for t in trees if t is not None)):

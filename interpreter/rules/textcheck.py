@@ -89,7 +89,7 @@ _COUNTED = (re.compile(r"\b(?:top|bottom)\s+" + _NUMBER + r"\b"),
 
 def text_numbers(text: str) -> dict[int, str]:
     """The counting numbers of a printed text: number -> the words that say it."""
-    found = {}
+    found: dict[int, str] = {}
     lowered = " ".join(text.lower().split())
     for pattern in _COUNTED:
         for match in pattern.finditer(lowered):

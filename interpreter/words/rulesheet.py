@@ -22,10 +22,10 @@ from ..lang.counts import step_count
 from ..lang.loader import load_file
 from ..rules.model import Edition
 from ..rules.setup import dry_run
-from .describe import choice_names, describe_expression, describe_program, words
-from .howto import change_sentences, how_to_play, switches, variant_sections
 from ..rules.textcheck import effect_trees as _trees
 from ..rules.textcheck import number_mismatches
+from .describe import choice_names, describe_expression, describe_program, words
+from .howto import change_sentences, how_to_play, switches, variant_sections
 
 FORMATS = ("markdown", "html", "json")
 

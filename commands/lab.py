@@ -1,0 +1,239 @@
+"""The balance lab's commands (simulate, compare, sweep) and the arena: thin commands
+over lab/; numpy, scipy and matplotlib come with the lab extra and are imported
+only when these commands run."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Annotated, List, Optional
+
+import typer
+
+from . import completion as complete
+from .app import app
+from .kit import (
+    EXIT_ERRORS,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    Format,
+    JsonOpt,
+    echo,
+    fail,
+    fail_rules,
+    start,
+)
+from .options import (
+    BOTS_HELP,
+    EditionArg,
+    LabArgs,
+    LabOutOpt,
+    LabReportOpt,
+    LabResumeOpt,
+    LabSchedulerOpt,
+    LabSkillGamesOpt,
+    LabSkillOpt,
+    PlayersOpt,
+    SeedOpt,
+    VariantOpt,
+    WithOpt,
+    lab_options,
+)
+from .shared import _atomic_text, _parsed_bots, _usage
+
+#: where `kittens --help` lists these commands
+PANEL = "Balance lab"
+
+
+# -- arena (issue 15: players that think) ---------------------------------------------------
+@app.command(rich_help_panel=PANEL)
+def arena(
+    edition: Annotated[str, typer.Argument(help="An edition file or a shipped edition's name.", autocompletion=complete.editions)] = "original",
+    players: PlayersOpt = None,
+    bots: Annotated[str, typer.Option("--bots", "-b", help=BOTS_HELP, autocompletion=complete.bots)] = "ismcts,heuristic,random",
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games; the line-up is rotated round the table, one deal per rotation block.")] = 100,
+    seed: SeedOpt = 0,
+    variant: VariantOpt = None,
+    expansions: WithOpt = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", "--jobs", "-j", min=1, help="Processes to play on (default: one; the report is the same for any number).")] = None,
+    scheduler: LabSchedulerOpt = None,
+    out: LabOutOpt = None,
+    resume: LabResumeOpt = False,
+    report: LabReportOpt = None,
+    output: Annotated[Format, typer.Option("--format", "-f", help="text (a table and the lab's report) or json.")] = Format.text,
+    as_json: JsonOpt = False,
+) -> None:
+    """Bots play seat-rotated games on the balance lab's runner and are rated (openskill
+    Plackett-Luce), with win rates and their 95% intervals, then the lab's report of the
+    games. Ctrl-C stops with the report so far (exit 130); --out and --resume continue
+    a long series."""
+    from ..lab import arena as arena_tool
+    from ..lab import session
+
+    try:
+        import openskill  # noqa: F401
+    except ImportError:
+        start("arena", output, as_json)
+        fail("the arena rates bots with openskill: pip install 'kittens-engine[rl]'")
+
+    def run(progress):
+        shared = LabArgs(players=players, games=games, bots=bots, seed=seed, expansions=expansions,
+                         fixed_seats=False, deal_per_rotation=True, workers=workers, scheduler=scheduler,
+                         out=out, resume=resume, report=report, output=output, as_json=as_json)
+        options = _lab_options(shared, progress)
+        arm = session.Ruleset(edition, variant, tuple(expansions or ()))
+        compiled = session.load_ruleset(arm)
+        count = session.players_for(compiled, players)
+        rated = arena_tool.run_arena(arm, count, list(options.bots), games=games, seed=seed,
+                                     workers=workers or 1, scheduler=scheduler, out=out, resume=resume,
+                                     on_progress=progress)
+        return session.Result(arena_tool.format_report(rated, compiled.name),
+                              {"edition": compiled.name, **rated.to_dict()}, rated.interrupted,
+                              lambda: arena_tool.report_page(rated, compiled.name))
+
+    _lab("arena", output, as_json, report, run, scheduler)
+
+
+def _lab_libraries(command: str, report: Optional[str], scheduler: Optional[str]) -> None:
+    """The lab's extra libraries, checked before any game is played (the statistics come
+    at the end: a missing scipy would otherwise be found after hours of games)."""
+    import importlib
+
+    needed = ["numpy", "scipy"] + (["matplotlib"] if report is not None else []) + \
+        (["distributed"] if scheduler is not None else [])
+    for name in needed:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            extra = "cluster" if name == "distributed" else "lab"
+            fail(f"kittens {command} needs the {extra} extra ({name} is missing): "
+                 f"pip install 'kittens-engine[{extra}]'", EXIT_USAGE)
+
+
+def _lab(command: str, output: Format, as_json: bool, report: Optional[str], run,
+         scheduler: Optional[str] = None) -> None:
+    """Run a lab command: errors become exit codes (JSON errors under --format json), the
+    result is printed, the HTML page written, and an interrupted run exits 130."""
+    from ..interpreter.engine.game import RuleRuntimeError
+    from ..interpreter.rules.load import RuleError, UsageError
+    from ..lab.progress import progress_bar
+
+    text = start(command, output, as_json) == "text"
+    _lab_libraries(command, report, scheduler)
+    if report is not None and (os.path.isdir(report) or not os.path.isdir(os.path.dirname(os.path.abspath(report)))):
+        fail(f"cannot write the report {report}: name a file in a folder that exists")
+    try:
+        with progress_bar(text, command) as on_progress:
+            result = run(on_progress)
+    except UsageError as exc:
+        fail(str(exc))
+    except RuleError as exc:
+        fail_rules(exc)
+    except RuleRuntimeError as exc:
+        fail(f"the rules broke down in play: {exc}", EXIT_ERRORS)
+    except OSError as exc:
+        fail(f"cannot write {exc.filename or 'the --out file'}: {exc.strerror or exc}")
+    if not text:
+        echo(json.dumps(result.data, default=str))
+    else:
+        echo(result.text, nl=False)
+    if report is not None:
+        with _atomic_text(report, command) as stream:
+            stream.write(result.html())
+        if text:
+            echo(f"report written to {report}")
+    if result.interrupted:
+        if text:
+            echo(f"kittens {command}: interrupted; the figures are those of the finished games"
+                       + (" (--resume continues the --out file)" if result.data["meta"].get("out") else ""),
+                       err=True)
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _lab_options(lab: LabArgs, progress, skill=None, skill_games=None):
+    """The lab's options for a run, from what the command line said (UsageError, exit 2,
+    for options that contradict each other or name no bot)."""
+    from ..lab.session import Options
+
+    if lab.resume and lab.out is None:
+        raise _usage("--resume continues an --out file: give one")
+    if lab.deal_per_rotation and lab.fixed_seats:
+        raise _usage("--deal-per-rotation plays each deal from every turn of the line-up: "
+                     "leave out --fixed-seats")
+    names = _parsed_bots(lab.bots, *([skill.strip()] if skill is not None else []))
+    if skill is not None and skill.strip() in names:
+        raise _usage(f"--skill {skill.strip()} is one of the run's bots: name a stronger one "
+                     "(the skill series seats it against the run's bots)")
+    return Options(players=lab.players, games=lab.games, bots=tuple(names), seed=lab.seed,
+                   rotate=not lab.fixed_seats, workers=lab.workers, scheduler=lab.scheduler, out=lab.out,
+                   resume=lab.resume, progress=progress, deal_per_rotation=lab.deal_per_rotation,
+                   skill=skill.strip() if skill is not None else None, skill_games=skill_games)
+
+
+@app.command(rich_help_panel=PANEL)
+@lab_options
+def simulate(
+    edition: EditionArg,
+    variant: VariantOpt = None,
+    skill: LabSkillOpt = None,
+    skill_games: LabSkillGamesOpt = None,
+    *,
+    lab: LabArgs,
+) -> None:
+    """Play many bot games on every core and sum them up with 95% confidence intervals:
+    win rate by seat, seat fairness, skill, game length, eliminations, limits, cards."""
+    from ..lab import session
+
+    def run(progress):
+        arm = session.Ruleset(edition, variant, tuple(lab.expansions or ()))
+        return session.simulate(arm, _lab_options(lab, progress, skill, skill_games))
+
+    _lab("simulate", lab.output, lab.as_json, lab.report, run, lab.scheduler)
+
+
+@app.command(rich_help_panel=PANEL)
+@lab_options
+def compare(
+    rulesets: Annotated[List[str], typer.Argument(help="Two rulesets or more, the first the baseline: a file, a shipped name, RULES@VARIANT, RULES+EXPANSION (e.g. original original@older_printing).", show_default=False, autocompletion=complete.editions)],
+    variant: Annotated[Optional[str], typer.Option("--variant", help="A variant for every ruleset that names none.", autocompletion=complete.variants)] = None,
+    skill: LabSkillOpt = None,
+    skill_games: LabSkillGamesOpt = None,
+    *,
+    lab: LabArgs,
+) -> None:
+    """Play the same seeds under each ruleset and say what changes against the first,
+    each difference with its 95% interval and p-value."""
+    from ..lab import session
+    from ..lab.rulesets import parse_ruleset
+
+    def run(progress):
+        arms = [parse_ruleset(text, variant, lab.expansions) for text in rulesets]
+        return session.compare(arms, _lab_options(lab, progress, skill, skill_games))
+
+    _lab("compare", lab.output, lab.as_json, lab.report, run, lab.scheduler)
+
+
+@app.command(rich_help_panel=PANEL)
+@lab_options
+def sweep(
+    edition: EditionArg,
+    set_param: Annotated[Optional[str], typer.Option("--set", help="A parameter over a range: NAME=A..B (or A..B/STEP, or v1,v2,...), e.g. hand_size=4..8.")] = None,
+    count: Annotated[Optional[str], typer.Option("--count", help="A card's count over a range: CARD=A..B, e.g. nope=2..8.")] = None,
+    metric: Annotated[Optional[List[str]], typer.Option("--metric", "-m", help="A figure to follow across the sweep, with its interval (repeat for several): turns, decisions, first_player, no_winner, limits, seat_spread, fairness_p, seat:N, team:N, bot:NAME, card:ID, noped:ID, drawn:ID, out:K.")] = None,
+    variant: VariantOpt = None,
+    *,
+    lab: LabArgs,
+) -> None:
+    """Simulate each value of one parameter or card count (the same seeds at each) and
+    show how game length, seat fairness and the first player's chances move."""
+    from ..lab import session
+
+    def run(progress):
+        if (set_param is None) == (count is None):
+            raise _usage("give one of --set NAME=A..B or --count CARD=A..B")
+        key = "set_params" if set_param is not None else "set_counts"
+        name, values = session.parse_sweep(set_param if set_param is not None else count, key)
+        arm = session.Ruleset(edition, variant, tuple(lab.expansions or ()))
+        return session.sweep(arm, key, name, values, _lab_options(lab, progress), metric or ())
+
+    _lab("sweep", lab.output, lab.as_json, lab.report, run, lab.scheduler)
