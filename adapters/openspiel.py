@@ -192,7 +192,7 @@ class KittensState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             if state is None:
                 return f"deal {action}"
-            return f"pick {action}" if state.decision().kind == "pick" else "shuffle"
+            return f"pick {action}" if state.decision().kind == "pick" else "the shuffled order"
         return self.engine.rules.catalogue.label(action)
 
     def returns(self) -> list[float]:

@@ -85,7 +85,7 @@ def _built_as(monkeypatch, tmp_path, note, core="python"):
     """kittens as if installed from a build that left ``note`` (None: no note, as in a
     checkout), with the given engine core."""
     import kittens.about as about
-    import kittens.cli as cli
+    from kittens.commands import app as cli  # where --version and the word about the core live
 
     path = tmp_path / "_core_build.json"
     if note is not None:
@@ -139,12 +139,12 @@ def test_console_script_runs_as_a_process():
 _CRASH = """
 import sys
 import kittens.cli as cli
-from kittens.authoring import validate
+from kittens.interpreter.rules import check
 
 def broken(*args, **kwargs):
     raise RuntimeError("a bug for the test")
 
-validate.validate_paths = broken
+check.validate_paths = broken
 sys.argv = ["kittens", "validate", "editions/original.yaml"]
 cli.main()
 """
