@@ -24,6 +24,9 @@ from kittens.interpreter.rules.load import load_edition
 from kittens.interpreter.tools import replay as replay_module
 
 ORIGINAL = str(ROOT / "editions" / "original.yaml")
+# the installed Original: where kittens is installed from a checkout (as in CI), the
+# checkout's copy lies outside the rule folders replay reads from elsewhere
+SHIPPED_ORIGINAL = str(kittens.EDITIONS_DIR / "original.yaml")
 runner = CliRunner()
 
 
@@ -74,7 +77,7 @@ def test_a_log_of_relative_paths_replays_from_any_folder(tmp_path, monkeypatch):
     assert runner.invoke(app, ["new", "expansion", "Space Cats"]).exit_code == 0
     _house_rule()
     runs = [["run", "house.yaml", "--with", "space_cats", "-g", "2", "--log", "a.jsonl"],
-            ["run", os.path.relpath(ORIGINAL), "--with", "space_cats/", "-g", "2", "--log", "b.jsonl"]]
+            ["run", os.path.relpath(SHIPPED_ORIGINAL), "--with", "space_cats/", "-g", "2", "--log", "b.jsonl"]]
     for args in runs:
         made = runner.invoke(app, args)
         assert made.exit_code == 0, made.output
@@ -157,7 +160,7 @@ def test_replay_rules_points_at_moved_rule_files(tmp_path, monkeypatch):
 def _hostile_log(tmp_path, **fields) -> Path:
     """A real one-game log whose header is then given ``fields``."""
     log = tmp_path / "real.jsonl"
-    assert runner.invoke(app, ["run", ORIGINAL, "-p", "2", "--seed", "7", "--log", str(log)]).exit_code == 0
+    assert runner.invoke(app, ["run", SHIPPED_ORIGINAL, "-p", "2", "--seed", "7", "--log", str(log)]).exit_code == 0
     records = _lines(log)
     records[0].update(fields)
     hostile = tmp_path / "hostile.jsonl"
