@@ -114,7 +114,7 @@ def draw(edges: dict[str, set[str]], lines: dict[str, int], out: str) -> None:
 
     share = shares(lines)
     core = [name for name in CORE if name in lines]
-    top = ["root"] if "root" in lines else []
+    top = [name for name in ("root", "commands") if name in lines]  # the command line
     products = sorted(name for name in lines if name not in core and name not in top
                       and name != "about")
     rows = [core, products, top]
@@ -125,14 +125,14 @@ def draw(edges: dict[str, set[str]], lines: dict[str, int], out: str) -> None:
     figure, axes = plt.subplots(figsize=(13, 6.5))
     axes.set_axis_off()
     axes.set_xlim(-0.02, 1.02)
-    axes.set_ylim(-0.12, 1)
+    axes.set_ylim(-0.22, 1)
     for source, targets in sorted(edges.items()):
         for target in sorted(targets - {"about"}):
             if source in place and target in place:
                 (x1, y1), (x2, y2) = place[source], place[target]
                 if abs(y1 - y2) < 1e-9:  # within a row: an arc below the boxes
                     start, end, bend = (x1, y1 - 0.05), (x2, y2 - 0.05), 0.35 if x2 > x1 else -0.35
-                    colour = "#7f8c8d" if source in CORE else "#e67e22"  # products side by side
+                    colour = "#7f8c8d" if source in CORE or source in top else "#e67e22"  # products
                 else:
                     start, end, bend = (x1, y1 - 0.05), (x2, y2 + 0.05), 0.04
                     colour = "#c0392b" if y2 > y1 else "#7f8c8d"
@@ -141,7 +141,7 @@ def draw(edges: dict[str, set[str]], lines: dict[str, int], out: str) -> None:
                                                connectionstyle=f"arc3,rad={bend}"))
     width = 0.95 / max(len(row) for row in rows)
     for name, (x, y) in place.items():
-        colour = "#d6eaf8" if name in core else "#fdebd0" if name != "root" else "#e8daef"
+        colour = "#d6eaf8" if name in core else "#e8daef" if name in top else "#fdebd0"
         axes.add_patch(FancyBboxPatch((x - width / 2 + 0.01, y - 0.05), width - 0.02, 0.1,
                                       boxstyle="round,pad=0.005", facecolor=colour, edgecolor="#34495e"))
         label = name.replace("interpreter.", "")
