@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from pathlib import Path
 
 import pytest
 
@@ -16,27 +17,21 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from kittens.web.app import Settings, create_app  # noqa: E402
 
+
+def _web_load():
+    """benchmarks/web_load.py, whose slow house rule these tests play too."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "web_load", Path(__file__).resolve().parent.parent / "benchmarks" / "web_load.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 #: a house rule whose Skip shuffles a 500-card pile 3,500 times (well under the step
-#: budget): a second or more of rules for each play
-SLOW_RULE = """\
-format: 1
-kind: edition
-id: slow_skip
-name: Slow Skip
-extends: original
-set_counts: {skip: 250, tacocat: 250}
-patch_cards:
-  skip:
-    text: Shuffle the draw pile again and again, then end your turn.
-    effect: |
-      for a in draw_pile {
-        for p in players() { shuffle(draw_pile) }
-        shuffle(draw_pile)
-        shuffle(draw_pile)
-        shuffle(draw_pile)
-      }
-      end_turn()
-"""
+#: budget): a second or more of rules for each play; the load benchmark's own
+SLOW_RULE = _web_load().SLOW_RULE
 
 # generous: with rules in the loop, most pings wait for a play of the slow card (a second
 # and more); without, they take milliseconds, tens of them on a machine with a load
