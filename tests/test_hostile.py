@@ -768,7 +768,8 @@ def test_every_message_is_bounded(tmp_path):
     # the last line of defence: no message runs on for pages, whatever it quotes
     from kittens.interpreter.lang.diagnostics import MAX_MESSAGE, Diagnostic
 
-    d = Diagnostic("x.yaml", 1, 1, "error", "bad-value", "y" * 100_000 + " (the end)")
+    d = Diagnostic(path="x.yaml", line=1, column=1, severity="error", code="bad-value",
+                   message="y" * 100_000 + " (the end)")
     assert len(d.message) <= MAX_MESSAGE and d.message.endswith("(the end)"), d.message[-50:]
 
 

@@ -114,7 +114,7 @@ def printable(text: str) -> str:
 MAX_MESSAGE = 1000
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, kw_only=True)
 class Diagnostic:
     """One finding. Positions are 1-based; a finding about the whole file (too large,
     unreadable, empty) points at 1:1 and carries no source line."""

@@ -180,8 +180,9 @@ class Document:
                    severity: str = ERROR, at: Mark | None = None) -> Diagnostic:
         """A diagnostic pointing at ``path`` (or at an explicit mark)."""
         mark = at or self.mark(path, key)
-        return Diagnostic(self.path, mark.line, mark.column, severity, code, message,
-                          self.source_line(mark.line))
+        return Diagnostic(path=self.path, line=mark.line, column=mark.column, severity=severity, code=code,
+                          message=message,
+                          source_line=self.source_line(mark.line))
 
 
 #: the span of a plain one-line scalar without blanks (an id, a number-like word):
@@ -202,17 +203,17 @@ def read_text(path: str) -> tuple[str | None, list[Diagnostic]]:
     try:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):  # a pipe or device would block or never end
-            return None, [Diagnostic(path, 1, 1, ERROR, "io-error",
-                                     "not a regular file: rule files must be plain files")]
+            return None, [Diagnostic(path=path, line=1, column=1, severity=ERROR, code="io-error",
+                                     message="not a regular file: rule files must be plain files")]
         if info.st_size > MAX_FILE_BYTES:
-            return None, [Diagnostic(path, 1, 1, ERROR, "file-too-large",
-                                     f"file is {info.st_size:,} bytes; rule files may be at most "
+            return None, [Diagnostic(path=path, line=1, column=1, severity=ERROR, code="file-too-large",
+                                     message=f"file is {info.st_size:,} bytes; rule files may be at most "
                                      f"{MAX_FILE_BYTES:,} bytes: split it into several files")]
         with open(path, "rb") as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        return None, [Diagnostic(path, 1, 1, ERROR, "io-error",
-                                 f"cannot read file: {exc.strerror or exc}")]
+        return None, [Diagnostic(path=path, line=1, column=1, severity=ERROR, code="io-error",
+                                 message=f"cannot read file: {exc.strerror or exc}")]
     if raw.startswith(b"\xef\xbb\xbf"):  # a byte-order mark is not part of the text
         raw = raw[3:]
     try:
@@ -221,8 +222,8 @@ def read_text(path: str) -> tuple[str | None, list[Diagnostic]]:
         # positions count characters and YAML's line breaks, as everywhere else
         before = raw[:exc.start].decode("utf-8", errors="replace")
         mark = position(line_starts(before), len(before))
-        return None, [Diagnostic(path, mark.line, mark.column, ERROR, "encoding",
-                                 f"byte 0x{raw[exc.start]:02x} is not valid UTF-8: "
+        return None, [Diagnostic(path=path, line=mark.line, column=mark.column, severity=ERROR, code="encoding",
+                                 message=f"byte 0x{raw[exc.start]:02x} is not valid UTF-8: "
                                  "save the file as UTF-8")]
 
 
@@ -250,26 +251,28 @@ def load_text(text: str, path: str = "<string>") -> tuple[Document | None, list[
             found = _deeper_than(text, MAX_DEPTH)
             line, col = found or ((exc.problem_mark.line + 1, exc.problem_mark.column + 1)
                                   if exc.problem_mark else (1, 1))
-            return None, [Diagnostic(path, line, col, ERROR, "yaml-too-deep", _TOO_DEEP,
-                                     doc.source_line(line))]
+            return None, [Diagnostic(path=path, line=line, column=col, severity=ERROR, code="yaml-too-deep",
+                                     message=_TOO_DEEP,
+                                     source_line=doc.source_line(line))]
         mark, message = _explain(exc, text)
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        return None, [Diagnostic(path, line, col, ERROR, "yaml-syntax",
-                                 f"YAML syntax: {message}", doc.source_line(line))]
+        return None, [Diagnostic(path=path, line=line, column=col, severity=ERROR, code="yaml-syntax",
+                                 message=f"YAML syntax: {message}", source_line=doc.source_line(line))]
     except yaml.reader.ReaderError as exc:  # a control character: the error has an offset only
         # libyaml reports a byte offset into the UTF-8 text; count characters instead
         index = len(text.encode("utf-8")[:exc.position].decode("utf-8", errors="ignore")) \
             if _EventLoader is not yaml.SafeLoader else exc.position
         at = position(line_starts(text), index)
         line, column = at.line, at.column
-        return None, [Diagnostic(path, line, column, ERROR, "yaml-syntax",
-                                 f"YAML syntax: the control character U+{exc.character:04X} is not "
-                                 "allowed in YAML: delete it", doc.source_line(line))]
+        return None, [Diagnostic(path=path, line=line, column=column, severity=ERROR, code="yaml-syntax",
+                                 message=f"YAML syntax: the control character U+{exc.character:04X} is not "
+                                 "allowed in YAML: delete it", source_line=doc.source_line(line))]
     except yaml.YAMLError as exc:
-        return None, [Diagnostic(path, 1, 1, ERROR, "yaml-syntax", f"YAML syntax: {exc}")]
+        return None, [Diagnostic(path=path, line=1, column=1, severity=ERROR, code="yaml-syntax",
+                                 message=f"YAML syntax: {exc}")]
     if builder.documents == 0:
-        return None, [Diagnostic(path, 1, 1, ERROR, "empty-file",
-                                 "the file holds no YAML document: start it with `format: 1`")]
+        return None, [Diagnostic(path=path, line=1, column=1, severity=ERROR, code="empty-file",
+                                 message="the file holds no YAML document: start it with `format: 1`")]
     doc.data = builder.result
     return doc, []
 
@@ -424,8 +427,9 @@ class _Builder:
 
     def _fail(self, event, code: str, message: str):
         mark = self._mark(event)
-        raise _Budget(Diagnostic(self.doc.path, mark.line, mark.column, ERROR, code, message,
-                                 self.doc.source_line(mark.line)))
+        raise _Budget(Diagnostic(path=self.doc.path, line=mark.line, column=mark.column, severity=ERROR, code=code,
+                                 message=message,
+                                 source_line=self.doc.source_line(mark.line)))
 
     def _count(self, event, amount: int = 1) -> None:
         self.nodes += amount

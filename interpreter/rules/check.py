@@ -82,8 +82,8 @@ def validate_paths(paths: list[str], *, allow_outside: bool | None = None) -> Re
     files = expand(paths, allow_outside=allow_outside, outside=left_out)
     ws = Workspace(allow_outside=allow_outside)
     for link in left_out:  # the outside file is not read: its lines are not ours to print
-        ws.report(Diagnostic(os.path.normpath(link), 1, 1, ERROR, "outside-project",
-                             f"this is a link to {os.path.realpath(link)}, outside the folders "
+        ws.report(Diagnostic(path=os.path.normpath(link), line=1, column=1, severity=ERROR, code="outside-project",
+                             message=f"this is a link to {os.path.realpath(link)}, outside the folders "
                              "checked (the project, the kittens package and installed expansions), "
                              "and kittens reads no file there: copy the file into the project, or "
                              f"if you trust it, run with --allow-outside (or set {ALLOW_OUTSIDE_ENV}=1)"))
@@ -136,10 +136,11 @@ def _text_mismatches(ws: Workspace, edition: Edition) -> None:
                         where = origin
                         break
             suffix = f" (variant '{view.variant}')" if view.variant else ""
-            ws.report(Diagnostic(where.path, where.line, where.column or 1, WARNING, "text-mismatch",
-                                 f"'{finding.card_id}'{suffix}: {finding.message}: make the text and "
+            ws.report(Diagnostic(path=where.path, line=where.line, column=where.column or 1, severity=WARNING,
+                                 code="text-mismatch",
+                                 message=f"'{finding.card_id}'{suffix}: {finding.message}: make the text and "
                                  "the effect agree (`patch_cards` can change the text)",
-                                 _source_line(where)))
+                                 source_line=_source_line(where)))
 
 
 def _large_values(ws: Workspace, edition: Edition) -> None:
@@ -147,8 +148,9 @@ def _large_values(ws: Workspace, edition: Edition) -> None:
     from ..lang.cost import MAY_OVERFLOW, value_findings
 
     for where, message in value_findings(edition):
-        ws.report(Diagnostic(where.path, where.line, where.column or 1, WARNING, MAY_OVERFLOW,
-                             message, _source_line(where)))
+        ws.report(Diagnostic(path=where.path, line=where.line, column=where.column or 1, severity=WARNING,
+                             code=MAY_OVERFLOW,
+                             message=message, source_line=_source_line(where)))
 
 
 def _source_line(origin) -> str:

@@ -81,11 +81,12 @@ def _dead_cards(ws: Workspace, edition: Edition, variants: dict) -> None:
         card_id, users = next(iter(dead.items()))
         origin = edition.origins.get("players") or edition.origin
         prefix = f"in variant '{edition.variant}': " if edition.variant else ""
-        ws.report(Diagnostic(origin.path, origin.line, origin.column or 1, WARNING, "dead-card",
-                             f"{prefix}with {players} players '{card_id}' is dealt but does nothing: "
+        ws.report(Diagnostic(path=origin.path, line=origin.line, column=origin.column or 1, severity=WARNING,
+                             code="dead-card",
+                             message=f"{prefix}with {players} players '{card_id}' is dealt but does nothing: "
                              f"the cards that use it ({', '.join(users)}) never reach the game; leave "
                              f"{players} players out of `players`, or keep a card that uses it in the game",
-                             _line_of(origin)))
+                             source_line=_line_of(origin)))
 
 
 def variant_for(edition: Edition, variants: dict, players: int) -> str | None:
@@ -208,8 +209,9 @@ def _check_card_refs(ws: Workspace, cards: dict, zones: dict) -> None:
                 problems.append(("stands_for", f"`stands_for` names the tag '{tag}', which no card "
                                                f"carries{did_you_mean(tag, tags)}"))
         for key, message in problems:
-            ws.report(Diagnostic(card.origin.path, card.origin.line, 1, ERROR, "unknown-zone"
-                                 if key != "stands_for" else "unknown-card", f"'{card_id}': {message}"))
+            ws.report(Diagnostic(path=card.origin.path, line=card.origin.line, column=1, severity=ERROR,
+                                 code="unknown-zone"
+                                 if key != "stands_for" else "unknown-card", message=f"'{card_id}': {message}"))
 
 
 def _zones(ws: Workspace, doc: Document, libraries: list) -> dict:
@@ -311,8 +313,9 @@ class _ViewCompiler:
                 problem = f"`nopeable: {record.nopeable}` names no parameter{did_you_mean(name, params)}" \
                     if name not in params else f"`nopeable: {record.nopeable}` must name a true-or-false " \
                                                f"parameter, but '{name}' is {value!r}"
-                self.ws.report(Diagnostic(origin.path, origin.line, 1, ERROR, "unknown-rule",
-                                          f"'{record_id}': {problem}", _line_of(origin)))
+                self.ws.report(Diagnostic(path=origin.path, line=origin.line, column=1, severity=ERROR,
+                                          code="unknown-rule",
+                                          message=f"'{record_id}': {problem}", source_line=_line_of(origin)))
                 value = True
             out = out if out is not None else dict(records)
             out[record_id] = replace(record, nopeable=value)

@@ -251,10 +251,9 @@ class Workspace:
                 named = os.path.basename(match.group(1))
                 wanted = f"{kind}.schema.json"
                 if named != wanted:
-                    self.report(Diagnostic(doc.path, number, match.start(1) + 1, WARNING,
-                                           "schema-modeline",
-                                           f"the modeline names '{named}' but this is {with_article(kind)} file: "
-                                           f"use {wanted}", line))
+                    message = f"the modeline names '{named}' but this is {with_article(kind)} file: use {wanted}"
+                    self.report(Diagnostic(path=doc.path, line=number, column=match.start(1) + 1, severity=WARNING,
+                                           code="schema-modeline", message=message, source_line=line))
                 return
 
     # -- effects --------------------------------------------------------------
@@ -301,8 +300,8 @@ class Workspace:
         if hasattr(doc, "route"):  # an edition with expansions applied: find the real file
             doc, path = doc.route(path)
         mark = doc.offset_mark(path, offset)
-        self.report(Diagnostic(doc.path, mark.line, mark.column, severity, code, message,
-                               doc.source_line(mark.line)))
+        self.report(Diagnostic(path=doc.path, line=mark.line, column=mark.column, severity=severity, code=code,
+                               message=message, source_line=doc.source_line(mark.line)))
 
 
 def bounded(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -320,10 +319,11 @@ def bounded(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         if rest:
             first = rest[0]
             severity = ERROR if any(d.is_error for d in rest) else WARNING
-            out.append(Diagnostic(first.path, first.line, first.column, severity, first.code,
-                                  f"and {len(rest):,} more like this in this file, "
+            out.append(Diagnostic(path=first.path, line=first.line, column=first.column, severity=severity,
+                                  code=first.code,
+                                  message=f"and {len(rest):,} more like this in this file, "
                                   "from here on: fix the ones above and check again",
-                                  first.source_line))
+                                  source_line=first.source_line))
     return sorted(out, key=lambda d: (d.path, d.line, d.column, d.code))
 
 
