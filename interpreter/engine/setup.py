@@ -42,15 +42,15 @@ class SetupFrame(Frame):
         while self.index < len(steps):
             step = steps[self.index]
             self.index += 1
-            count = game.setup_counts.get(self.index)
-            if count is None:
+            count = known = game.setup_counts.get(self.index)
+            if known is None or known < 0:
                 try:
                     count = max(count_on(step, game.players, state.rules, table.draw_pile.cards), 0) \
                         if step.count is not None else 0
                 except NumberTooLarge as exc:  # the dry run reports this in validation
                     fail(f"setup step {self.index} ({step.origin or edition.origin})", str(exc))
-                if not reads_pile(step.count):  # the same in every game: worked out once
-                    game.setup_counts[self.index] = count
+                if known is None:  # the same in every game, or -1: worked out at each deal
+                    game.setup_counts[self.index] = -1 if reads_pile(step.count) else count
             if step.kind in _SHUFFLES:
                 zone = zones["draw_pile" if step.kind == _REMOVE_RANDOM else step.zone]
                 self.waiting = (step.kind, zone.name if zone.name in zones else step.zone, count)

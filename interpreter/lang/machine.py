@@ -79,13 +79,20 @@ def shuffle(rng, items: list) -> None:
         rng.shuffle(items)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):  # Fisher-Yates, as random.shuffle draws it
-        size = i + 1
-        bits = size.bit_length()
+    size = len(items)
+    bits = 0  # the bit length of size, kept as size goes down (compiled, all C integers)
+    while size >> bits:
+        bits += 1
+    low = (1 << bits) >> 1  # the smallest size of that bit length
+    while size > 1:  # Fisher-Yates, as random.shuffle draws it: a place below each size
+        if size < low:
+            bits -= 1
+            low >>= 1
         j = getrandbits(bits)
         while j >= size:
             j = getrandbits(bits)
-        items[i], items[j] = items[j], items[i]
+        size -= 1
+        items[size], items[j] = items[j], items[size]
 
 
 def below(rng, n: int) -> int:
