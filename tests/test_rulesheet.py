@@ -116,6 +116,14 @@ def test_loops_and_branches_are_worded():
     assert "if that player holds a nope" in text and "; otherwise, that player is out of the game" in text
 
 
+@pytest.mark.parametrize("text, said", [
+    ("-1", "-1"), ("0 - 2", "-2"), ("-count(hand(me))", "minus the number of cards in your hand"),
+    ("5 - 2", "5 minus 2"),
+])
+def test_a_minus_sign_is_worded_as_one(text, said):
+    assert describe_expression(parse_expression(text), {}) == said
+
+
 def test_odd_shapes_never_crash():
     broken = s.Program(0, (s.CallStmt(0, s.Call(0, "move", (), ())),
                            s.CallStmt(0, s.Call(0, "frobnicate", (s.IntLit(0, 1),), ())),
