@@ -122,6 +122,22 @@ def test_a_clone_copies_the_generator_too():
     assert layout(twin) == layout(state)
 
 
+def test_a_copied_generator_is_in_the_same_state_and_its_own():
+    """Compiled, the generator's words are copied in C (table.copy_rng): the copy has the
+    original's whole state (a pending gauss too), draws the same, and draws apart from it."""
+    from kittens.interpreter.engine.table import copy_rng
+
+    rng = random.Random(11)
+    rng.random()
+    rng.gauss(0.0, 1.0)  # leaves its second number pending in gauss_next
+    twin = copy_rng(rng)
+    assert type(twin) is random.Random and twin.getstate() == rng.getstate()
+    assert [twin.random() for _ in range(700)] == [rng.random() for _ in range(700)]
+    twin.random()
+    assert twin.getstate() != rng.getstate()
+    assert copy_rng(random.Random(5)).getstate() == random.Random(5).getstate()
+
+
 def test_a_clone_does_not_touch_the_original():
     game = Game(load_edition("original"), 3)
     state = game.new_state(8)

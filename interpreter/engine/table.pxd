@@ -9,6 +9,29 @@
 cimport cython
 from kittens.interpreter.engine.events cimport EventLog
 
+# A generator's state copied as its 624 words and index (a copy of a game copies it):
+# getstate() and setstate() make and read 625 Python integers, a third of a compiled
+# clone. The C layout is CPython's _random.Random (Modules/_randommodule.c, unchanged
+# since 3.2); the copy checks its base type's name and size first and reports 0, so the
+# caller falls back on setstate, when they are not as expected.
+cdef extern from *:
+    """
+    #include <string.h>
+    typedef struct { PyObject_HEAD int index; uint32_t state[624]; } kittens_mt_layout;
+    static CYTHON_INLINE int kittens_mt_copy_into(PyObject *source, PyObject *target) {
+        PyTypeObject *base = Py_TYPE(source)->tp_base;
+        if (Py_TYPE(target) != Py_TYPE(source) || base == NULL
+                || base->tp_basicsize != (Py_ssize_t)sizeof(kittens_mt_layout)
+                || strcmp(base->tp_name, "_random.Random") != 0)
+            return 0;
+        ((kittens_mt_layout *)target)->index = ((kittens_mt_layout *)source)->index;
+        memcpy(((kittens_mt_layout *)target)->state, ((kittens_mt_layout *)source)->state,
+               sizeof(((kittens_mt_layout *)source)->state));
+        return 1;
+    }
+    """
+    bint mt_copy_into "kittens_mt_copy_into"(object source, object target)
+
 cdef class CardInst:
     cdef public object uid, card, id, zone, known, face_up, was_face_up, played_by
 

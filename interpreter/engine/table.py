@@ -136,6 +136,22 @@ def _copy_zone(original: Zone, memo: dict) -> Zone:
     return twin
 
 
+#: whether this module runs compiled (setup.py): its extension's file name does not end in .py
+_COMPILED = not __file__.endswith(".py")
+
+
+def copy_rng(rng) -> random.Random:
+    """A generator in ``rng``'s state, made without running Random.__init__ (a second
+    seeding, in Python). Compiled, the state is copied in C (table.pxd's mt_copy_into);
+    else, or for a generator of another layout, through getstate and setstate."""
+    other = random.Random.__new__(random.Random, 0)
+    if _COMPILED and type(rng) is random.Random and mt_copy_into(rng, other):  # noqa: F821 - C, table.pxd
+        other.gauss_next = rng.gauss_next
+    else:
+        other.setstate(rng.getstate())
+    return other
+
+
 class GameOver(Exception):
     """Raised when the game has been decided; unwinds every running effect."""
 
@@ -212,8 +228,7 @@ class Table:
         other._orders = {}
         # made without running Random.__init__ (a second seeding, in Python), then given
         # this one's state
-        other.rng = random.Random.__new__(random.Random, 0)
-        other.rng.setstate(self.rng.getstate())
+        other.rng = copy_rng(self.rng)
         other.log = self.log.copy() if record else EventLog(False, self.everyone)
         # zone by zone, each card copied into its zone's copy (every card is in one zone)
         other.draw_pile, other.discard_pile = _copy_zone(self.draw_pile, memo), _copy_zone(self.discard_pile, memo)
