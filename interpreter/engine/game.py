@@ -25,7 +25,7 @@ import random
 from ..lang.compiler import compile_expression, compile_program
 from ..lang.errors import GameError, RuleRuntimeError  # noqa: F401 (re-exported)
 from ..lang.limits import STEP_BUDGET, label
-from ..lang.machine import Chance, Ctx, Frame, below, remap
+from ..lang.machine import STOPPED, Chance, Ctx, Frame, below, remap
 from .compiled import compile_rule, restricted
 from .decisions import CHANCE, TERMINAL
 from .events import for_seat, kept_for
@@ -151,6 +151,8 @@ class State:
         try:
             self._pending = self.call(GameFrame(layout))
         except GameOver:
+            self._pending = STOPPED
+        if self._pending is STOPPED:  # decided before the first decision
             self.stack.clear()
             self._pending = None
 
@@ -267,7 +269,8 @@ class State:
     def call(self, frame: Frame):
         """Run ``frame`` now, on top of the stack: None once it is done (it is taken off
         again, its result in ``frame.result``), else the Decision (or explicit Chance)
-        the game must wait for, with the frames that wait for it left on the stack."""
+        the game must wait for, with the frames that wait for it left on the stack
+        (machine.STOPPED when an effect ended the game: _advance then clears the stack)."""
         stack = self.stack
         stack.append(frame)
         value = None
@@ -308,11 +311,14 @@ class State:
                     value = frame.result
                 elif type(out) is Chance and not explicit:
                     value = self._draw_chance(out)
+                elif out is STOPPED:  # an effect ended the game (machine.Stop)
+                    break
                 else:
                     self._pending = out
                     return
-        except GameOver:
-            stack.clear()
+        except GameOver:  # the flow itself ended it (a turn or play limit, an end condition)
+            pass
+        stack.clear()
         self._pending = None
 
     # -- services for effects ---------------------------------------------------

@@ -26,7 +26,7 @@ import weakref
 from itertools import repeat
 
 from ..lang.limits import NUMBER_LIMIT
-from ..lang.machine import shuffle
+from ..lang.machine import Stop, shuffle
 from ..lang.values import HAND, PILE, PUBLIC, PrivateInt, as_secret_as  # noqa: F401 (re-exported)
 from .events import EventLog
 
@@ -152,8 +152,9 @@ def copy_rng(rng) -> random.Random:
     return other
 
 
-class GameOver(Exception):
-    """Raised when the game has been decided; unwinds every running effect."""
+class GameOver(Stop):
+    """Raised when the game has been decided; ends every running effect (the effect
+    machine turns it into a STOPPED return where an effect ran it: machine.Stop)."""
 
 
 class Table:

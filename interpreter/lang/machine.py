@@ -241,6 +241,19 @@ class Ctx:
         return other
 
 
+class Stop(Exception):
+    """Raised by a primitive (through the world's services) when every running effect
+    must end at once: the engine's GameOver is one. The effect machine does not let it
+    unwind further: the frame that ran the primitive returns :data:`STOPPED` instead, and
+    that goes up through the frames that called it as a wait does (each returns what it
+    got back), to the game's loop, which ends there. An exception unwinding a deep game
+    costs far more, compiled: Cython adds a traceback entry for every function it leaves."""
+
+
+#: what a frame returns once a :class:`Stop` ended the effects (instead of a decision)
+STOPPED = object()
+
+
 # -- the effect machine -----------------------------------------------------------
 # operations of compiled code that may wait (see compiler.py), as (opcode, ...) tuples; the
 # commonest first, as the machine tests them in this order
@@ -290,93 +303,96 @@ class ProgramFrame(Frame):
             value = value.result
 
     def step(self, machine, value):
-        ctx, stack, ops = self.ctx, self.stack, self.ops
-        if self.pc or self.then is not None or not self.keep:  # resumed: the answer awaited
-            then, self.then = self.then, None
-            if then is not None:
-                state, value = self._wait(machine, then[0](ctx, value, *then[1]), self.pc, self.keep)
-                if state is _WAIT:
-                    return value
-            if self.keep:
-                stack.append(value)
-            self.keep = True
-        pc, end = self.pc, len(ops)
-        while pc < end:
-            op = ops[pc]
-            pc += 1
-            code = op[0]
-            if code is CALLF:  # a call whose arguments never wait: (CALLF, the call, waits, keep)
-                value = op[1](ctx)
-                if op[2] and value is not None:  # a primitive that may wait, and did not just finish
-                    state, value = self._wait(machine, value, pc, op[3])
+        try:
+            ctx, stack, ops = self.ctx, self.stack, self.ops
+            if self.pc or self.then is not None or not self.keep:  # resumed: the answer awaited
+                then, self.then = self.then, None
+                if then is not None:
+                    state, value = self._wait(machine, then[0](ctx, value, *then[1]), self.pc, self.keep)
                     if state is _WAIT:
                         return value
-                if op[3]:
+                if self.keep:
                     stack.append(value)
-            elif code is EXEC:
-                op[1](ctx)
-            elif code is PURE:
-                stack.append(op[1](ctx))
-            elif code is CALL:
-                count = op[2]
-                if count:
-                    args = stack[-count:]
-                    del stack[-count:]
-                    value = op[1](ctx, *args)
-                else:
+                self.keep = True
+            pc, end = self.pc, len(ops)
+            while pc < end:
+                op = ops[pc]
+                pc += 1
+                code = op[0]
+                if code is CALLF:  # a call whose arguments never wait: (CALLF, the call, waits, keep)
                     value = op[1](ctx)
-                if op[3]:  # a primitive that may wait
-                    state, value = self._wait(machine, value, pc, True)
-                    if state is _WAIT:
-                        return value
-                stack.append(value)
-            elif code is STORE:
-                ctx.vars[op[1]] = stack.pop()
-            elif code is POP:
-                stack.pop()
-            elif code is JUMP:
-                pc = op[1]
-            elif code is JUMP_FALSE:
-                if not stack.pop():
-                    pc = op[1]
-            elif code is AND_JUMP:  # `and`: a false operand is the answer
-                if not stack[-1]:
-                    pc = op[1]
-                else:
+                    if op[2] and value is not None:  # a primitive that may wait, and did not just finish
+                        state, value = self._wait(machine, value, pc, op[3])
+                        if state is _WAIT:
+                            return value
+                    if op[3]:
+                        stack.append(value)
+                elif code is EXEC:
+                    op[1](ctx)
+                elif code is PURE:
+                    stack.append(op[1](ctx))
+                elif code is CALL:
+                    count = op[2]
+                    if count:
+                        args = stack[-count:]
+                        del stack[-count:]
+                        value = op[1](ctx, *args)
+                    else:
+                        value = op[1](ctx)
+                    if op[3]:  # a primitive that may wait
+                        state, value = self._wait(machine, value, pc, True)
+                        if state is _WAIT:
+                            return value
+                    stack.append(value)
+                elif code is STORE:
+                    ctx.vars[op[1]] = stack.pop()
+                elif code is POP:
                     stack.pop()
-            elif code is OR_JUMP:  # `or`: a true operand is the answer
-                if stack[-1]:
+                elif code is JUMP:
                     pc = op[1]
-                else:
-                    stack.pop()
-            elif code is COMBINE:
-                count = op[2]
-                values = stack[-count:]
-                del stack[-count:]
-                stack.append(op[1](values))
-            elif code is NOT:
-                stack[-1] = not stack[-1]
-            elif code is FOR:
-                items = op[4](stack.pop())
-                machine.charge(op[3] * len(items), op[5])
-                if not items:
-                    pc = op[2]
-                else:
-                    self.loops.append([items, 0])
-                    ctx.vars[op[1]] = items[0]
-            elif code is NEXT:
-                loop = self.loops[-1]
-                loop[1] += 1
-                if loop[1] < len(loop[0]):
-                    ctx.vars[op[2]] = loop[0][loop[1]]
-                    pc = op[1]
-                else:
-                    self.loops.pop()
-            elif code is CHARGE:
-                machine.charge(op[1], op[2])
-        self.pc = end
-        self.result = stack[-1] if stack else None
-        return None
+                elif code is JUMP_FALSE:
+                    if not stack.pop():
+                        pc = op[1]
+                elif code is AND_JUMP:  # `and`: a false operand is the answer
+                    if not stack[-1]:
+                        pc = op[1]
+                    else:
+                        stack.pop()
+                elif code is OR_JUMP:  # `or`: a true operand is the answer
+                    if stack[-1]:
+                        pc = op[1]
+                    else:
+                        stack.pop()
+                elif code is COMBINE:
+                    count = op[2]
+                    values = stack[-count:]
+                    del stack[-count:]
+                    stack.append(op[1](values))
+                elif code is NOT:
+                    stack[-1] = not stack[-1]
+                elif code is FOR:
+                    items = op[4](stack.pop())
+                    machine.charge(op[3] * len(items), op[5])
+                    if not items:
+                        pc = op[2]
+                    else:
+                        self.loops.append([items, 0])
+                        ctx.vars[op[1]] = items[0]
+                elif code is NEXT:
+                    loop = self.loops[-1]
+                    loop[1] += 1
+                    if loop[1] < len(loop[0]):
+                        ctx.vars[op[2]] = loop[0][loop[1]]
+                        pc = op[1]
+                    else:
+                        self.loops.pop()
+                elif code is CHARGE:
+                    machine.charge(op[1], op[2])
+            self.pc = end
+            self.result = stack[-1] if stack else None
+            return None
+        except Stop:  # the game is over: up the frames as a wait goes, not as an exception
+            return STOPPED
 
 
 _WAIT, _GO = object(), object()
