@@ -67,6 +67,27 @@ def test_setup_is_shuffled_by_the_seed():
 
 
 # -- the step API ---------------------------------------------------------------
+def test_an_effect_that_ends_the_game_stops_its_frame_and_every_frame_under_it():
+    """A Stop (GameOver) raised inside effect code comes back from the effect machine as
+    machine.STOPPED, passed up as a wait is; the game's loop then clears every frame."""
+    from kittens.interpreter.lang.machine import CALLF, EXEC, STOPPED, ProgramFrame, Stop
+
+    ran = []
+
+    def stop(_ctx):
+        raise Stop()
+
+    frame = ProgramFrame(((EXEC, stop), (CALLF, ran.append, False, False)), None)
+    assert frame.step(None, None) is STOPPED and ran == []
+    game = Game(EDITION, 2)
+    ended = 0
+    for seed in range(30):  # a two-player game ends when an exploding kitten eliminates someone
+        state = play_game(game, seed, [RandomBot(seed), RandomBot(seed + 1)], record=False)
+        assert state.is_terminal() and state.stack == [] and state.decision() is None
+        ended += state.winner is not None
+    assert ended == 30
+
+
 def test_step_api_and_errors():
     state = Game(EDITION, 3).new_state(0)
     assert state.current_player() == 0
