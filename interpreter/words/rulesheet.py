@@ -455,7 +455,7 @@ class _Context:
 def _answering_holds(tree, card_id: str | None) -> bool | None:
     """Whether a condition holds when its card answers a play of ``card_id`` alone:
     True or False where the condition tests only the title of the play answered
-    (`title(answered()) == "attack"`, with `and`, `or`, `not`), else None (it depends)."""
+    (`title(answered()) == "some_id"`, with `and`, `or`, `not`), else None (it depends)."""
     if isinstance(tree, s.Not):
         inner = _answering_holds(tree.operand, card_id)
         return None if inner is None else not inner
