@@ -2,8 +2,9 @@
 
 Everything about the package is declared in pyproject.toml; this file only adds the
 compiled core. The modules named below are plain Python, compiled unchanged, with
-the .pxd files beside eight of them declaring their busiest classes as C structs: a
-game then runs about twice as fast (``benchmarks/compare.py 767fe87 HEAD+compiled``).
+the .pxd files beside nine of them declaring their busiest classes as C structs
+and functions as C functions: a game then runs about twice as fast
+(``benchmarks/compare.py 767fe87 HEAD+compiled``).
 The .py files are installed beside the compiled modules, and Python loads the
 compiled ones first.
 
@@ -48,10 +49,10 @@ HOT_MODULES = [
     "interpreter/lang/primitives.py", "interpreter/lang/values.py", "interpreter/lang/counts.py",
     "interpreter/engine/bots.py", "interpreter/engine/compiled.py", "interpreter/engine/decisions.py",
     "interpreter/engine/encoding.py", "interpreter/engine/events.py", "interpreter/engine/flow.py",
-    "interpreter/engine/game.py", "interpreter/engine/players.py", "interpreter/engine/plays.py",
-    "interpreter/engine/reactions.py", "interpreter/engine/search.py", "interpreter/engine/setup.py",
-    "interpreter/engine/simulate.py", "interpreter/engine/table.py", "interpreter/engine/triggers.py",
-    "interpreter/engine/views.py",
+    "interpreter/engine/game.py", "interpreter/engine/logwriter.py", "interpreter/engine/players.py",
+    "interpreter/engine/plays.py", "interpreter/engine/reactions.py", "interpreter/engine/search.py",
+    "interpreter/engine/setup.py", "interpreter/engine/simulate.py", "interpreter/engine/table.py",
+    "interpreter/engine/triggers.py", "interpreter/engine/views.py",
     # the balance lab's own loop around each game: what it gathers and sums per game
     "lab/play.py", "lab/tally.py", "lab/work.py",
 ]

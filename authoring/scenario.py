@@ -164,7 +164,7 @@ class _Run(Expectations):
             raise ScenarioFailure()
 
     def _recent(self) -> str:
-        from ..interpreter.engine.events import dumps
+        from ..interpreter.engine.logwriter import dumps
         events = [e for e in self.state.events if e["type"] not in ("decision",)][-8:]
         return "  last events:\n" + "\n".join("    " + dumps(e) for e in events)
 

@@ -35,6 +35,15 @@ from kittens.about import EDITIONS_DIR, engine_core
 from kittens.interpreter.engine.players import make_bots
 from kittens.interpreter.engine.simulate import LogFile, _HeaderText, play_game, run_games
 
+try:  # the log writer, a module of its own since issue 30 (an older kittens: the log wrote itself)
+    from kittens.interpreter.engine.logwriter import write_lines as _write_lines
+
+    def write_log(log, out: list) -> None:
+        _write_lines(log.rows, out)
+except ImportError:
+    def write_log(log, out: list) -> None:
+        log.write_lines(out)
+
 PARTS = ("unlogged game", "recorded game", "header", "lines", "join", "write")
 
 
@@ -54,7 +63,7 @@ def measure(game: Game, games: int, folder: str) -> dict:
             recorded = clock()
             pieces = [header(seed, seed + 1), "\n"]  # game seed+1 of a run from seed 0
             headed = clock()
-            state.table.log.write_lines(pieces)
+            write_log(state.table.log, pieces)
             written = clock()
             data = "".join(pieces).encode()
             joined = clock()

@@ -207,8 +207,8 @@ def play(
 
     from ..adapters.replay import header_fields
     from ..adapters.terminal import HumanTable, Quit, Terminal
-    from ..interpreter.engine.events import dumps
     from ..interpreter.engine.game import Game, RuleRuntimeError
+    from ..interpreter.engine.logwriter import dumps
     from ..interpreter.engine.players import make_bots
     from ..interpreter.engine.simulate import game_header
 

@@ -132,7 +132,8 @@ def test_each_declaration_file_matches_its_classes(pxd):
     source = pxd.with_suffix(".py")
     assert source.exists(), f"{pxd.name} declares a module that does not exist"
     classes = declared_classes(pxd)
-    assert classes, f"{pxd.name} declares no class"
+    # (logwriter.pxd declares only functions)
+    assert classes or "cdef class" not in pxd.read_text(), f"{pxd.name}: its classes were not read"
     for name, declared in classes.items():
         slots, set_in_init = attributes_in_source(source, name)
         if slots is not None:

@@ -11,8 +11,9 @@ from typer.testing import CliRunner
 from kittens.cli import app
 from kittens.interpreter.engine.bots import RandomBot
 from kittens.interpreter.engine.decisions import CHANCE, TERMINAL
-from kittens.interpreter.engine.events import dumps, for_seat
+from kittens.interpreter.engine.events import for_seat
 from kittens.interpreter.engine.game import TURN_LIMIT, Game, GameError
+from kittens.interpreter.engine.logwriter import dumps
 from kittens.interpreter.engine.simulate import play_game
 from kittens.interpreter.lang import primitives as P
 from kittens.interpreter.rules.load import load_edition

@@ -11,8 +11,9 @@ import pytest
 
 from kittens.about import EDITIONS_DIR
 from kittens.interpreter.engine import simulate
-from kittens.interpreter.engine.events import dumps_lines, encode_lines, seats_of
+from kittens.interpreter.engine.events import seats_of
 from kittens.interpreter.engine.game import Game
+from kittens.interpreter.engine.logwriter import dumps, dumps_lines, encode_lines, write_lines, write_rows
 from kittens.interpreter.engine.players import make_bots
 from kittens.interpreter.rules.load import load_edition
 
@@ -46,9 +47,9 @@ def test_a_logged_game_is_written_as_plain_json_writes_it(name):
         expected = "\n".join(_written_plainly(event) for event in state.events)
         assert dumps_lines(state.events) == expected
         assert encode_lines(state.events) == expected.encode()
-        assert state.table.log.lines() == expected.encode()  # written from the rows
+        assert write_rows(state.table.log.rows) == expected.encode()  # written from the rows
         pieces = ["head\n"]
-        state.table.log.write_lines(pieces)
+        write_lines(state.table.log.rows, pieces)
         assert "".join(pieces) == "head\n" + expected + "\n"
         secrets += sum("secret" in event for event in state.events)
     assert secrets  # the cached conversion was used
@@ -244,7 +245,7 @@ def test_the_row_writer_writes_any_value_as_json_dumps_does():
     when its text was remembered from an earlier row."""
     from hypothesis import given, settings
 
-    from kittens.interpreter.engine.events import CHOSE, DECISION, EventLog, write_rows
+    from kittens.interpreter.engine.events import CHOSE, DECISION, EventLog
 
     @settings(max_examples=300, deadline=None)
     @given(value=_json_values())
@@ -272,7 +273,7 @@ def test_remembered_texts_never_mix_up_look_alike_values(order):
     strings): 1 and True, a list and a tuple of the same strings, are
     equal in Python, and only values written alike may share a text. Each row is written
     as json.dumps writes it, whichever of its look-alikes came first."""
-    from kittens.interpreter.engine.events import EventLog, write_rows
+    from kittens.interpreter.engine.events import EventLog
 
     values = _LOOK_ALIKES if order == "forward" else _LOOK_ALIKES[::-1]
     for _ in range(2):  # the second time round, every text is remembered
@@ -308,7 +309,6 @@ def test_a_secret_is_a_dict_equal_by_content_that_copies_and_pickles():
 def test_each_games_header_line_is_the_game_header_as_dumps_writes_it(seed):
     """Each game's first line is dumps(game_header(...)) exactly, with the game's seed and
     its number in the run (the header's check covers both)."""
-    from kittens.interpreter.engine.events import dumps
 
     class Kept:
         def __init__(self):
@@ -329,7 +329,8 @@ def test_each_games_header_line_is_the_game_header_as_dumps_writes_it(seed):
 def test_del_is_escaped_as_json_dumps_escapes_it(text):
     """orjson writes DEL (0x7f) as it is, json.dumps as \\u007f: every writer of a log
     writes it as json.dumps does (hypothesis found an event kept as a dict that did not)."""
-    from kittens.interpreter.engine.events import EventLog, encode, encode_lines, write_rows
+    from kittens.interpreter.engine.events import EventLog
+    from kittens.interpreter.engine.logwriter import encode
 
     assert encode({"reason": text}) == json.dumps({"reason": text}, separators=(",", ":"))
     events = [{"type": "fizzled", "reason": text, "seat": 0}, {"type": "out", "seat": 1}]

@@ -20,8 +20,8 @@ from conftest import ROOT
 from test_editions import Observer, _check_views
 
 from kittens.interpreter.engine.bots import HeuristicBot, RandomBot
-from kittens.interpreter.engine.events import dumps
 from kittens.interpreter.engine.game import TURN_LIMIT, Game
+from kittens.interpreter.engine.logwriter import dumps
 from kittens.interpreter.engine.simulate import play_game
 from kittens.interpreter.rules.load import load_edition
 

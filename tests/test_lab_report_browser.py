@@ -9,7 +9,6 @@ is hard to read across).
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -18,20 +17,12 @@ from typer.testing import CliRunner
 pytest.importorskip("matplotlib")
 playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is in kittens-engine[test]")
 
-from kittens.cli import app
+from chromium import CHROMIUM_FLAGS, chromium_path  # noqa: E402
+
+from kittens.cli import app  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
 WIDTH = 1100
-
-
-def _chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    pytest.skip("no Chromium on this machine (`apt-get install chromium`; .ci/run installs it)")
 
 
 def _report(tmp_path, *args) -> Path:
@@ -42,14 +33,14 @@ def _report(tmp_path, *args) -> Path:
 
 
 def test_reports_read_well_in_chromium(tmp_path):
-    executable = _chromium()
+    executable = chromium_path()
     ARTIFACTS.mkdir(exist_ok=True)
     pages = [_report(tmp_path, "simulate", "original", "--bots", "heuristic,random"),
              _report(tmp_path, "compare", "original", "original@older_printing"),
              _report(tmp_path, "sweep", "original", "--count", "nope=2..6/2", "-m", "card:nope"),
              _report(tmp_path, "arena", "original", "--bots", "heuristic,random")]
     with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=FLAGS, headless=True)
+        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS, headless=True)
         try:
             for path in pages:
                 page = browser.new_page(viewport={"width": WIDTH, "height": 900})

@@ -579,7 +579,8 @@ def test_the_command_still_writes_the_golden_games(tmp_path, monkeypatch):
 def test_lines_of_a_log_are_written_exactly_as_the_json_module_writes_them():
     """orjson writes the log; what it writes must not differ by a byte from json.dumps
     (compact, sorted keys, non-ASCII escaped), or old logs would stop replaying."""
-    from kittens.interpreter.engine.events import dumps_lines, to_json
+    from kittens.interpreter.engine.events import to_json
+    from kittens.interpreter.engine.logwriter import dumps_lines
 
     events = [{"type": "move", "card": "defuse", "secret": {"card": 0b101}, "at": 3},
               {"type": "chose", "value": "caf\u00e9", "seat": 1, "only": 2},
@@ -600,7 +601,7 @@ def test_lines_of_a_log_are_written_exactly_as_the_json_module_writes_them():
 def test_a_game_written_at_once_splits_into_exactly_its_events(events):
     """dumps_lines writes a game's events in one call and cuts the list at its separators;
     text that looks like a separator must not cut an event in two."""
-    from kittens.interpreter.engine.events import dumps, dumps_lines
+    from kittens.interpreter.engine.logwriter import dumps, dumps_lines
 
     written = dumps_lines(events)
     assert written == "\n".join(dumps(event) for event in events)

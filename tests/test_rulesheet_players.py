@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import html as html_module
 import re
-import shutil
 
 import pytest
+from chromium import CHROMIUM_FLAGS, chromium_path
 from conftest import ROOT
 
 from kittens.interpreter.lang.primitives import PRIMITIVES
@@ -110,23 +110,11 @@ def test_a_house_rule_from_kittens_new_reads_as_a_change(tmp_path):
 
 
 # -- the HTML sheet in a real browser ----------------------------------------------------
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-def _chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    pytest.skip("no Chromium on this machine (`apt-get install chromium`; .ci/run installs it)")
-
-
 def test_the_html_rulesheet_prints_on_a4_in_headless_chromium(tmp_path):
     """Open the sheet as a person would: a screenshot at A4 width kept as an artefact, no
     sideways scrolling, and a printed PDF of A4 pages whose cards are not cut in two."""
     playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is in kittens-engine[test]")
-    executable = _chromium()
+    executable = chromium_path()
     ARTIFACTS.mkdir(exist_ok=True)
     page_file = ARTIFACTS / "rulesheet-original.html"
     page_file.write_text(render_rulesheet(load_edition("original"), 4, "html"), encoding="utf-8")

@@ -7,64 +7,25 @@ server's game: its own hand, the other hand's size, the draw pile, and never a
 card of the other hand it has not seen, never a card id, never the other seat's
 link. Screenshots are kept in tests/artifacts/web/ (ignored by git).
 
-The server is uvicorn on 127.0.0.1, in a thread of this process.
+The server is uvicorn on 127.0.0.1, in a thread of this process (the `server` and
+`browser` fixtures are in conftest.py).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import time
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("starlette")
-uvicorn = pytest.importorskip("uvicorn")
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("uvicorn")
+pytest.importorskip("playwright.sync_api")
 
-from webtable import serve_in_thread  # noqa: E402
+from chromium import shot  # noqa: E402
 
 from kittens.adapters.replay import replay_log  # noqa: E402
-from kittens.web.app import Settings, create_app  # noqa: E402
-
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "web"
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-def chromium_path() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("Chromium is missing: .ci/run installs Debian's chromium package")
-        pytest.skip("Chromium is not installed (apt-get install chromium)")
-    return found
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """A real server (uvicorn) on a free port of 127.0.0.1."""
-    settings = Settings(data=str(tmp_path_factory.mktemp("serve")), answer_seconds=1.5, bot_delay=0.1)
-    app = create_app(settings)
-    with serve_in_thread(app, uvicorn) as url:
-        yield url, app
-
-
-@pytest.fixture(scope="module")
-def browser():
-    path = chromium_path()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
-        yield launched
-        launched.close()
-
-
-def shot(page, name: str) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def make_table_in_the_lobby(page, base: str, seed: int) -> list[str]:

@@ -6,7 +6,8 @@ clock paused) while the server is down, with its seconds shown; names, presence 
 escaped chat; a one-click rematch; motion and sound, off with reduced motion; the replay
 viewer on a lab log. Screenshots go to tests/artifacts/web/ (ignored by git).
 
-The servers are uvicorn on 127.0.0.1, in threads of this process.
+The servers are uvicorn on 127.0.0.1, in threads of this process (the shared `server`
+and `browser` fixtures are in conftest.py).
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ import pytest
 
 pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
-from test_web_browser import ARTIFACTS, CHROMIUM_FLAGS, chromium_path  # noqa: E402
+from chromium import ARTIFACTS, shot  # noqa: E402
 from webtable import serve_in_thread  # noqa: E402
 
 from kittens.interpreter.engine.game import Game  # noqa: E402
@@ -46,23 +47,6 @@ win:
 """
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    settings = Settings(data=str(tmp_path_factory.mktemp("serve")), answer_seconds=1.5, bot_delay=0.1)
-    app = create_app(settings)
-    with serve_in_thread(app, uvicorn) as url:
-        yield url, app
-
-
-@pytest.fixture(scope="module")
-def browser():
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
-        yield launched
-        launched.close()
-
-
 @pytest.fixture(params=list(SIZES))
 def size(request):
     return request.param
@@ -72,10 +56,6 @@ def new_page(browser, size, **extra):
     phone = size == "phone"
     context = browser.new_context(viewport=SIZES[size], is_mobile=phone, has_touch=phone, **extra)
     return context.new_page()
-
-
-def shot(page, name: str) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def original():

@@ -14,7 +14,7 @@ pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-from test_web_browser import CHROMIUM_FLAGS, chromium_path  # noqa: E402
+from chromium import CHROMIUM_FLAGS, chromium_path  # noqa: E402
 from webtable import serve_in_thread  # noqa: E402
 
 from kittens.web.app import Settings, create_app  # noqa: E402

@@ -81,3 +81,32 @@ def test_a_step_moved_beside_itself_is_a_finding_at_its_place(tmp_path):
     compile_edition(ws, str(rule))
     found = [(d.code, d.line, d.column) for d in ws.diagnostics if d.is_error]
     assert found == [("bad-value", 7, 26)], [d.render() for d in ws.diagnostics]
+
+
+def test_an_edition_and_its_variants_are_resolved_once_and_each_effect_parsed_once(monkeypatch):
+    """The files of an edition are walked once for it and all its variants, each variant
+    layered on that; an effect text is parsed once, not again for each variant."""
+    from collections import Counter
+
+    from kittens.interpreter.rules import stack
+    from kittens.interpreter.rules import workspace as workspace_module
+
+    resolved, parsed = Counter(), Counter()
+    real_resolve, real_parse = stack.resolve, Workspace._parse
+
+    def counting_resolve(ws, path, expansions=()):
+        resolved[os.path.realpath(path)] += 1
+        return real_resolve(ws, path, expansions)
+
+    def counting_parse(self, doc, path, text, expression):
+        parsed[(workspace_module._place(doc, path), expression)] += 1
+        return real_parse(self, doc, path, text, expression)
+
+    monkeypatch.setattr("kittens.interpreter.rules.edition.resolve", counting_resolve)
+    monkeypatch.setattr(Workspace, "_parse", counting_parse)
+    ws = Workspace()
+    path = str(EDITIONS_DIR / "barking.yaml")
+    edition = compile_edition(ws, path)
+    assert edition is not None and len(edition.variants) >= 3
+    assert resolved == {os.path.realpath(path): 1}
+    assert parsed and max(parsed.values()) == 1, [place for place, times in parsed.items() if times > 1]

@@ -51,8 +51,8 @@ from ..about import EDITIONS_DIR
 # a browser names only the plain built-in bots: a bot spec could name a class to import
 # (code on this server) or a search budget that stalls every table
 from ..interpreter.engine.bots import BOTS
-from ..interpreter.engine.events import dumps, dumps_lines
 from ..interpreter.engine.game import Game, GameError
+from ..interpreter.engine.logwriter import dumps, dumps_lines
 from ..interpreter.engine.simulate import game_header
 from ..interpreter.rules.load import RuleError, UsageError
 from . import replay_view

@@ -26,8 +26,8 @@ import os
 
 import orjson
 
-from ..interpreter.engine.events import dumps_lines
 from ..interpreter.engine.game import Game, GameError, RuleRuntimeError
+from ..interpreter.engine.logwriter import dumps_lines
 from ..interpreter.engine.simulate import replay_event
 from ..interpreter.rules import plugins
 from ..interpreter.rules.load import RuleError, UsageError

@@ -1,7 +1,8 @@
 # Cython declarations for events.py, read only when setup.py compiles the engine: the
 # event log and the shapes of its rows as C structs, the row recorders as C methods
-# (Table.move records about 130 moves a game), the log writer and its helpers as C
-# functions. Attributes: exactly each class's __slots__ (tests/test_compiled_core.py).
+# (Table.move records about 130 moves a game), and the helpers they call as C
+# functions. The log writer has its own (logwriter.pxd), which reads these.
+# Attributes: exactly each class's __slots__ (tests/test_compiled_core.py).
 
 cimport cython
 
@@ -37,27 +38,10 @@ cdef class Shape:
     cdef public str tail
 
 # the module's own tables, looked up as dicts (not through a method of an unknown object)
-cdef dict _TEXTS, _SEATS, _MOVE_SECRETS, _SHOW_SECRETS
-
-@cython.locals(out=list)
-cpdef bytes write_rows(list rows)
-
-cpdef _write_lines(list rows, list out)
-
-@cython.locals(shape=Shape, heads=tuple, optional=bytes, kept=bytes, texts=tuple,
-               known=dict, text=str, i=Py_ssize_t, last=Py_ssize_t)
-cdef _write_row(tuple values, list out)
-
-cpdef str _value_text(value)
-
-cpdef bint _as_json_writes(bytes data)
-
-@cython.locals(text=str, first=bint)
-cpdef _write(value, list out)
+cdef dict _SEATS, _MOVE_SECRETS, _SHOW_SECRETS
 
 cpdef seats(mask)
 cpdef _move_secret(card, at, everyone, dict known)
 cpdef dict _move_secrets_of(everyone)
-cpdef _text_key(value)
 cdef tuple _ONE_SEAT
 cdef Py_ssize_t _ONE_SEAT_KEPT

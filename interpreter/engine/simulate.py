@@ -20,8 +20,8 @@ import time
 from dataclasses import dataclass, field
 
 from ...about import __version__
-from .events import dumps, encode
 from .game import Game, GameError, RuleRuntimeError, State
+from .logwriter import dumps, encode, write_lines
 from .players import make_bots
 from .views import decision_for, view_maker
 
@@ -131,7 +131,7 @@ def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,
                 with interrupts.deferred():  # a game is counted and written whole, or not at all
                     if log is not None:
                         pieces = [head_text(game_seed, index + 1), "\n"]
-                        state.table.log.write_lines(pieces)  # each line ended: the game's last too
+                        write_lines(state.table.log.rows, pieces)  # each line ended: the game's last too
                         data = "".join(pieces)  # ASCII: json.dumps escapes the rest
                         if write_bytes is not None:
                             write_bytes(data.encode())

@@ -22,7 +22,7 @@ from .compose import Layer, Layered, by_marks, is_by_marks
 from .library import check_effects, declared_zones, zone_env
 from .model import Check, Edition, Origin, SetupStep
 from .setup import dead_cards, dry_run
-from .stack import chosen_variants, resolve_stack, stack_files, variant_sources
+from .stack import Stack, resolve
 from .workspace import Workspace, base_names
 
 
@@ -41,42 +41,44 @@ def compile_edition(ws: Workspace, path: str, expansions: tuple = (), variants=N
     above it), and ``Edition.unavailable`` says why the others do not.
     None when there are errors that stop compilation.
     """
-    base = _compile_view(ws, path, tuple(expansions), ())
+    stack = resolve(ws, path, tuple(expansions))  # the files read and walked once, for every view
+    base = _compile_view(ws, stack, ())
     if base is None:
         return None
-    files = stack_files(ws, path, tuple(expansions))
+    files = stack.files
     top = os.path.realpath(files[-1].path) if files else None
     compiled, unavailable = {}, {}
-    chosen = chosen_variants(ws, path)  # switched on by a house rule's own `variant:`
-    sources = variant_sources(ws, path, tuple(expansions))
+    chosen = stack.chosen_variants()  # switched on by a house rule's own `variant:`
+    sources = stack.variant_sources()
     for name, owner in sources.items():
         if (variants is not None and name not in variants) or name in chosen:
             continue
         if owner == top:
-            view = _compile_view(ws, path, tuple(expansions), ((name, owner),))
+            view = _compile_view(ws, stack, ((name, owner),))
             if view is None:
                 return None
         else:  # a variant from below: checked quietly, dropped where it no longer applies
             before = ws.snapshot()
-            view = _compile_view(ws, path, tuple(expansions), ((name, owner),))
+            view = _compile_view(ws, stack, ((name, owner),))
             errors = ws.restore(before)
             if view is None or errors:
                 unavailable[name] = (owner, errors[0].render() if errors else "it does not compile")
                 continue
         compiled[name] = view
+    known: dict = {}  # (view, players) -> its dead cards, found once
     for view in [base, *(compiled[name] for name, owner in sources.items()
                          if owner == top and name in compiled)]:
-        _dead_cards(ws, view, compiled)
+        _dead_cards(ws, view, compiled, known)
     return replace(base, variants=compiled, unavailable=unavailable)
 
 
-def _dead_cards(ws: Workspace, edition: Edition, variants: dict) -> None:
+def _dead_cards(ws: Workspace, edition: Edition, variants: dict, known: dict) -> None:
     """Warn about player counts at which a card is dealt but nothing in play uses it (a
     Defuse with no kitten in the pile) when no variant is made for that count either;
     where one is, `kittens list` and `kittens run` point at it (see :func:`variant_for`)."""
     for players in range(edition.players[0], edition.players[1] + 1):
-        dead = dead_cards(edition, players)
-        if not dead or variant_for(edition, variants, players):
+        dead = _dead_at(edition, players, known)
+        if not dead or variant_for(edition, variants, players, known):
             continue
         card_id, users = next(iter(dead.items()))
         origin = edition.origins.get("players") or edition.origin
@@ -89,14 +91,24 @@ def _dead_cards(ws: Workspace, edition: Edition, variants: dict) -> None:
                              source_line=_line_of(origin)))
 
 
-def variant_for(edition: Edition, variants: dict, players: int) -> str | None:
+def variant_for(edition: Edition, variants: dict, players: int, known: dict | None = None) -> str | None:
     """The first variant that plays ``players`` with no card left useless, when the edition
-    as it is leaves one useless at that count (Imploding Kittens with two players)."""
+    as it is leaves one useless at that count (Imploding Kittens with two players).
+    ``known``: dead cards found so far, by view and player count (see _dead_at)."""
     for name, view in variants.items():
         if view is not edition and view.players[0] <= players <= view.players[1] \
-                and not dead_cards(view, players):
+                and not _dead_at(view, players, {} if known is None else known):
             return name
     return None
+
+
+def _dead_at(edition: Edition, players: int, known: dict) -> dict:
+    """dead_cards(edition, players), found once per view and count while ``known`` lives
+    (its views with it: an id is not reused while its object lives)."""
+    key = (id(edition), players)
+    if key not in known:
+        known[key] = (edition, dead_cards(edition, players, known.setdefault("names", {})))
+    return known[key][1]
 
 
 def _line_of(origin: Origin) -> str:
@@ -108,9 +120,10 @@ def _line_of(origin: Origin) -> str:
     return lines[origin.line - 1] if 0 < origin.line <= len(lines) else ""
 
 
-def _compile_view(ws: Workspace, path: str, expansions: tuple, variants: tuple) -> Edition | None:
-    """The edition with one variant switched on (or none): the stack resolved and compiled."""
-    doc = resolve_stack(ws, path, expansions, variants)
+def _compile_view(ws: Workspace, stack: Stack, variants: tuple) -> Edition | None:
+    """The edition with one variant switched on (or none): the resolved stack layered
+    with it, and compiled."""
+    doc = stack.layer(ws, variants)
     if doc is None:
         return None
     data = doc.data

@@ -28,6 +28,9 @@ class Library:
     trees: dict[tuple, object] = field(default_factory=dict)  # json path -> parsed effect (or None)
     zones: dict[str, dict] = field(default_factory=dict)  # extra zone name -> {"public": bool}
     params: dict[str, tuple] = field(default_factory=dict)  # name -> (default value, json path)
+    #: the effects checked against an edition's names (see library.check_effects): what
+    #: the check found and the cards it saw named, by the names it was checked against
+    checked: dict[tuple, tuple] = field(default_factory=dict)
 
     def visible_zones(self) -> dict:
         """Own zones plus those of used libraries, transitively."""

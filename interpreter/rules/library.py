@@ -254,7 +254,36 @@ def _parse_record(ws: Workspace, lib: Library, path: tuple, raw: dict) -> dict:
 
 
 def check_effects(ws: Workspace, lib: Library, env: CheckEnv) -> None:
-    """Type-check every effect of the library against the cards and rules of ``env``."""
+    """Type-check every effect of the library against the cards and rules of ``env``.
+
+    Checked once per set of names: an edition and its variants mostly check a library
+    against the same cards, rules and limits, and a check has no effect but its findings
+    and the cards it sees named (``env.mentioned_cards``), which are kept and given again."""
+    key = _env_key(env)
+    if key not in lib.checked:
+        outer = env.mentioned_cards
+        env.mentioned_cards = set()  # the cards this library's effects name, alone
+        try:
+            with ws.recording() as found:
+                _check_effects(ws, lib, env)
+            lib.checked[key] = (tuple(found), frozenset(env.mentioned_cards))
+        finally:
+            env.mentioned_cards = outer
+    findings, mentioned = lib.checked[key]
+    for diagnostic in findings:  # (reported already, the first time: a finding is kept once)
+        ws.report(diagnostic)
+    env.mentioned_cards |= mentioned
+
+
+def _env_key(env: CheckEnv) -> tuple:
+    """What a check of effects depends on in ``env``, as a key (the limits' values too)."""
+    limits = env.limits
+    return (env.card_ids, env.tags, None if env.rules is None else frozenset(env.rules.items()),
+            env.zones, env.player_zones, env.counters,
+            None if limits is None else (limits.cards, limits.players, frozenset(limits.values.items())))
+
+
+def _check_effects(ws: Workspace, lib: Library, env: CheckEnv) -> None:
     doc = lib.doc
     records = [(c, p, P.CARD) for c, p in lib.cards.values()] + \
               [(c, p, P.CARDS) for c, p in lib.combos.values()]

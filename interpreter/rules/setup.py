@@ -100,11 +100,12 @@ def _dry_run(edition: Edition, players: int) -> tuple[list[Problem], Counter, Co
     return problems, pile, out
 
 
-def dead_cards(edition: Edition, players: int) -> dict:
+def dead_cards(edition: Edition, players: int, names: dict | None = None) -> dict:
     """Cards that reach the game with ``players`` but can do nothing there: card id ->
     the cards whose effects use it, none of which reaches the game (a Defuse when no
     kitten is left in the pile). Only cards that are never played and do nothing when
-    drawn count: their use is what other cards do with them."""
+    drawn count: their use is what other cards do with them. ``names``: the strings of
+    each card's effects found so far (see _names_of), for a caller asking many times."""
     problems, _pile, out = _dry_run(edition, players)
     if problems:
         return {}
@@ -114,8 +115,9 @@ def dead_cards(edition: Edition, players: int) -> dict:
                              *(c.effect for c in edition.checks),
                              *(part for combo in edition.combos for part in _parts(combo)))
     users: dict = {}
+    names = {} if names is None else names
     for card_id, card in edition.cards.items():
-        for named in _named_cards(*_parts(card)):
+        for named in _names_of(card, names):
             users.setdefault(named, set()).add(card_id)
     dead = {}
     for card_id in sorted(present):
@@ -133,6 +135,15 @@ def _parts(record) -> tuple:
     trees = [getattr(record, name, None) for name in ("requires", "effect", "on_draw", "instead_of_draw")]
     trees += [tree for _name, tree in getattr(record, "choose", ())]
     return tuple(tree for tree in trees if tree is not None)
+
+
+def _names_of(card, names: dict) -> set:
+    """The strings a card's effects write, found once per card while ``names`` lives (the
+    views of an edition share their cards; an id is not reused while its object lives)."""
+    found = names.get(id(card))
+    if found is None:
+        found = names[id(card)] = (card, _named_cards(*_parts(card)))
+    return found[1]
 
 
 def _named_cards(*trees) -> set:

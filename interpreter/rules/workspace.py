@@ -20,7 +20,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
 from ...about import PACKAGE_DIR
 from ..lang import checker, parser, syntax
@@ -111,6 +112,10 @@ class Workspace:
         self.sources = Sources()
         self._effect_text: dict[str, int] = {}  # file -> effect characters parsed so far
         self._effect_counted: set[tuple] = set()  # (file, place in it) of each effect counted
+        # (file, place in it, expression?, text) -> its syntax tree: an edition's own effects are
+        # parsed once, not once for it and again for each variant (trees are frozen, so shared)
+        self._trees: dict[tuple, object] = {}
+        self._recorders: list[list[Diagnostic]] = []  # see recording()
 
     # -- diagnostics ----------------------------------------------------------
     def report(self, diagnostic: Diagnostic) -> None:
@@ -118,6 +123,19 @@ class Workspace:
             diagnostic = dataclasses.replace(diagnostic, message=shipped_in_text(diagnostic.message))
         key = (diagnostic.path, diagnostic.line, diagnostic.column, diagnostic.code, diagnostic.message)
         self._found.setdefault(key, diagnostic)
+        for recorder in self._recorders:
+            recorder.append(diagnostic)
+
+    @contextmanager
+    def recording(self) -> Iterator[list[Diagnostic]]:
+        """Within the block, every finding reported is also added to the list given: what
+        a step reported, to report again where the step's result is reused."""
+        found: list[Diagnostic] = []
+        self._recorders.append(found)
+        try:
+            yield found
+        finally:
+            self._recorders.remove(found)
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -259,8 +277,21 @@ class Workspace:
 
     # -- effects --------------------------------------------------------------
     def parse(self, doc: Document, path: tuple, *, expression: bool = False):
-        """Parse the effect text at ``path``; report and return None on error."""
+        """Parse the effect text at ``path``; report and return None on error. A text
+        parsed before at the same place of the same file is not parsed again."""
         text = doc.value_at(path)
+        if not isinstance(text, str):
+            return self._parse(doc, path, text, expression)
+        key = (*_place(doc, path), expression, text)
+        tree = self._trees.get(key)
+        if tree is not None:
+            return tree
+        tree = self._parse(doc, path, text, expression)
+        if tree is not None:
+            self._trees[key] = tree
+        return tree
+
+    def _parse(self, doc: Document, path: tuple, text, expression: bool):
         used = self._effect_text.get(doc.path, 0)
         if used > MAX_EFFECT_TEXT_PER_FILE:
             return None  # already reported for this file
@@ -306,6 +337,14 @@ class Workspace:
         mark = doc.offset_mark(path, offset)
         self.report(Diagnostic(path=doc.path, line=mark.line, column=mark.column, severity=severity, code=code,
                                message=message, source_line=doc.source_line(mark.line)))
+
+
+def _place(doc, path: tuple) -> tuple:
+    """The file and the place in it that ``path`` of ``doc`` reaches: through the layers of
+    a composed document, and into the variant a variant's document is part of."""
+    if hasattr(doc, "route"):
+        doc, path = doc.route(path)
+    return doc.path, getattr(doc, "prefix", ()) + tuple(path)
 
 
 def bounded(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
