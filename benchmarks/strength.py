@@ -26,8 +26,8 @@ It then times the search player's decisions (those with more than one option)
 at several budgets on the same positions of the 4-player Original.
 
 ``--curve`` plays a strength curve instead: each search algorithm of
-``--algorithms`` (name=spec, default PIMC, single-observer ISMCTS and the paired
-search) at each time per decision of ``--seconds`` (default 0.01, 0.1 and 1),
+``--algorithms`` (name=spec, default PIMC, single- and multiple-observer ISMCTS
+and the paired search) at each time per decision of ``--seconds`` (default 0.01, 0.1 and 1),
 counted in CPU time of the process playing (``cpu=true``: one core's worth of
 work per decision, however busy the machine), plus the heuristic bot in the
 same seat as the baseline, in each match-up of
@@ -235,7 +235,8 @@ def decision_times(budgets: list[str], positions: int = 20, seed: int = 0) -> li
 
 
 #: the search algorithms a curve compares, by name (ISMCTSBot's ``search`` setting)
-ALGORITHMS = "pimc=ismcts:search=pimc,so-ismcts=ismcts:search=single,paired=ismcts:search=paired"
+ALGORITHMS = ("pimc=ismcts:search=pimc,so-ismcts=ismcts:search=single,mo-ismcts=ismcts:search=multi,"
+              "paired=ismcts:search=paired")
 
 
 def curve(names: list, algorithms: dict, seconds: list, games: int, seed: int, jobs: int,
