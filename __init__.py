@@ -3,10 +3,12 @@
 Rules live in YAML (``rulebook/`` for cards and combos, ``editions/`` for
 editions), are checked against the JSON Schemas in ``schema/``, and card
 behaviour is written in a small effect language compiled once at load. The
-code follows the data, one package per stage (see ``interpreter/``):
-``lang`` (YAML, schemas, the effect language), ``rules`` (files composed and
-compiled into an edition), ``engine`` (a game as a state machine, players,
-events) and ``tools`` (validation, scenarios, rulesheets, replays).
+core follows the data, one package per stage (see ``interpreter/``): ``lang``
+(YAML, schemas, the effect language), ``rules`` (files composed and compiled
+into an edition), ``engine`` (a game as a state machine, players, events) and
+``words`` (the compiled rules in words). The products stand beside it:
+``authoring``, ``lab``, ``web``, ``lsp`` and ``adapters``, with the command
+line in ``cli.py`` and ``commands/`` (docs/engine.md has the map).
 
 The names most programs need are importable from here::
 

@@ -58,7 +58,8 @@ for p in others() { if count(hand(p)) > most { most = count(hand(p)) } }
 ```
 
 Numbers are whole numbers with `+`, `-`, `*` and `/` (which rounds down;
-dividing by zero gives 0); comparisons are `== != < > <= >=`; logic is
+dividing by zero gives 0), and a minus sign before a number or a term negates
+it (`-1`, `-count(hand(me))`); comparisons are `== != < > <= >=`; logic is
 `and`, `or`, `not`. Strings use double quotes. `rules.NAME` reads an engine
 rule or an edition parameter. A card title a player named compares with a
 written one: `choose_title() == "card_id"`. `name = value` gives a new value

@@ -204,7 +204,10 @@ class _Run(Expectations):
                                                f"(its counters: {', '.join(table.counters) or 'none'})")
             for seat, value in by_seat.items():
                 table.counters[name][int(seat)] = value
-        for index in data.get("face_up", []):
+        for at, index in enumerate(data.get("face_up", [])):
+            if not 0 <= index < len(table.draw_pile.cards):
+                self._fail(("face_up", at), f"place {index} is not in the draw pile "
+                                            f"({len(table.draw_pile.cards)} cards)")
             inst = table.draw_pile.cards[index]
             inst.face_up, inst.known = True, table.everyone
         start = data.get("start", {})

@@ -133,6 +133,9 @@ def test_thirty_chained_squares_stop_the_game_naming_the_card(tmp_path):
     ("end_turn(1000000000 - 999999999)", False),
     ("let n = 0 - 1000000000\nend_turn(n + 1000000000 + 1)", False),  # the limit holds both ways
     ("let n = 0 - 1000000000 - 1\nend_turn()", True),
+    ("let n = -1000000000\nend_turn(n + 1000000000 + 1)", False),  # a minus sign is `0 -`
+    ("let n = -1000000000 - 1\nend_turn()", True),
+    ("let n = -(1000000000 + 1)\nend_turn()", True),
     ("let n = 1000000000 + 1\nend_turn()", True),
     ("let n = 1000000000 * 2 / 4\nend_turn()", True),  # each step is checked, not just the result
     ("let n = 1000000000 / 0\nend_turn(n)", False),  # dividing by zero gives 0 (documented)

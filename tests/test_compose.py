@@ -211,6 +211,18 @@ def test_diff_names_each_change_and_where_it_was_made(tmp_path):
     assert diff(load_edition(str(ORIGINAL)), load_edition(str(ORIGINAL))) == []
 
 
+def test_a_patched_combo_is_placed_at_its_patch_in_diff_and_show(tmp_path):
+    path = house(tmp_path, """\
+        patch_combos: {two_of_a_kind: {nopeable: false}}
+        """)
+    changes = diff(load_edition(str(ORIGINAL)), load_edition(str(path)))
+    [change] = [c for c in changes if c.path.startswith("combos.")]
+    assert change.path == "combos.two_of_a_kind.nopeable" and change.origin.endswith("house.yaml:6")
+    shown = CliRunner().invoke(app, ["show", str(path)]).output
+    line = next(line for line in shown.splitlines() if line.strip().startswith("two_of_a_kind:"))
+    assert "defined at rulebook/combos.yaml" in line and line.endswith("house.yaml:6")
+
+
 def test_nsfw_is_the_original_with_new_titles_only():
     changes = diff(load_edition(str(ORIGINAL)), load_edition(str(ROOT / "editions" / "nsfw.yaml")))
     assert changes and all(c.path.startswith("cards.") and c.path.endswith((".title", ".text"))

@@ -44,9 +44,9 @@ def expr(draw, wanted: str, depth: int, hostile: bool = False) -> str:
     if wanted == "int":
         if leaf and hostile:
             number = draw(st.sampled_from([0, 1, 2, 3, 7, 1000, 1_000_000, 1_000_000_000]))
-            return f"0 - {number}" if draw(st.booleans()) else str(number)  # no unary minus
+            return draw(st.sampled_from([f"0 - {number}", f"-{number}", str(number)]))
         if leaf:
-            return draw(st.sampled_from(["0", "1", "2", "4", "0 - 1"]))  # no unary minus
+            return draw(st.sampled_from(["0", "1", "2", "4", "0 - 1", "-1"]))
         return draw(st.sampled_from([
             lambda: f"count({sub('cards')})",
             lambda: f"count({sub('players')})",

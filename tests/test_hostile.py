@@ -485,6 +485,21 @@ def test_long_chains_in_an_effect_get_a_finding_not_a_crash(tmp_path, effect):
     validate(write(tmp_path / "chain.yaml", CARD_HEAD + "|\n      " + effect + "\n"))
 
 
+def test_an_edition_compiled_again_counts_its_effect_text_once(monkeypatch):
+    # `kittens validate tests/scenarios` compiles the Original once per scenario file:
+    # counted each time, its few hundred characters of effects passed the per-file
+    # budget after some 280 scenarios, and the 281st got a false effect-too-complex
+    from kittens.about import EDITIONS_DIR
+    from kittens.interpreter.rules import workspace
+    from kittens.interpreter.rules.edition import compile_edition
+
+    monkeypatch.setattr(workspace, "MAX_EFFECT_TEXT_PER_FILE", 1500)  # above one compile's text
+    ws = workspace.Workspace()
+    for _ in range(10):
+        assert compile_edition(ws, str(EDITIONS_DIR / "original.yaml")) is not None
+    assert not [d for d in ws.diagnostics if d.code == "effect-too-complex"]
+
+
 def test_thousands_of_findings_in_long_effects_stay_fast(tmp_path):
     # 30 cards with an 8,000-character effect of 990 unknown calls each: every
     # finding is mapped back to a file position, which must not cost time in

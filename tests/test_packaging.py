@@ -67,6 +67,19 @@ def test_the_distribution_is_ours_and_its_version_has_one_source():
         f"{__version__}"
 
 
+def test_the_package_list_names_every_package_of_the_checkout():
+    """The root is the `kittens` package, which setuptools cannot discover on its own
+    (it would find `interpreter` and `lab` as packages of their own), so pyproject.toml
+    lists the packages: a package added to the checkout and not to that list would be
+    missing from every wheel while the tests, run from the checkout, still pass."""
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "*__init__.py"], capture_output=True, text=True,
+                            check=True).stdout.split()
+    folders = sorted(str(Path(name).parent) for name in listed if not name.startswith(("examples/", "tests/")))
+    on_disk = {"kittens" if folder == "." else "kittens." + folder.replace("/", ".") for folder in folders}
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    assert sorted(declared) == sorted(on_disk), "add the missing packages to [tool.setuptools] packages"
+
+
 def test_no_install_hint_names_the_other_kittens():
     """An install hint naming the bare distribution `kittens` (with or without an
     extra) would install the index's unrelated kittens: every hint, in code, docs,

@@ -27,6 +27,9 @@ def test_program_statements_and_positions():
     ("count(x) >= 2", s.Compare(9, ">=", s.Call(0, "count", (s.Name(6, "x"),), ()), s.IntLit(12, 2))),
     ("f(a, by=b)", s.Call(0, "f", (s.Name(2, "a"),), (s.Keyword(5, "by", s.Name(8, "b")),))),
     ("(true)", s.BoolLit(1, True)),
+    ("-1", s.Sum(0, s.IntLit(0, 0), ("-",), (s.IntLit(1, 1),))),  # a minus sign is `0 - ...`
+    ("2 - -x", s.Sum(0, s.IntLit(0, 2), ("-",), (s.Sum(4, s.IntLit(4, 0), ("-",), (s.Name(5, "x"),)),))),
+    ("-a * 3", s.Sum(0, s.Sum(0, s.IntLit(0, 0), ("-",), (s.Name(1, "a"),)), ("*",), (s.IntLit(5, 3),))),
 ])
 def test_expressions(text, tree):
     assert parse_expression(text) == tree
@@ -45,6 +48,7 @@ def test_expressions(text, tree):
     ("move(a, , b)", 8, "unexpected ','"),
     ("end_turn(5 % 2)", 11, "unexpected character '%'"),
     ("5", 0, "unexpected '5'; expected a name"),
+    ("end_turn(-)", 10, "unexpected ')'"),
 ])
 def test_syntax_errors_point_at_the_character(text, pos, words):
     with pytest.raises(EffectError) as caught:

@@ -98,7 +98,7 @@ triggers:
     on: game_start
     text: Note the largest hand.
     effect: |
-      let best = 0 - 1
+      let best = -1
       for p in players() {
         if count(hand(p)) > best { best = count(hand(p)) }
       }

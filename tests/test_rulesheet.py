@@ -8,12 +8,12 @@ from conftest import ROOT
 
 from kittens.interpreter.lang import primitives as P
 from kittens.interpreter.lang import syntax as s
-from kittens.interpreter.lang.parser import parse_program
+from kittens.interpreter.lang.parser import parse_expression, parse_program
 from kittens.interpreter.rules.load import load_edition
 from kittens.interpreter.rules.setup import dry_run
 from kittens.interpreter.rules.textcheck import Finding, number_mismatches, text_numbers
 from kittens.interpreter.words.describe import WORDING, choice_names, describe_expression, describe_program
-from kittens.interpreter.words.rulesheet import SetupRun, render_rulesheet
+from kittens.interpreter.words.rulesheet import SetupRun, _answering_holds, render_rulesheet
 
 EDITIONS = ROOT / "editions"
 ORIGINAL = str(EDITIONS / "original.yaml")
@@ -114,6 +114,14 @@ def test_loops_and_branches_are_worded():
         "for p in others() { if has(p, \"nope\") { reveal(hand(p)) } else { eliminate(p) } }")))
     assert text.startswith("For each of the other players:")
     assert "if that player holds a nope" in text and "; otherwise, that player is out of the game" in text
+
+
+@pytest.mark.parametrize("text, said", [
+    ("-1", "-1"), ("0 - 2", "-2"), ("-count(hand(me))", "minus the number of cards in your hand"),
+    ("5 - 2", "5 minus 2"),
+])
+def test_a_minus_sign_is_worded_as_one(text, said):
+    assert describe_expression(parse_expression(text), {}) == said
 
 
 def test_odd_shapes_never_crash():
@@ -237,6 +245,34 @@ def test_the_original_for_four_players():
     assert "- Hand size: 7." in sheet and "- Attacks add up:" in sheet
     assert "The last player still in the game wins." in sheet
     assert "What this variant changes" not in sheet
+
+
+@pytest.mark.parametrize("condition, card, holds", [
+    ('title(answered()) == "attack"', "attack", True),
+    ('title(answered()) == "attack"', "skip", False),
+    ('"attack" == title(answered())', "attack", True),
+    ('title(answered()) != "attack"', "skip", True),
+    ('not title(answered()) == "attack"', "attack", False),
+    ('title(answered()) == "attack" or title(answered()) == "skip"', "skip", True),
+    ('title(answered()) == "attack" and count(hand(me)) > 2', "skip", False),
+    ('title(answered()) == "attack" and count(hand(me)) > 2', "attack", None),
+    ('title(answered()) == "attack" or count(hand(me)) > 2', "skip", None),
+    ('count(hand(me)) > 2', "attack", None),
+    ('title(answered()) == "attack"', None, None),  # a combo: its first card could be anything
+])
+def test_a_cancellers_condition_is_settled_only_by_the_title_it_answers(condition, card, holds):
+    assert _answering_holds(parse_expression(condition), card) is holds
+
+
+def test_a_canceller_limited_to_one_title_is_named_only_on_that_card():
+    sheet = render_rulesheet(load_edition(str(ROOT / "examples" / "house-rules" / "under_pressure.yaml")), 4)
+    attack = sheet[sheet.index("### Attack"):sheet.index("### Favor")]
+    skip = sheet[sheet.index("### Skip"):]
+    skip = skip[:skip.index("\n### ", 1)]
+    assert "Nope and Return to Sender can cancel it." in attack
+    assert "Nope can cancel it." in skip and "Return to Sender" not in skip
+    pair = sheet[sheet.index("### Two of a kind"):]
+    assert "Return to Sender can also cancel it when its own condition holds." in pair[:pair.index("\n### ", 1)]
 
 
 def test_setup_counts_follow_the_player_count():

@@ -466,6 +466,26 @@ def test_every_seat_out_or_the_first_player_out_is_an_error(write):
     assert errors(path) == []
 
 
+@pytest.mark.parametrize("face_up, words", [
+    ("[3]", "which this scenario lays out with 3 cards (places 0 to 2"),
+    ("[0, 7]", "place 7 is not in the draw pile"),
+])
+def test_a_face_up_place_past_the_draw_pile_is_an_error(write, face_up, words):
+    # found by the scenario fuzzer: the runner raised IndexError
+    path = scenario(write, BASE.replace("steps:", f"face_up: {face_up}\nsteps:"))
+    found = errors(path)
+    assert [(c, line) for c, line, _m in found] == [("bad-value", line_of(path, "face_up"))], found
+    assert words in found[0][2]
+    failing(path, "face_up", "is not in the draw pile")
+
+
+def test_a_face_up_place_with_no_draw_pile_says_to_lay_one_out(write):
+    path = scenario(write, BASE.replace("draw_pile: [beard_cat, cattermelon, tacocat]\n", "")
+                    .replace("steps:", "face_up: [0]\nsteps:"))
+    [(code, _line, message)] = errors(path)
+    assert code == "bad-value" and "leaves empty: lay the pile out in `draw_pile`" in message
+
+
 # -- cards and zones a check names --------------------------------------------------------------
 @pytest.mark.parametrize("check, code", [
     ("hand_lacks: {0: [defuze]}", "unknown-card"),

@@ -213,6 +213,10 @@ class _ToSyntax(Transformer):
 
     product = sum  # `*` and `/`: one level tighter, same node
 
+    def negate(self, meta, items):
+        # `-x` is `0 - x`: one node the checker, compiler and cost model already know
+        return s.Sum(_pos(meta), s.IntLit(_pos(meta), 0), ("-",), (items[0],))
+
     def int_lit(self, meta, items):
         return s.IntLit(items[0].start_pos, int(items[0]))
 

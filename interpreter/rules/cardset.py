@@ -233,7 +233,9 @@ def _patched_combo(ws: Workspace, layer, path: tuple, combo, changes: dict):
     new.update({name: changes[name] for name in ("title", "text", "nopeable", "tag") if name in changes})
     if "cards" in changes:
         new["size"] = changes["cards"]
-    return replace(combo, raw={**(combo.raw or {}), **_plain(changes)}, **new)
+    origin = Origin(layer.path, layer.mark(path).line)
+    return replace(combo, raw={**(combo.raw or {}), **_plain(changes)}, changed_at=combo.changed_at + (origin,),
+                   **new)
 
 
 def check_combo_patches(ws: Workspace, done: list, combos: dict, env) -> None:

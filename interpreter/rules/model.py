@@ -85,6 +85,7 @@ class Combo:
     effect: s.Program | None  # None only in a library whose effect failed to parse (not played)
     origin: Origin
     raw: dict | None = field(default=None, compare=False, hash=False)  # the definition as written
+    changed_at: tuple = ()  # of Origin: the patches (`patch_combos`) that changed the combo
 
     def may_include(self, card: Card) -> bool:
         return card.in_combos and (self.tag is None or self.tag in card.tags)

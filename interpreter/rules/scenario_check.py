@@ -205,6 +205,15 @@ class _Checker:
             self._placed((pile,), data.get(pile, []))
         self.zones(("zones",), data.get("zones", {}), self._placed)
         self.areas(("areas",), data.get("areas", {}), self._placed)
+        size = len(data.get("draw_pile", []))
+        for index, place in enumerate(data.get("face_up", [])):
+            if isinstance(place, int) and not 0 <= place < size:
+                self.report(("face_up", index), "bad-value",
+                            f"place {place} is not in the draw pile, which this scenario lays out with "
+                            f"{size} card{'s' if size != 1 else ''} (places 0 to {size - 1}, 0 the top): "
+                            "name a place of a card in `draw_pile`" if size else
+                            f"place {place} is not in the draw pile, which this scenario leaves empty: "
+                            "lay the pile out in `draw_pile`, or drop `face_up`")
         if data.get("setup") == "edition":
             for key in ("start", "hands", "draw_pile", "discard_pile", "removed", "zones", "areas",
                         "face_up"):

@@ -110,6 +110,7 @@ class Workspace:
         self.libraries = LibraryCache()
         self.sources = Sources()
         self._effect_text: dict[str, int] = {}  # file -> effect characters parsed so far
+        self._effect_counted: set[tuple] = set()  # (file, place in it) of each effect counted
 
     # -- diagnostics ----------------------------------------------------------
     def report(self, diagnostic: Diagnostic) -> None:
@@ -263,8 +264,11 @@ class Workspace:
         used = self._effect_text.get(doc.path, 0)
         if used > MAX_EFFECT_TEXT_PER_FILE:
             return None  # already reported for this file
-        self._effect_text[doc.path] = used + len(text)
-        if used + len(text) > MAX_EFFECT_TEXT_PER_FILE:
+        if (doc.path, path) not in self._effect_counted:  # an edition compiled again (another
+            self._effect_counted.add((doc.path, path))    # scenario, variant) counts its text once
+            used += len(text)
+            self._effect_text[doc.path] = used
+        if used > MAX_EFFECT_TEXT_PER_FILE:
             self._report_at(doc, path, 0, "effect-too-complex",
                             f"this file holds more than {MAX_EFFECT_TEXT_PER_FILE // 1024} KB of effect "
                             "text; the rest of its effects are not checked: split it into several files",

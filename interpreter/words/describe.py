@@ -392,6 +392,9 @@ class _Words:
             return self.rule(node)
         if isinstance(node, s.Call):
             return self.call(node)
+        if isinstance(node, s.Sum) and node.ops == ("-",) and node.first == s.IntLit(node.pos, 0):
+            term = node.terms[0]  # `-x`, parsed as `0 - x`
+            return f"-{term.value}" if isinstance(term, s.IntLit) else f"minus {self.expr(term)}"
         if isinstance(node, s.Sum):
             parts = [self.expr(node.first)]
             for op, term in zip(node.ops, node.terms):

@@ -159,7 +159,9 @@ def render_show(edition: Edition) -> str:
     if edition.combos:
         lines.append("combo_rules:")
         for combo in edition.combos:
-            lines += _entry(combo.id, data["combo_rules"][combo.id], f"defined at {_where(combo.origin)}", 2)
+            said = f"defined at {_where(combo.origin)}" + "".join(
+                f", changed at {_where(origin)}" for origin in combo.changed_at)
+            lines += _entry(combo.id, data["combo_rules"][combo.id], said, 2)
     return "\n".join(lines) + "\n"
 
 
@@ -220,7 +222,7 @@ def diff(first: Edition, second: Edition) -> list[Change]:
                                   _where(origins.get(f"combos.{combo_id}"))))
         elif a["combo_rules"].get(combo_id) != b["combo_rules"][combo_id]:
             changes += _keys(f"combos.{combo_id}", a["combo_rules"][combo_id], b["combo_rules"][combo_id],
-                             _where(combos_b[combo_id].origin))
+                             _where(_last_change(combos_b[combo_id])))
     for combo_id in a["combos"]:
         if combo_id not in b["combos"]:
             changes.append(Change("-", f"combos.{combo_id}", "on", None, None))
@@ -317,11 +319,16 @@ def _step_label(step: dict, index: int) -> str:
     return f"'{step['name']}'" if step.get("name") else f"step {index + 1}"
 
 
+def _last_change(record):
+    """Where a card or combo was last changed: its last patch, else its definition."""
+    return record.changed_at[-1] if record.changed_at else record.origin
+
+
 def _cards(first: Edition, second: Edition, a: dict, b: dict) -> list[Change]:
     changes = []
     for card_id, raw in b.items():
         card = second.cards[card_id]
-        where = _where(card.changed_at[-1] if card.changed_at else card.origin)
+        where = _where(_last_change(card))
         if card_id not in a:
             changes.append(Change("+", f"cards.{card_id}", None, raw.get("title", card_id), where))
             continue

@@ -388,7 +388,7 @@ class _Context:
         self.params = _params(edition)
         in_deck = edition.deck_for(players) if players else \
             [c for c, ranges in edition.deck.items() if any(n for _lo, _hi, n in ranges)]
-        self.cancellers = [c.title for cid, c in edition.cards.items() if cid in in_deck
+        self.cancellers = [c for cid, c in edition.cards.items() if cid in in_deck
                            and c.effect is not None and _calls(c.effect, P.NAMES.cancel)]
         self.named_by: dict[str, list[str]] = {}  # card id -> titles of records naming it
         records = [edition.cards[c] for c in in_deck if c in edition.cards] + list(edition.combos)
@@ -410,12 +410,32 @@ class _Context:
         names = choice_names(record.choose) if record is not None else None
         return describe_expression(tree, self.params, cards=self.edition.cards, names=names, this=this)
 
-    def nope(self, nopeable: bool) -> str:
+    def nope(self, nopeable: bool, card_id: str | None = None) -> str:
+        """Which cards can cancel a card (``card_id``) or a combo (None).
+
+        A canceller with a condition (`requires`) is named only where the
+        condition may hold for this play: a condition on the title of the play
+        answered is settled for a card here, and anything else is said as a
+        condition."""
         if not nopeable:
             return "Nothing can cancel it."
-        if self.cancellers:
-            return f"{_and(self.cancellers)} can cancel it."
-        return "It could be cancelled, but this deck has no card that cancels."
+        always, sometimes = [], []
+        for canceller in self.cancellers:
+            holds = True if canceller.requires is None else _answering_holds(canceller.requires, card_id)
+            if holds is True:
+                always.append(canceller.title)
+            elif holds is None:
+                sometimes.append(canceller.title)
+        if not always and not sometimes:
+            if self.cancellers:
+                return "No card of this deck can cancel it."
+            return "It could be cancelled, but this deck has no card that cancels."
+        said = f"{_and(always)} can cancel it." if always else ""
+        if sometimes:
+            also = " also" if always else ""
+            said += f" {_and(sometimes)} can{also} cancel it when {'its' if len(sometimes) == 1 else 'their'} " \
+                    "own condition holds."
+        return said.strip()
 
     def play_paras(self, record, this: str | None = None) -> list:
         """Conditions, choices and effect of something played (a card or a combo)."""
@@ -430,6 +450,33 @@ class _Context:
         if record.effect is not None:
             paras.append(Para(self.program(record.effect, record, this), "In rules terms:"))
         return paras
+
+
+def _answering_holds(tree, card_id: str | None) -> bool | None:
+    """Whether a condition holds when its card answers a play of ``card_id`` alone:
+    True or False where the condition tests only the title of the play answered
+    (`title(answered()) == "some_id"`, with `and`, `or`, `not`), else None (it depends)."""
+    if isinstance(tree, s.Not):
+        inner = _answering_holds(tree.operand, card_id)
+        return None if inner is None else not inner
+    if isinstance(tree, s.BoolOp):
+        found = [_answering_holds(operand, card_id) for operand in tree.operands]
+        decisive = tree.op == "or"  # True decides an `or`, False an `and`
+        if decisive in found:
+            return decisive
+        return None if None in found else not decisive
+    if isinstance(tree, s.Compare) and tree.op in ("==", "!=") and card_id is not None:
+        sides = (tree.left, tree.right)
+        titles = [side for side in sides if _is_answered_title(side)]
+        written = [side.value for side in sides if isinstance(side, s.StrLit)]
+        if titles and written:
+            return (written[0] == card_id) == (tree.op == "==")
+    return None
+
+
+def _is_answered_title(node) -> bool:
+    return isinstance(node, s.Call) and node.name == "title" and len(node.args) == 1 \
+        and isinstance(node.args[0], s.Call) and node.args[0].name == "answered"
 
 
 def _calls(tree, name: str) -> bool:
@@ -457,7 +504,7 @@ def _card_blocks(edition: Edition, players: int) -> list:
         blocks += [Heading(3, card.title), Quote(card.text)]
         facts = [_WHEN.get(card.when, f"Played: {card.when}.")]
         if card.when != "never":
-            facts.append(ctx.nope(card.nopeable))
+            facts.append(ctx.nope(card.nopeable, card_id))
         facts += _card_traits(edition, card)
         combos = [c.title for c in edition.combos if c.may_include(card)]
         if combos and not any(t for t in (card.effect, card.on_draw, card.instead_of_draw)):
