@@ -64,11 +64,14 @@ while len(found) < args["positions"]:
             bots[decision.seat].choose(state.view(decision.seat), decision)
         state.apply_action(option)
 walks = [0]
-original = search.ISMCTSBot._iterate
-def counted(self, *rest):
-    walks[0] += 1
-    return original(self, *rest)
-search.ISMCTSBot._iterate = counted
+def counting(walk):
+    def counted(self, *rest):
+        walks[0] += 1
+        return walk(self, *rest)
+    return counted
+for name in ("_iterate", "_iterate_multi"):  # a walk of one tree, or of a tree per seat (search=multi)
+    if hasattr(search.ISMCTSBot, name):
+        setattr(search.ISMCTSBot, name, counting(getattr(search.ISMCTSBot, name)))
 rows = {}
 for spec in args["specs"]:
     try:
