@@ -49,14 +49,18 @@ def compile_rule(record, zones: frozenset, shared: dict) -> Rule:
         return shared[tree]
 
     choose, feasible, looks_at_this = [], [], _names_this(record.requires)
+    pools = set()  # the shapes of the pure pools, for _implied
     for name, tree in record.choose:
         choose.append((name, compile_expression(tree, zones, where)))
         if isinstance(tree, s.Call) and tree.name in _PICKS_FROM and tree.args:
             among = expression(tree.args[0])
             if not among.waits:
                 feasible.append(among)
+                pools.add(_shape(tree.args[0]))
                 looks_at_this = looks_at_this or _names_this(tree.args[0])
-    requires = expression(record.requires) if record.requires is not None else None
+    requires = None
+    if record.requires is not None and not _implied(record.requires, pools):
+        requires = expression(record.requires)
     return Rule(id=record.id, record=record, requires=requires,
                 feasible=tuple(feasible), choose=tuple(choose),
                 effect=compile_program(record.effect, zones, where),
@@ -86,6 +90,30 @@ def restricted(edition, zones: frozenset):
             return True
         return replace(rule, requires=Code(requires), requires_this=True, free=False)
     return join
+
+
+def _shape(tree):
+    """A tree without the places its nodes were written at: equal shapes are the same
+    expression, wherever each was written."""
+    if isinstance(tree, tuple):
+        return tuple(_shape(item) for item in tree)
+    if isinstance(tree, s.Node):
+        return (type(tree).__name__, *(_shape(getattr(tree, name)) for name in tree.__dataclass_fields__
+                                       if name not in ("pos", "name_pos")))
+    return tree
+
+
+def _implied(requires, pools: set) -> bool:
+    """Whether a `requires` only asks that a pool the rule picks from is not empty
+    (``count(pool) > 0``, ``>= 1`` or ``!= 0``): :func:`legal` checks that already, and
+    the test that a card of the Original's shares with its choice is then worked out
+    once per decision instead of twice."""
+    if not (isinstance(requires, s.Compare) and isinstance(requires.right, s.IntLit)
+            and (requires.op, requires.right.value) in ((">", 0), (">=", 1), ("!=", 0))):
+        return False
+    left = requires.left
+    return (isinstance(left, s.Call) and left.name == NAMES.count and len(left.args) == 1 and not left.kwargs
+            and _shape(left.args[0]) in pools)
 
 
 def _names_this(tree) -> bool:

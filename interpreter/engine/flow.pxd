@@ -8,6 +8,11 @@ from kittens.interpreter.engine.table cimport CardInst, Table, Zone
 cdef class GameFrame(Frame):
     cdef public object phase, seat, plays, layout
 
+    # a C method, so that its table is a C struct (turn_ended, start_turn and the rest
+    # read directly); a Python call of frame.step still finds it
+    @cython.locals(table=Table)
+    cpdef step(self, state, value)
+
 # the action decision, asked some forty times a game: the table, the hand and its cards
 # read as C structs
 @cython.locals(table=Table, inst=CardInst, options=list, values=list, by_title=dict, found=list,

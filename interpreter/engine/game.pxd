@@ -3,8 +3,9 @@
 # stay in its __dict__ (subclasses, such as the lab's, add their own there). Keep the
 # list to attributes State sets on itself (tests/test_compiled_core.py checks it).
 
+cimport cython
 from kittens.interpreter.engine.table cimport Table
-from kittens.interpreter.lang.machine cimport Decision
+from kittens.interpreter.lang.machine cimport Decision, Frame
 
 cdef class State:
     cdef dict __dict__
@@ -13,3 +14,9 @@ cdef class State:
     cdef public object decisions, history, phased
 
     cdef _record_decision(self, Decision decision, option)
+
+    # the game's loop: each frame's step called as a C method
+    @cython.locals(stack=list)
+    cpdef call(self, Frame frame)
+    @cython.locals(stack=list, frame=Frame)
+    cpdef _advance(self, value)

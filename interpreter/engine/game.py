@@ -105,6 +105,9 @@ class Game:
         self.actions = tuple((limits(compile_rule(action, zones, shared)), "act " + action.id)
                              for action in edition.actions)
         self.phases = Phases(edition, zones)  # triggers and scores (moments.py)
+        # setup step (numbered from 1) -> its count, when it is the same in every game, or
+        # -1 when it looks at the pile (setup.py fills it in at the first deal)
+        self.setup_counts: dict = {}
         # what names a running effect in an error: card, combo, check or trigger id -> label
         self.labels = {**self.phases.labels, **{check.id: label(check) for check, _c, _e in self.checks},
                        **{rule.id: label(rule.record) for rule in self.combos},

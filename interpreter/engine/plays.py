@@ -49,7 +49,7 @@ class PlayFrame(Frame):
                 self.phase = _CHOOSE
             elif phase == _CHOOSE:  # the choices, one by one
                 if self.index == len(rule.choose):
-                    if any(chosen is None for chosen in self.ctx.vars.values()):
+                    if _unchosen(self.ctx.vars):
                         log.emit("fizzled", seat=self.seat, reason="nothing to choose")
                         return None
                     self.phase = _ANSWERED
@@ -119,6 +119,11 @@ class ComboPickFrame(Frame):
                             {"combo": combo.id, "picked": [c.id for c in self.picked]})
         self.playing = True
         return state.call(PlayFrame(self.seat, self.rule, self.picked))
+
+
+def _unchosen(names: dict) -> bool:
+    """Whether a choice found nothing to choose (the play then fizzles)."""
+    return any(chosen is None for chosen in names.values())
 
 
 def _public(value):

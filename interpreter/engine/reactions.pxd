@@ -8,5 +8,8 @@ from kittens.interpreter.engine.table cimport CardInst, Table
 cdef class WindowFrame(Frame):
     cdef public object play, ctx, chain, last, seats, position, phase, index
 
+    @cython.locals(table=Table)
+    cpdef step(self, state, value)
+
 @cython.locals(inst=CardInst, table=Table)
 cpdef answers(state, seat, target=*)

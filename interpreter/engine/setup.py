@@ -6,6 +6,7 @@ uses); shuffles are chance nodes.
 
 from __future__ import annotations
 
+from ..lang import syntax as s
 from ..lang.counts import NumberTooLarge, count_on
 from ..lang.limits import fail
 from ..lang.machine import Chance, Frame
@@ -41,11 +42,15 @@ class SetupFrame(Frame):
         while self.index < len(steps):
             step = steps[self.index]
             self.index += 1
-            try:
-                count = max(count_on(step, game.players, state.rules, table.draw_pile.cards), 0) \
-                    if step.count is not None else 0
-            except NumberTooLarge as exc:  # the dry run reports this in validation
-                fail(f"setup step {self.index} ({step.origin or edition.origin})", str(exc))
+            count = known = game.setup_counts.get(self.index)
+            if known is None or known < 0:
+                try:
+                    count = max(count_on(step, game.players, state.rules, table.draw_pile.cards), 0) \
+                        if step.count is not None else 0
+                except NumberTooLarge as exc:  # the dry run reports this in validation
+                    fail(f"setup step {self.index} ({step.origin or edition.origin})", str(exc))
+                if known is None:  # the same in every game, or -1: worked out at each deal
+                    game.setup_counts[self.index] = -1 if reads_pile(step.count) else count
             if step.kind in _SHUFFLES:
                 zone = zones["draw_pile" if step.kind == _REMOVE_RANDOM else step.zone]
                 self.waiting = (step.kind, zone.name if zone.name in zones else step.zone, count)
@@ -99,3 +104,11 @@ _SHUFFLES = frozenset(dict(shuffle=True, remove_random=True))
 _REMOVE_RANDOM = "remove_random"
 
 
+def reads_pile(count) -> bool:
+    """Whether a step's count may look at the draw pile: it names anything but
+    ``players`` (``pile``, ``draw_pile``) or calls a primitive. Other counts (numbers,
+    ``players``, ``rules.NAME``) come out the same in every game of one Game."""
+    if count is None or isinstance(count, (int, tuple)):
+        return False
+    return any(isinstance(node, s.Call) or (isinstance(node, s.Name) and node.id != "players")
+               for node in s.walk(count))

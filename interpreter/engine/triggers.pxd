@@ -9,8 +9,13 @@ from kittens.interpreter.engine.table cimport CardInst, Table, Zone
 cdef class DrawnFrame(Frame):
     cdef public object ctx, code, started
 
+    cpdef step(self, state, value)
+
 cdef class ChecksFrame(Frame):
     cdef public object seats, seat_index, check_index
+
+    @cython.locals(table=Table)
+    cpdef step(self, state, value)
 
 # a draw: the commonest action of a game
 @cython.locals(table=Table, inst=CardInst, hand=Zone, pile=list)

@@ -49,9 +49,24 @@ class _Setup:
         self.budget = 0
 
 
-@lru_cache(maxsize=None)
 def _compiled(tree):
+    """The compiled count, found by the tree's identity: a tree's hash walks all of its
+    nodes, and a game deals with the same few trees every time (see _compile)."""
+    found = _BY_ID.get(id(tree))
+    if found is not None and found[0] is tree:
+        return found[1]
+    code = _compile(tree)
+    _BY_ID[id(tree)] = (tree, code)  # the tree kept alive, so its id is not reused
+    return code
+
+
+@lru_cache(maxsize=None)
+def _compile(tree):
     return compile_expression(tree, frozenset(), "a setup count")
+
+
+#: id(tree) -> (tree, its compiled code)
+_BY_ID: dict = {}
 
 
 def evaluate(expr, names: dict, rules: dict, pile: list | None = None):

@@ -4,14 +4,30 @@
 # methods read its attributes directly. Keep each list of attributes equal to the
 # class's own __slots__ (tests/test_compiled_core.py checks it).
 
+cimport cython
+
 cdef class Decision:
     cdef public object seat, kind, options, values, info, then
 
 cdef class Ctx:
     cdef public object table, state, me, this, vars, target, source
 
+# step is a C method: the game's loop (game.py) calls it directly; every class that
+# declares a frame here declares its step too (a frame class of plain Python overrides it
+# as any subclass does)
 cdef class Frame:
     cdef public object result
 
+    cpdef step(self, machine, value)
+
 cdef class ProgramFrame(Frame):
     cdef public object ops, pc, stack, ctx, loops, then, keep
+
+    # the effect machine's loop as a C method: its operations a tuple, its value stack a
+    # list, its place a C integer
+    @cython.locals(stack=list, ops=tuple, pc=Py_ssize_t, end=Py_ssize_t, count=Py_ssize_t, loop=list)
+    cpdef step(self, machine, value)
+
+# a shuffle's loop in C integers but for the generator's own draws (some 110 a game)
+@cython.locals(size=Py_ssize_t, bits=int, low=Py_ssize_t, j=Py_ssize_t)
+cpdef shuffle(rng, items)

@@ -79,13 +79,20 @@ def shuffle(rng, items: list) -> None:
         rng.shuffle(items)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):  # Fisher-Yates, as random.shuffle draws it
-        size = i + 1
-        bits = size.bit_length()
+    size = len(items)
+    bits = 0  # the bit length of size, kept as size goes down (compiled, all C integers)
+    while size >> bits:
+        bits += 1
+    low = (1 << bits) >> 1  # the smallest size of that bit length
+    while size > 1:  # Fisher-Yates, as random.shuffle draws it: a place below each size
+        if size < low:
+            bits -= 1
+            low >>= 1
         j = getrandbits(bits)
         while j >= size:
             j = getrandbits(bits)
-        items[i], items[j] = items[j], items[i]
+        size -= 1
+        items[size], items[j] = items[j], items[size]
 
 
 def below(rng, n: int) -> int:
@@ -164,8 +171,8 @@ class Frame:
         if names is None:  # every slot of the class and its bases, found once per class
             names = _SLOT_NAMES[kind] = tuple(name for cls in kind.__mro__ for name in getattr(cls, "__slots__", ()))
         for name in names:
-            if hasattr(self, name):
-                value = getattr(self, name)
+            value = getattr(self, name, _UNSET)
+            if value is not _UNSET:  # (a slot never set stays unset)
                 object.__setattr__(other, name, value if name in shared else remap(value, memo))
         return other
 
@@ -186,15 +193,24 @@ def remap(value, memo: dict):
         return found
     if kind is list:
         return [remap(item, memo) for item in value]
-    if kind is tuple:
-        return tuple(remap(item, memo) for item in value)
+    if kind is tuple:  # (a list made first: a generator costs more, compiled most of all)
+        return tuple([remap(item, memo) for item in value])
     if kind is dict:
         return {key: remap(item, memo) for key, item in value.items()}
-    copy = getattr(value, "copy_for", None)  # objects of a game: frames, plays, contexts
+    # objects of a game (frames, plays, contexts) have a copy_for; the rest are shared.
+    # The class is asked once: a decision's options hold rules, which have none
+    copy = _COPY_FOR.get(kind, _UNSET)
+    if copy is _UNSET:
+        copy = _COPY_FOR[kind] = getattr(kind, "copy_for", None)
     if copy is not None:
-        made = memo[id(value)] = copy(memo)
+        made = memo[id(value)] = copy(value, memo)
         return made
     return value
+
+
+#: class -> its copy_for (unbound), or None for a class whose objects a copy shares
+_COPY_FOR: dict = {}
+_UNSET = object()
 
 
 class Ctx:
