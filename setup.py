@@ -52,7 +52,7 @@ HOT_MODULES = [
     "interpreter/engine/game.py", "interpreter/engine/logwriter.py", "interpreter/engine/players.py",
     "interpreter/engine/plays.py", "interpreter/engine/reactions.py", "interpreter/engine/search.py",
     "interpreter/engine/setup.py", "interpreter/engine/simulate.py", "interpreter/engine/table.py",
-    "interpreter/engine/triggers.py", "interpreter/engine/views.py",
+    "interpreter/engine/triggers.py", "interpreter/engine/views.py", "interpreter/engine/worlds.py",
     # the balance lab's own loop around each game: what it gathers and sums per game
     "lab/play.py", "lab/tally.py", "lab/work.py",
 ]

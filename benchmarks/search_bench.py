@@ -11,7 +11,10 @@ games of the 4-player Original with fixed seeds) and asks the search player of
 each spec to decide at each of them. The rounds interleave the commits (A, B, A,
 B, ...), so a busy machine slows them alike; each figure is the median of the
 rounds, in milliseconds per 100 iterations and iterations per second, with the
-ratio to the first commit's default (``ismcts``) on the same positions.
+ratio to the first commit's default (``ismcts``) on the same positions. Time is
+counted in CPU seconds of the measuring process (``time.process_time``): on a
+machine shared with other jobs the wall clock counts their work too, the CPU
+time only the search's.
 
 An iteration is what the spec's own count counts: at 00e4618 one dealt world in
 which every root option is tried (a walk each); with ``search=single`` one world
@@ -61,11 +64,14 @@ while len(found) < args["positions"]:
             bots[decision.seat].choose(state.view(decision.seat), decision)
         state.apply_action(option)
 walks = [0]
-original = search.ISMCTSBot._iterate
-def counted(self, *rest):
-    walks[0] += 1
-    return original(self, *rest)
-search.ISMCTSBot._iterate = counted
+def counting(walk):
+    def counted(self, *rest):
+        walks[0] += 1
+        return walk(self, *rest)
+    return counted
+for name in ("_iterate", "_iterate_multi"):  # a walk of one tree, or of a tree per seat (search=multi)
+    if hasattr(search.ISMCTSBot, name):
+        setattr(search.ISMCTSBot, name, counting(getattr(search.ISMCTSBot, name)))
 rows = {}
 for spec in args["specs"]:
     try:
@@ -79,9 +85,9 @@ for spec in args["specs"]:
     for state, bot in zip(found, bots):
         seat = state.decision().seat
         view = SearchView(state, seat)
-        started = time.perf_counter()
+        started = time.process_time()
         bot.choose(view, state.decision())
-        seconds += time.perf_counter() - started
+        seconds += time.process_time() - started
         iterations += bot.searched
     rows[spec] = {"iterations": iterations, "walks": walks[0], "seconds": seconds}
 print(json.dumps(rows))

@@ -26,8 +26,8 @@ It then times the search player's decisions (those with more than one option)
 at several budgets on the same positions of the 4-player Original.
 
 ``--curve`` plays a strength curve instead: each search algorithm of
-``--algorithms`` (name=spec, default PIMC, single-observer ISMCTS and the paired
-search) at each time per decision of ``--seconds`` (default 0.01, 0.1 and 1),
+``--algorithms`` (name=spec, default PIMC, single- and multiple-observer ISMCTS
+and the paired search) at each time per decision of ``--seconds`` (default 0.01, 0.1 and 1),
 counted in CPU time of the process playing (``cpu=true``: one core's worth of
 work per decision, however busy the machine), plus the heuristic bot in the
 same seat as the baseline, in each match-up of
@@ -143,12 +143,12 @@ def _end_line(path: str) -> None:
 
 
 def run_matchup(name: str, games: int, bot: str, seed: int, jobs: int, results_path: str | None = None,
-                first: int = 0, last: int | None = None) -> dict:
+                first: int = 0, last: int | None = None, play: bool = True) -> dict | None:
     edition, players, opponents, target = MATCHUPS[name]
     done = load_results(results_path, name, bot, seed)
     last = games if last is None else min(last, games)
     tasks = [(edition, players, opponents, bot, index, seed) for index in range(first, last)
-             if index not in done]
+             if index not in done and play]
     started = time.perf_counter()
     if results_path:
         _end_line(results_path)
@@ -171,6 +171,8 @@ def run_matchup(name: str, games: int, bot: str, seed: int, jobs: int, results_p
     results = list(results_by_index.values())
     games = len(results)  # with a shared results file, the games played so far
     if not games:
+        if not play:
+            return None
         raise SystemExit(f"{name}: no game played yet")
     wins = sum(result["won"] for result in results)
     times = [t for result in results for t in result["times"]]
@@ -235,26 +237,65 @@ def decision_times(budgets: list[str], positions: int = 20, seed: int = 0) -> li
 
 
 #: the search algorithms a curve compares, by name (ISMCTSBot's ``search`` setting)
-ALGORITHMS = "pimc=ismcts:search=pimc,so-ismcts=ismcts:search=single,paired=ismcts:search=paired"
+ALGORITHMS = ("pimc=ismcts:search=pimc,so-ismcts=ismcts:search=single,mo-ismcts=ismcts:search=multi,"
+              "paired=ismcts:search=paired")
 
 
 def curve(names: list, algorithms: dict, seconds: list, games: int, seed: int, jobs: int,
-          results: str | None, first: int, last: int | None) -> list:
+          results: str | None, first: int, last: int | None, play: bool = True) -> list:
     """Each algorithm at each time per decision (and the heuristic bot as the baseline)
     in each match-up: one run_matchup each, so every point resumes from ``results``."""
     rows = []
     for name in names:
-        baseline = run_matchup(name, games, "heuristic", seed, jobs, results, first, last)
+        baseline = run_matchup(name, games, "heuristic", seed, jobs, results, first, last, play)
+        if baseline is None:
+            continue
         rows.append({**baseline, "algorithm": "heuristic", "seconds_per_decision": None})
         _curve_line(rows[-1])
         for algorithm, spec in algorithms.items():
             for budget in seconds:
                 # CPU seconds: the same work per decision however busy the machine is
                 row = run_matchup(name, games, f"{spec}:seconds={budget:g}:cpu=true", seed, jobs, results,
-                                  first, last)
+                                  first, last, play)
+                if row is None:  # no game of this point in the results (--report-only)
+                    continue
                 rows.append({**row, "algorithm": algorithm, "seconds_per_decision": budget})
                 _curve_line(rows[-1])
     return rows
+
+
+def paired_difference(results: str, name: str, bot: str, other: str, seed: int) -> dict | None:
+    """``bot``'s win rate minus ``other``'s over the games both played in match-up
+    ``name`` (game i is the same deal from the same seat for both), with a 95%
+    interval from the game-by-game differences; None without two common games."""
+    mine, theirs = load_results(results, name, bot, seed), load_results(results, name, other, seed)
+    common = sorted(set(mine) & set(theirs))
+    if len(common) < 2:
+        return None
+    diffs = [int(mine[index]["won"]) - int(theirs[index]["won"]) for index in common]
+    mean = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5
+    return {"games": len(diffs), "difference": round(mean, 4), "interval_95": [round(mean - half, 4),
+                                                                                round(mean + half, 4)]}
+
+
+def _differences(rows: list, results: str, seed: int) -> None:
+    """Each point against the best point of its match-up at the same time per decision,
+    game by game (a difference whose interval leaves out 0 is significant)."""
+    for row in rows:
+        if row["seconds_per_decision"] is None:
+            continue
+        rivals = [other for other in rows if other["matchup"] == row["matchup"]
+                  and other["seconds_per_decision"] == row["seconds_per_decision"]]
+        best = max(rivals, key=lambda other: other["win_rate"])
+        if best is row:
+            continue
+        found = paired_difference(results, row["matchup"], row["bot"], best["bot"], seed)
+        if found:
+            low, high = found["interval_95"]
+            print(f"{row['matchup']:<22} {row['algorithm']:<10} minus {best['algorithm']:<10} at "
+                  f"{1000 * row['seconds_per_decision']:g} ms: {100 * found['difference']:+.1f} points over "
+                  f"{found['games']} common games (95% {100 * low:+.1f} to {100 * high:+.1f})", flush=True)
 
 
 def _curve_line(row: dict) -> None:
@@ -282,6 +323,8 @@ def main(argv=None) -> int:
     parser.add_argument("--first", type=int, default=0, help="play game indexes from this one (0)")
     parser.add_argument("--last", type=int, help="... up to, not including, this one (--games)")
     parser.add_argument("--curve", action="store_true", help="a strength curve: algorithms x seconds")
+    parser.add_argument("--report-only", action="store_true",
+                        help="with --curve: report on the games in --results, play none")
     parser.add_argument("--algorithms", default=ALGORITHMS, help="name=spec,... for --curve")
     parser.add_argument("--seconds", default="0.01,0.1,1", help="times per decision for --curve")
     args = parser.parse_args(argv)
@@ -291,7 +334,9 @@ def main(argv=None) -> int:
         print(f"strength curve, {args.games} seat-rotated games a point, one process a game "
               f"({args.jobs} at once)", flush=True)
         rows = curve(args.only or ["original-heuristic"], algorithms, seconds, args.games, args.seed,
-                     args.jobs, args.results, args.first, args.last)
+                     args.jobs, args.results, args.first, args.last, not args.report_only)
+        if args.results:
+            _differences(rows, args.results, args.seed)
         if args.json:
             print(json.dumps({"curve": rows}))
         return 0

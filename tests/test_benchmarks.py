@@ -85,3 +85,27 @@ def run_games_text(game, games: int) -> str:
     out = io.StringIO()
     run_games(game, games=games, seed=0, bots=["random"], log=out)
     return out.getvalue()
+
+
+def test_a_curve_compares_its_points_game_by_game_and_reports_without_playing(tmp_path, capsys):
+    strength = _script("strength")
+    results = tmp_path / "curve.jsonl"
+    won = {"a": [1, 1, 0, 1, 0, 1], "b": [0, 1, 0, 0, 0, 1]}  # the same six games (same deal, same seat)
+    with results.open("w") as out:
+        for bot, wins in won.items():
+            for index, win in enumerate(wins):
+                out.write(json.dumps({"matchup": "two_player-heuristic", "bot": bot, "seed": 0, "index": index,
+                                      "won": bool(win), "times": []}) + "\n")
+    found = strength.paired_difference(str(results), "two_player-heuristic", "a", "b", 0)
+    diffs = [1, 0, 0, 1, 0, 0]
+    mean = sum(diffs) / 6
+    spread = (sum((d - mean) ** 2 for d in diffs) / 5) ** 0.5
+    assert found["games"] == 6 and found["difference"] == round(mean, 4)
+    half = 1.96 * spread / 6 ** 0.5
+    assert found["interval_95"] == [round(mean - half, 4), round(mean + half, 4)]
+    assert strength.paired_difference(str(results), "two_player-heuristic", "a", "nobody", 0) is None
+    # --report-only plays none of the missing games (the heuristic baseline has none here: skipped)
+    before = results.read_text()
+    assert strength.main(["--curve", "--report-only", "--only", "two_player-heuristic", "-g", "6", "--seconds", "0.01",
+                          "--algorithms", "x=ismcts:search=pimc", "--results", str(results)]) == 0
+    assert results.read_text() == before

@@ -77,6 +77,8 @@ def test_two_games_that_look_alike_to_the_seat_get_the_same_decision(name, playe
             continue
         for rollout in ("heuristic", "random"):
             assert _decide(5, state, seat, rollout=rollout) == _decide(5, other, seat, rollout=rollout)
+        # multiple-observer: every seat's tree is built from the same dealt worlds alike
+        assert _decide(5, state, seat, search="multi") == _decide(5, other, seat, search="multi")
         compared += 1
     assert compared >= 3
 
@@ -281,7 +283,7 @@ def _decide_with(seed, state, seat, rollout):
 
 
 @pytest.mark.parametrize("spec", ["ismcts:iterations=3:search=single", "ismcts:iterations=2:search=pimc",
-                                  "ismcts:iterations=3:rollout=draw:depth=5",
+                                  "ismcts:iterations=3:rollout=draw:depth=5", "ismcts:iterations=3:search=multi",
                                   "ismcts:seconds=0.01:cpu=true:search=single"])
 def test_every_search_and_rollout_plays_whole_games(spec):
     game = Game(ORIGINAL, 3)
@@ -293,16 +295,41 @@ def test_a_single_walk_search_walks_once_per_world_and_the_paired_once_per_optio
     game = Game(ORIGINAL, 4)
     for state, seat in _positions(game, 3, 3):
         walks = {}
-        for search in ("single", "paired"):
+        for search in ("single", "multi", "paired"):
             bot = ISMCTSBot(1, seat, iterations=5, search=search)
             bot.start(game, seat)
             counted = []
-            walk = bot._iterate
+            walk, walk_multi = bot._iterate, bot._iterate_multi
             bot._iterate = lambda *args: counted.append(1) or walk(*args)
+            bot._iterate_multi = lambda *args: counted.append(1) or walk_multi(*args)
             option = bot.choose(SearchView(state, seat), state.decision())
             assert option in state.decision().options and bot.searched == 5
             walks[search] = len(counted)
-        assert walks == {"single": 5, "paired": 5 * len(state.decision().options)}
+        assert walks == {"single": 5, "multi": 5, "paired": 5 * len(state.decision().options)}
+
+
+def test_multiple_observer_search_keeps_a_tree_per_seat_split_by_what_that_seat_knows():
+    """In multi, another seat's nodes are told apart by its own hand in each world (its
+    choices follow what it holds there), while the single-observer tree lumps them
+    together; and the searching seat's nodes never split by cards it cannot see."""
+    game = Game(ORIGINAL, 4)
+    checked = 0
+    for state, seat in _positions(game, 11, 4):
+        bot = ISMCTSBot(2, seat, iterations=60, search="multi")
+        bot.start(game, seat)
+        bot.choose(SearchView(state, seat), state.decision())
+        assert len(bot.trees) == 4
+        hands = {}  # seat -> the hands it was found holding at its nodes below the root
+        for other, tree in enumerate(bot.trees):
+            for key in tree:
+                hand = key[3 + 4 + other]  # kind, alive, owed, 4 shared zones, then the hands
+                assert hand[0] == len(hand[1])  # a seat knows every card of its own hand
+                hands.setdefault(other, set()).add(hand)
+        others = [other for other in hands if other != seat]
+        if others:
+            assert any(len(hands[other]) > 1 for other in others)
+            checked += 1
+    assert checked >= 2
 
 
 def test_a_rollout_cut_short_scores_the_seats_still_in_alike():

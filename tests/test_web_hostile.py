@@ -149,6 +149,22 @@ def test_an_upload_that_cannot_be_played_is_not_kept(settings):
         assert len(kept_uploads(settings)) == 1
 
 
+def test_an_upload_is_checked_from_memory_and_stays_in_its_folder(tmp_path):
+    from kittens.web.rulesets import check_upload
+
+    folder = tmp_path / "uploads" / "abcdefghijkl"
+    result = check_upload(str(folder), {"nope_party.yaml": HOUSE_RULE})
+    assert result["diagnostics"] == [] and [e["name"] for e in result["entries"]][:1] == ["Nope Party"]
+    assert not (tmp_path / "uploads").exists()  # checked without a file written
+    # a project marker above the upload's folder does not widen what its files may read
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "secret.yaml").write_text(HOUSE_RULE.replace("id: nope_party", "id: secret"))
+    result = check_upload(str(folder), {"mine.yaml": HOUSE_RULE.replace("extends: original",
+                                                                        "extends: ../../secret.yaml")})
+    assert any("leads outside this upload" in d["message"] for d in result["diagnostics"]), result
+    assert result["entries"] == []
+
+
 def test_checking_an_upload_has_a_time_limit_and_what_it_cut_short_is_not_kept(settings):
     settings.upload_seconds = 0.05  # far less than a checker process needs to start
     with TestClient(create_app(settings)) as client:

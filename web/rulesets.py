@@ -8,10 +8,10 @@ loads any untrusted file (bounded size, depth, values and effects; plain
 data only). Their references (``extends``, ``include``, ...) may reach that
 folder, the kittens package and installed expansions, and nothing else: not
 the folder the server runs in, whatever the environment allows elsewhere.
-The check runs in a process of its own (this module run as a program), stopped
-after a time limit, so a file that asks much of the checker holds up no table;
-an upload that cannot be played is deleted once its findings are told, and
-quotas.py decides which older uploads make room for a new one.
+The check runs in a process of its own (this module run as a program, the texts
+handed over in memory), stopped after a time limit, so a file that asks much of
+the checker holds up no table; only an upload that can be played is written to
+disk, and quotas.py decides which older uploads make room for a new one.
 """
 
 from __future__ import annotations
@@ -78,6 +78,11 @@ class ConfinedWorkspace(Workspace):
     def __init__(self) -> None:
         super().__init__(allow_outside=False)
         self.allow_outside = False
+
+    def trust(self, path: str) -> None:
+        """An uploaded file may reach its own folder (its upload) and no folder above it,
+        whatever markers lie there; the folder need not exist yet (see check_upload)."""
+        self.roots.add(os.path.realpath(os.path.dirname(os.path.abspath(path))))
 
     def outside(self, target: str) -> bool:
         if plugins.confined(target, self.roots):
@@ -207,37 +212,47 @@ class Rulesets:
 
     # -- uploads --------------------------------------------------------------------
     def upload(self, files: list, client: str = "", in_use: set = frozenset()) -> dict:
-        """Write uploaded rule files to a folder of their own and check them as
-        ``kittens validate`` does (in a process of its own, on a time limit); the findings,
-        and what can be played from them. ``client`` names the sender (quotas.py), whose
+        """Check uploaded rule files as ``kittens validate`` does (in a process of its own,
+        on a time limit, the texts held in memory as if they lay in the upload's folder)
+        and keep them, in a folder of their own, if something can be played from them;
+        the findings, and what can be played. ``client`` names the sender (quotas.py), whose
         own uploads expire first to make room; ``in_use``: the upload ids live tables play,
-        which never expire. An upload that cannot be played is not kept."""
+        which never expire. An upload that cannot be played never touches the disk."""
         names = _names(files)
-        size = sum(len(item["text"].encode("utf-8")) for item in files)
+        texts = {name: item["text"] for name, item in zip(names, files)}
+        size = sum(len(text.encode("utf-8")) for text in texts.values())
         upload_id = secrets.token_urlsafe(9)
         folder = os.path.join(self.uploads, upload_id)
         key = quotas.client_key(client)
-        with self._lock:  # counted and written at once: two uploads cannot both take the last room
-            try:
-                quotas.make_room(self.uploads, self.quota, key, size, set(in_use))
-            except quotas.QuotaError as exc:
-                raise UploadError(str(exc), exc.status) from None
-            os.makedirs(folder, exist_ok=False)
-            with open(os.path.join(folder, "kittens.toml"), "w", encoding="utf-8") as handle:
-                handle.write("# the folder of one upload: its files' references stay inside it\n")
-            for name, item in zip(names, files):
-                with open(os.path.join(folder, name), "w", encoding="utf-8", newline="") as handle:
-                    handle.write(item["text"])
-            quotas.write_note(folder, key, size)
-        try:
-            result = self._check(upload_id, folder, names)
-        except BaseException:
-            quotas.remove(folder)
-            raise
-        if not result["playable"]:  # nothing to play: nothing to keep (the findings say why)
-            quotas.remove(folder)
+        self._make_room(key, size, in_use)  # before the check: a full quota costs no checker time
+        result = self._check(upload_id, folder, texts)
         result["kept"] = bool(result["playable"])
+        if not result["kept"]:  # nothing to play: nothing to keep (the findings say why)
+            return result
+        with self._lock:  # counted and written at once: two uploads cannot both take the last room
+            self._make_room_locked(key, size, in_use)
+            os.makedirs(folder, exist_ok=False)
+            try:
+                with open(os.path.join(folder, "kittens.toml"), "w", encoding="utf-8") as handle:
+                    handle.write("# the folder of one upload: its files' references stay inside it\n")
+                for name, text in texts.items():
+                    with open(os.path.join(folder, name), "w", encoding="utf-8", newline="") as handle:
+                        handle.write(text)
+                quotas.write_note(folder, key, size)
+            except BaseException:  # a full disk: no half-written upload is left behind
+                quotas.remove(folder)
+                raise
         return result
+
+    def _make_room(self, key: str, size: int, in_use) -> None:
+        with self._lock:
+            self._make_room_locked(key, size, in_use)
+
+    def _make_room_locked(self, key: str, size: int, in_use) -> None:
+        try:
+            quotas.make_room(self.uploads, self.quota, key, size, set(in_use))
+        except quotas.QuotaError as exc:
+            raise UploadError(str(exc), exc.status) from None
 
     def used(self, path: str) -> None:
         """A table was made from this rule file: an upload's last use is now."""
@@ -250,15 +265,17 @@ class Rulesets:
             return None
         return os.path.basename(os.path.dirname(os.path.abspath(path)))
 
-    def _check(self, upload_id: str, folder: str, names: list[str]) -> dict:
+    def _check(self, upload_id: str, folder: str, texts: dict[str, str]) -> dict:
         """Check the files in a process of their own, stopped after ``check_seconds``:
-        a file that takes the checker long holds up no table, and cannot run for ever."""
+        a file that takes the checker long holds up no table, and cannot run for ever.
+        The texts go to it on its standard input, as if they lay in ``folder``."""
+        names = list(texts)
+        given = json.dumps({"folder": folder, "files": texts}).encode("utf-8")
         with self._checks:
-            process = subprocess.Popen([sys.executable, "-m", "kittens.web.rulesets",
-                                        folder, *names], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                       stdin=subprocess.DEVNULL)
+            process = subprocess.Popen([sys.executable, "-m", "kittens.web.rulesets"],
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.PIPE)
             try:
-                out, err = process.communicate(timeout=self.check_seconds)
+                out, err = process.communicate(given, timeout=self.check_seconds)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.communicate()
@@ -303,30 +320,39 @@ def _names(files) -> list[str]:
     return names
 
 
-def check_upload(folder: str, names: list[str]) -> dict:
-    """What the server's checker process finds in an upload: every finding (placed in the
-    upload, without the server's folders) and the catalog entries of what compiles."""
+def check_upload(folder: str, texts: dict[str, str]) -> dict:
+    """What the server's checker process finds in an upload (file name -> text, read as
+    if it lay in ``folder``, which need not exist): every finding (placed in the upload,
+    without the server's folders) and the catalog entries of what compiles."""
+    held = {os.path.join(folder, name): text for name, text in texts.items()}
+    paths = list(held)
     ws = ConfinedWorkspace()
-    paths = [os.path.join(folder, name) for name in names]
+    ws.sources.update(held)
     for path in paths:
         check_file(ws, path)
     diagnostics = [{"file": _relative(d.path, folder), "line": d.line, "column": d.column,
                     "severity": d.severity, "code": d.code, "message": _unplaced(d.message, folder)}
                    for d in ws.diagnostics]
-    entries = [] if any(d["severity"] == "error" for d in diagnostics) else catalog_confined(paths)
+    entries = [] if any(d["severity"] == "error" for d in diagnostics) else catalog_confined(paths, held)
     return {"diagnostics": diagnostics, "entries": entries}
 
 
-def catalog_confined(paths: list[str]) -> list[dict]:
-    """The catalog entries of uploaded files, each compiled in a confined workspace."""
+def catalog_confined(paths: list[str], held: dict[str, str] | None = None) -> list[dict]:
+    """The catalog entries of uploaded files, each compiled in a confined workspace
+    (``held``: path -> text read instead of the file, as in check_upload)."""
+
+    def workspace() -> ConfinedWorkspace:
+        ws = ConfinedWorkspace()
+        ws.sources.update(held or {})
+        return ws
+
     entries = []
     for path in paths:
-        ws = ConfinedWorkspace()
-        doc, kind = ws.load(path)
+        doc, kind = workspace().load(path)
         if kind not in ("edition", "expansion"):
             continue
         try:
-            edition = load_edition(path, workspace=ConfinedWorkspace())
+            edition = load_edition(path, workspace=workspace())
         except (RuleError, UsageError):
             continue
         entries.append({"name": edition.name, "kind": kind, "path": path, "players": list(edition.players),
@@ -355,5 +381,6 @@ def _relative(path: str, folder: str) -> str:
     return os.path.basename(path)  # a file outside the upload (a shipped file): its name only
 
 
-if __name__ == "__main__":  # the server's checker process: FOLDER NAME... -> JSON
-    sys.stdout.write(json.dumps(check_upload(sys.argv[1], sys.argv[2:])))
+if __name__ == "__main__":  # the server's checker process: {"folder", "files"} on stdin -> JSON
+    given = json.load(sys.stdin)
+    sys.stdout.write(json.dumps(check_upload(given["folder"], given["files"])))

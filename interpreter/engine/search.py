@@ -1,4 +1,4 @@
-"""A player that searches: single-observer information-set Monte Carlo tree search.
+"""A player that searches: information-set Monte Carlo tree search (single- or multiple-observer).
 
 After Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search"
 (IEEE TCIAIG 2012). At each of its decisions the player runs iterations; each
@@ -41,7 +41,7 @@ ROLLOUTS = ("random", "heuristic", "draw")
 #: a rollout stops (nobody wins) after this many more turns
 ROLLOUT_TURNS = 400
 #: how the root is searched, by name (see ISMCTSBot)
-SEARCHES = ("paired", "single", "pimc")
+SEARCHES = ("paired", "single", "pimc", "multi")
 #: what outlasting every other seat but the winner is worth, against 1 for a win
 LOSER_SHARE = 0.8
 
@@ -76,7 +76,12 @@ class ISMCTSBot:
     ``"single"`` is single-observer ISMCTS as published, one walk per world,
     the root chosen by UCB like any node (an iteration is then one walk, several
     times cheaper); ``"pimc"`` is perfect-information Monte Carlo: every root
-    option tried in every world and rolled out at once, no tree below.
+    option tried in every world and rolled out at once, no tree below;
+    ``"multi"`` is multiple-observer ISMCTS (Cowling, Powley and Whitehouse
+    2012): one walk per world as in ``"single"``, but one tree per seat, each
+    seat's options chosen in its own tree at nodes told apart by what that seat
+    knows in the world (its hand, the cards it has seen), so the other seats play
+    their own hands rather than one average over every hand they might hold.
 
     ``cpu=True`` counts ``seconds`` in CPU time of this process, not on the wall
     clock. ``exploration`` is the UCB constant for rewards between 0 and 1.
@@ -115,6 +120,7 @@ class ISMCTSBot:
         self.game = None
         self._heuristics: list = []
         self.searched = 0  # iterations run in the last decision searched (for reports)
+        self.trees: list = []
 
     def start(self, game, seat: int) -> None:
         self.game, self.seat = game, seat
@@ -141,12 +147,16 @@ class ISMCTSBot:
         deadline = clock() + self.seconds if self.seconds is not None else None
         paired = [[] for _ in options]  # the seat's reward for each root option, world by world
         done = 0
-        single = self.search == "single"
+        single = self.search in ("single", "multi")
+        # multi: one tree per seat, each a dict from what that seat can tell apart to a node
+        trees: list = [{} for _ in range(self.game.players)] if self.search == "multi" else []
         while True:
             # nothing here reads a world's events
             world = resample(self.rng, record=False) if self.use_prior else \
                 resample(self.rng, record=False, uniform=True)
-            if single:
+            if trees:
+                self._iterate_multi(root, trees, world)
+            elif single:
                 self._iterate(root, world, None)
             else:
                 # every root option is tried in the same world, with the same chance and the same
@@ -164,6 +174,7 @@ class ISMCTSBot:
             elif clock() >= deadline:
                 break
         self.searched = done
+        self.trees = trees  # multi: the seats' trees of the last decision (for tests and reports)
         if single:  # the most tried option (UCB tries the best most), the better mean on a tie
             edges = [root.get(_key(option)) for option in options]
             return options[max(range(len(options)), key=lambda index: (
@@ -238,6 +249,91 @@ class ISMCTSBot:
             edge.visits += 1
             edge.total += rewards[seat]
         return rewards[self.seat]
+
+    def _iterate_multi(self, root: dict, trees: list, world) -> float:
+        """One walk of multiple-observer ISMCTS: each seat's options are chosen in that
+        seat's own tree (``trees[seat]``), whose nodes stand for what the seat can tell
+        apart when it decides (:meth:`_observed`), so a seat's choices follow its own
+        hand and knowledge in this world and not one average over all its hands; the
+        trees are walked together along the same moves, one option is added to the tree
+        of the seat that meets a new one, and each edge is credited with the result for
+        the seat that took it."""
+        exploration, bias = self.exploration, self.bias
+        state, table = world, world.table
+        places = Places(table)
+        pending = list(trees)  # per seat: where its next node is found (its tree's top, then below an edge)
+        path: list = []
+        at_root, growing = True, True
+        while growing:
+            decision = state.decision()
+            if decision is None:
+                break
+            if type(decision) is Chance:
+                state.apply_action(state.sample_chance())
+                continue
+            options = decision.options
+            if len(options) == 1:
+                state.apply_action(options[0])
+                places.update()
+                continue
+            seat = decision.seat
+            if at_root:  # the searching seat's decision, the same in every world
+                node, at_root = root, False
+            else:
+                key = self._observed(table, decision, seat)
+                children = pending[seat]
+                node = children.get(key)
+                if node is None:
+                    node = children[key] = {}
+            hint = self._hint(state, decision)
+            fresh, best, best_score, tried = [], None, -1.0, 0
+            for option in options:
+                edge = node.get(_key(option))
+                if edge is None:
+                    fresh.append(option)
+                    continue
+                edge.avail += 1
+                visits = edge.visits
+                tried += visits
+                score = edge.total / visits + exploration * math.sqrt(math.log(edge.avail) / visits)
+                if option == hint and type(option) is type(hint):  # progressive bias
+                    score += bias / (visits + 1)
+                if score > best_score:
+                    best, best_score = option, score
+            if fresh and (best is None or len(options) - len(fresh) < 1 + int(self.widening * math.sqrt(tried))):
+                best = hint if hint in fresh else fresh[below(self.rng, len(fresh))]
+                edge = node[_key(best)] = Edge()
+                growing = False  # one new option a walk, then the rollout
+            else:
+                edge = node[_key(best)]
+            path.append((edge, seat))
+            state.apply_action(best)
+            places.update()
+            pending[seat] = edge.children
+        if not state.is_terminal():
+            self._roll_out(state, places)
+        rewards = places.rewards(state)
+        for edge, seat in path:
+            edge.visits += 1
+            edge.total += rewards[seat]
+        return rewards[self.seat]
+
+    @staticmethod
+    def _observed(table, decision, seat: int) -> tuple:
+        """What ``seat`` can tell apart when it decides: the decision's kind, and per
+        zone its size and the cards the seat knows at their places (a hand as a sorted
+        list: its order means nothing), with who is in and the turns owed. No card is
+        named; what a seat knows is the engine's per-card mark of the seats that know it."""
+        bit = 1 << seat
+        seen: list = [decision.kind, tuple(table.alive), tuple(table.owed)]
+        append = seen.append
+        for zone in table.zones():
+            cards = zone.cards
+            if zone.owner is not None and zone is table.hands[zone.owner]:
+                append((len(cards), tuple(sorted(inst.id for inst in cards if inst.known & bit))))
+            else:
+                append(tuple(inst.id if inst.known & bit else None for inst in cards))
+        return tuple(seen)
 
     def _hint(self, state, decision):
         """The rollout policy's own pick, which the tree tries first and favours while

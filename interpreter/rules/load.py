@@ -70,9 +70,9 @@ def load_edition(path: str, variant: str | None = None, expansions: tuple = (), 
     a fresh workspace of the caller's, for files it loads under its own rules
     (the web table confines uploaded files to their folder).
     """
-    path = locate_rules(path)
-    expansions = locate_expansions(expansions)
     ws = workspace if workspace is not None else Workspace()
+    path = path if ws.sources.held(path) else locate_rules(path)  # a text held in memory is a file
+    expansions = locate_expansions(expansions)
     for extra in expansions:
         doc, kind = ws.load(extra)
         if doc is not None and kind not in (None, "expansion"):
