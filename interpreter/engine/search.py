@@ -186,7 +186,7 @@ class ISMCTSBot:
         """One walk: ``first`` at the root, then select by UCB down the shared tree, add
         one option, roll out and credit each decision on the way; the searching seat's
         reward comes back."""
-        node, path, exploration, bias = root, [], self.exploration, self.bias
+        node, path = root, []
         pending_edge = None  # the edge whose next node is found at the next real decision
         state, table = world, world.table
         places = Places(table)
@@ -215,29 +215,9 @@ class ISMCTSBot:
                 if self.search == "pimc":  # no tree below the root: roll out at once
                     break
                 continue
-            hint = self._hint(state, decision)
-            fresh, best, best_score, tried = [], None, -1.0, 0
-            for option in options:
-                edge = node.get(_key(option))
-                if edge is None:
-                    fresh.append(option)
-                    continue
-                edge.avail += 1
-                visits = edge.visits
-                tried += visits
-                score = edge.total / visits + exploration * math.sqrt(math.log(edge.avail) / visits)
-                if option == hint and type(option) is type(hint):  # progressive bias
-                    score += bias / (visits + 1)
-                if score > best_score:
-                    best, best_score = option, score
-            # progressive widening: a node tries one more option as its visits grow (the
-            # hint first), so rarely visited decisions follow the rollout policy
-            if fresh and (best is None or len(options) - len(fresh) < 1 + int(self.widening * math.sqrt(tried))):
-                best = hint if hint in fresh else fresh[below(self.rng, len(fresh))]
-                edge = node[_key(best)] = Edge()
+            best, edge, added = self._select(node, options, self._hint(state, decision))
+            if added:
                 node = None
-            else:
-                edge = node[_key(best)]
             path.append((edge, decision.seat))
             state.apply_action(best)
             places.update()
@@ -250,6 +230,33 @@ class ISMCTSBot:
             edge.total += rewards[seat]
         return rewards[self.seat]
 
+    def _select(self, node: dict, options, hint) -> tuple:
+        """The option to walk at a tree node, its edge, and whether the edge is new: UCB
+        over the options tried (counted only where they were available), with a
+        progressive bias towards the rollout policy's pick (``hint``); progressive
+        widening adds one more option as the node's visits grow (the hint first), so
+        rarely visited decisions follow the rollout policy."""
+        exploration, bias = self.exploration, self.bias
+        fresh, best, best_score, tried = [], None, -1.0, 0
+        for option in options:
+            edge = node.get(_key(option))
+            if edge is None:
+                fresh.append(option)
+                continue
+            edge.avail += 1
+            visits = edge.visits
+            tried += visits
+            score = edge.total / visits + exploration * math.sqrt(math.log(edge.avail) / visits)
+            if option == hint and type(option) is type(hint):  # progressive bias
+                score += bias / (visits + 1)
+            if score > best_score:
+                best, best_score = option, score
+        if fresh and (best is None or len(options) - len(fresh) < 1 + int(self.widening * math.sqrt(tried))):
+            best = hint if hint in fresh else fresh[below(self.rng, len(fresh))]
+            edge = node[_key(best)] = Edge()
+            return best, edge, True
+        return best, node[_key(best)], False
+
     def _iterate_multi(self, root: dict, trees: list, world) -> float:
         """One walk of multiple-observer ISMCTS: each seat's options are chosen in that
         seat's own tree (``trees[seat]``), whose nodes stand for what the seat can tell
@@ -258,7 +265,6 @@ class ISMCTSBot:
         trees are walked together along the same moves, one option is added to the tree
         of the seat that meets a new one, and each edge is credited with the result for
         the seat that took it."""
-        exploration, bias = self.exploration, self.bias
         state, table = world, world.table
         places = Places(table)
         pending = list(trees)  # per seat: where its next node is found (its tree's top, then below an edge)
@@ -285,27 +291,9 @@ class ISMCTSBot:
                 node = children.get(key)
                 if node is None:
                     node = children[key] = {}
-            hint = self._hint(state, decision)
-            fresh, best, best_score, tried = [], None, -1.0, 0
-            for option in options:
-                edge = node.get(_key(option))
-                if edge is None:
-                    fresh.append(option)
-                    continue
-                edge.avail += 1
-                visits = edge.visits
-                tried += visits
-                score = edge.total / visits + exploration * math.sqrt(math.log(edge.avail) / visits)
-                if option == hint and type(option) is type(hint):  # progressive bias
-                    score += bias / (visits + 1)
-                if score > best_score:
-                    best, best_score = option, score
-            if fresh and (best is None or len(options) - len(fresh) < 1 + int(self.widening * math.sqrt(tried))):
-                best = hint if hint in fresh else fresh[below(self.rng, len(fresh))]
-                edge = node[_key(best)] = Edge()
+            best, edge, added = self._select(node, options, self._hint(state, decision))
+            if added:
                 growing = False  # one new option a walk, then the rollout
-            else:
-                edge = node[_key(best)]
             path.append((edge, seat))
             state.apply_action(best)
             places.update()
