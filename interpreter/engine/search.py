@@ -191,17 +191,10 @@ class ISMCTSBot:
         state, table = world, world.table
         places = Places(table)
         while node is not None:
-            decision = state.decision()
+            decision = _next_choice(state, places)
             if decision is None:
                 break
-            if type(decision) is Chance:  # a game that resolves chance by hand (OpenSpiel's)
-                state.apply_action(state.sample_chance())
-                continue
             options = decision.options
-            if len(options) == 1:
-                state.apply_action(options[0])
-                places.update()
-                continue
             if pending_edge is not None:
                 node = pending_edge.children.setdefault(self._situation(state, decision), {})
             elif first is not None:  # the root: the option this walk is about
@@ -271,17 +264,10 @@ class ISMCTSBot:
         path: list = []
         at_root, growing = True, True
         while growing:
-            decision = state.decision()
+            decision = _next_choice(state, places)
             if decision is None:
                 break
-            if type(decision) is Chance:
-                state.apply_action(state.sample_chance())
-                continue
             options = decision.options
-            if len(options) == 1:
-                state.apply_action(options[0])
-                places.update()
-                continue
             seat = decision.seat
             if at_root:  # the searching seat's decision, the same in every world
                 node, at_root = root, False
@@ -413,6 +399,23 @@ class Places:
         left = len(self.alive) - gone
         still = (sum((gone + place) / others * LOSER_SHARE for place in range(left - 1)) + 1.0) / max(left, 1)
         return [still if out is None else out / others * LOSER_SHARE for out in self.outlasted]
+
+
+def _next_choice(state, places):
+    """The next decision with more than one option (None when the game is over): chance
+    is resolved (a game that resolves it by hand, OpenSpiel's) and forced moves taken."""
+    while True:
+        decision = state.decision()
+        if decision is None:
+            return None
+        if type(decision) is Chance:
+            state.apply_action(state.sample_chance())
+            continue
+        if len(decision.options) == 1:
+            state.apply_action(decision.options[0])
+            places.update()
+            continue
+        return decision
 
 
 def _key(option):
