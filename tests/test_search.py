@@ -79,6 +79,10 @@ def test_two_games_that_look_alike_to_the_seat_get_the_same_decision(name, playe
             assert _decide(5, state, seat, rollout=rollout) == _decide(5, other, seat, rollout=rollout)
         # multiple-observer: every seat's tree is built from the same dealt worlds alike
         assert _decide(5, state, seat, search="multi") == _decide(5, other, seat, search="multi")
+        # the opponent model: the other seats take the heuristic's pick in the worlds dealt from the view
+        for search in ("single", "multi"):
+            assert _decide(5, state, seat, search=search, opponents="heuristic") == \
+                _decide(5, other, seat, search=search, opponents="heuristic")
         compared += 1
     assert compared >= 3
 
@@ -284,7 +288,9 @@ def _decide_with(seed, state, seat, rollout):
 
 @pytest.mark.parametrize("spec", ["ismcts:iterations=3:search=single", "ismcts:iterations=2:search=pimc",
                                   "ismcts:iterations=3:rollout=draw:depth=5", "ismcts:iterations=3:search=multi",
-                                  "ismcts:seconds=0.01:cpu=true:search=single"])
+                                  "ismcts:seconds=0.01:cpu=true:search=single",
+                                  "ismcts:iterations=3:search=single:opponents=heuristic",
+                                  "ismcts:iterations=3:search=multi:opponents=heuristic:rollout=draw:depth=5"])
 def test_every_search_and_rollout_plays_whole_games(spec):
     game = Game(ORIGINAL, 3)
     state = play_game(game, 4, make_players([spec, "heuristic"], 3, 4), record=False)
@@ -354,3 +360,30 @@ def test_a_search_in_cpu_seconds_counts_the_processs_time():
     assert ISMCTSBot(0, 0, seconds=0.05).clock is time.perf_counter
     with pytest.raises(ValueError, match="search"):
         ISMCTSBot(0, 0, search="mo")
+
+
+def test_with_the_opponent_model_the_tree_branches_only_at_the_seats_own_decisions():
+    game = Game(ORIGINAL, 4)
+    for state, seat in _positions(game, 11, 3):
+        for search in ("single", "paired"):
+            bot = ISMCTSBot(3, seat, iterations=40, search=search, opponents="heuristic")
+            bot.start(game, seat)
+            seats = []
+            situation = bot._situation
+            bot._situation = lambda st, decision: seats.append(decision.seat) or situation(st, decision)
+            assert bot.choose(SearchView(state, seat), state.decision()) in state.decision().options
+            assert seats and set(seats) == {seat}  # every node below the root is one of its own decisions
+            plain = ISMCTSBot(3, seat, iterations=40, search=search)
+            plain.start(game, seat)
+            seen = []
+            plain._situation = lambda st, decision: seen.append(decision.seat) or ISMCTSBot._situation(plain, st,
+                                                                                                      decision)
+            plain.choose(SearchView(state, seat), state.decision())
+            assert set(seen) - {seat}  # without it, the other seats' decisions are nodes too
+
+
+def test_the_opponent_model_needs_the_heuristics_of_the_rollouts():
+    with pytest.raises(ValueError, match="opponents"):
+        ISMCTSBot(0, 0, opponents="heuristic", rollout="random")
+    with pytest.raises(ValueError, match="opponents"):
+        ISMCTSBot(0, 0, opponents="nobody")

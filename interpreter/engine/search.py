@@ -42,6 +42,8 @@ ROLLOUTS = ("random", "heuristic", "draw")
 ROLLOUT_TURNS = 400
 #: how the root is searched, by name (see ISMCTSBot)
 SEARCHES = ("paired", "single", "pimc", "multi")
+#: how the other seats' decisions in the tree are taken, by name (see ISMCTSBot)
+OPPONENTS = ("search", "heuristic")
 #: what outlasting every other seat but the winner is worth, against 1 for a win
 LOSER_SHARE = 0.8
 
@@ -83,6 +85,12 @@ class ISMCTSBot:
     knows in the world (its hand, the cards it has seen), so the other seats play
     their own hands rather than one average over every hand they might hold.
 
+    ``opponents`` is how the other seats decide in the tree: ``"search"`` (each
+    picks what is best for itself by UCB, as above) or ``"heuristic"`` (each takes
+    the heuristic bot's pick, as in the rollouts: an opponent model, so the tree
+    branches only at the seat's own decisions and its walks are not spread over
+    the other seats' options; it needs heuristic or draw rollouts).
+
     ``cpu=True`` counts ``seconds`` in CPU time of this process, not on the wall
     clock. ``exploration`` is the UCB constant for rewards between 0 and 1.
     ``prior=False`` deals worlds uniformly from the view alone, without what the
@@ -96,7 +104,7 @@ class ISMCTSBot:
                  seconds: float | None = None, rollout: str = "heuristic",
                  exploration: float = 0.7, bias: float = 1.0, confidence: float = 1.0,
                  widening: float = 0.5, depth: int = 0, search: str = "paired",
-                 cpu: bool = False, prior: bool = True) -> None:
+                 cpu: bool = False, prior: bool = True, opponents: str = "search") -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout '{rollout}'; the rollouts are: {', '.join(ROLLOUTS)}")
         if iterations < 1:
@@ -110,6 +118,11 @@ class ISMCTSBot:
         if search not in SEARCHES:
             raise ValueError(f"unknown search '{search}'; the searches are: {', '.join(SEARCHES)}")
         self.search = search
+        if opponents not in OPPONENTS:
+            raise ValueError(f"unknown opponents '{opponents}'; they are: {', '.join(OPPONENTS)}")
+        if opponents == "heuristic" and rollout == "random":
+            raise ValueError("opponents=heuristic needs heuristic or draw rollouts (their heuristic bots)")
+        self.follow = opponents == "heuristic"  # the other seats take the heuristic's pick in the tree
         # the CPU time of this process rather than the wall clock: a budget that means the
         # same work on a busy machine (a benchmark's "one core each")
         self.clock = time.process_time if cpu else time.perf_counter
@@ -195,6 +208,10 @@ class ISMCTSBot:
             if decision is None:
                 break
             options = decision.options
+            if self.follow and decision.seat != self.seat:  # the opponent model: no node, no edge
+                state.apply_action(self._hint(state, decision))
+                places.update()
+                continue
             if pending_edge is not None:
                 node = pending_edge.children.setdefault(self._situation(state, decision), {})
             elif first is not None:  # the root: the option this walk is about
@@ -269,6 +286,10 @@ class ISMCTSBot:
                 break
             options = decision.options
             seat = decision.seat
+            if self.follow and seat != self.seat:  # the opponent model: only the seat's own tree grows
+                state.apply_action(self._hint(state, decision))
+                places.update()
+                continue
             if at_root:  # the searching seat's decision, the same in every world
                 node, at_root = root, False
             else:
