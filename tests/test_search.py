@@ -79,6 +79,9 @@ def test_two_games_that_look_alike_to_the_seat_get_the_same_decision(name, playe
             assert _decide(5, state, seat, rollout=rollout) == _decide(5, other, seat, rollout=rollout)
         # multiple-observer: every seat's tree is built from the same dealt worlds alike
         assert _decide(5, state, seat, search="multi") == _decide(5, other, seat, search="multi")
+        # the paired search (the default before PIMC) and single-observer ISMCTS, each from worlds dealt from the view
+        for search in ("paired", "single"):
+            assert _decide(5, state, seat, search=search) == _decide(5, other, seat, search=search)
         # the opponent model: the other seats take the heuristic's pick in the worlds dealt from the view
         for search in ("single", "multi"):
             assert _decide(5, state, seat, search=search, opponents="heuristic") == \

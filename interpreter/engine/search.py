@@ -73,7 +73,8 @@ class ISMCTSBot:
     what. ``depth`` stops a rollout after that many turns (0: at the end) and
     scores the seats still in alike.
 
-    ``search`` is how each world is used: ``"paired"`` tries every root option in
+    ``search`` is how each world is used (the default ``"pimc"`` was the strongest
+    or not told apart from the strongest at equal CPU time, docs/ai.md): ``"paired"`` tries every root option in
     it (common random numbers) and walks the shared tree below each;
     ``"single"`` is single-observer ISMCTS as published, one walk per world,
     the root chosen by UCB like any node (an iteration is then one walk, several
@@ -103,7 +104,7 @@ class ISMCTSBot:
     def __init__(self, seed: int = 0, seat: int = 0, *, iterations: int = 100,
                  seconds: float | None = None, rollout: str = "heuristic",
                  exploration: float = 0.7, bias: float = 1.0, confidence: float = 1.0,
-                 widening: float = 0.5, depth: int = 0, search: str = "paired",
+                 widening: float = 0.5, depth: int = 0, search: str = "pimc",
                  cpu: bool = False, prior: bool = True, opponents: str = "search") -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout '{rollout}'; the rollouts are: {', '.join(ROLLOUTS)}")
