@@ -8,6 +8,8 @@ and then the edition's state checks.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from ..lang.machine import Ctx, Decision, Frame, run
 from . import moments
 from .compiled import legal
@@ -163,7 +165,8 @@ def action_decision(state, seat: int) -> Decision:
                 if len(insts) >= size or wilds:
                     pairs.append((index, card_id, insts))
     if pairs:
-        pairs.sort(key=_by_combo)  # combos in the edition's order, titles in the hand's
+        if len(pairs) > 1:  # combos in the edition's order, titles in the hand's (a stable sort)
+            pairs.sort(key=_BY_COMBO)
         verdicts: dict = {}  # id(rule) -> legal, for combos whose tests do not look at the cards
         for index, card_id, insts in pairs:
             rule, _tag, size, prefix = game.same_title_combos[index]
@@ -193,7 +196,7 @@ def action_decision(state, seat: int) -> Decision:
             values.append((rule, group))
     for index, titles in enumerate(game.mixed_titles):  # how many of its titles the hand holds
         rule, _tag, size, label = game.mixed_combos[index]
-        if len(titles.intersection(by_title)) >= size and \
+        if len(by_title) >= size and len(titles.intersection(by_title)) >= size and \
                 (rule.free or legal(rule, ctx or Ctx(state, seat), [], memo)):
             options.append(label)
             values.append((rule, None))  # the titles are picked one by one
@@ -204,5 +207,5 @@ def action_decision(state, seat: int) -> Decision:
     return Decision(seat, "action", options, values, {"owed": table.owed[seat]})
 
 
-def _by_combo(pair) -> int:
-    return pair[0]
+#: a same-title combo's index in the edition, as a sort key (a C function: no Python call per pair)
+_BY_COMBO = itemgetter(0)
