@@ -2,7 +2,7 @@
 # game's frame as a C struct (see lang/machine.pxd). Attributes: exactly its __slots__.
 
 cimport cython
-from kittens.interpreter.lang.machine cimport Frame
+from kittens.interpreter.lang.machine cimport Frame, Machine
 from kittens.interpreter.engine.table cimport CardInst, Table, Zone
 
 cdef class GameFrame(Frame):
@@ -10,11 +10,14 @@ cdef class GameFrame(Frame):
 
     # a C method, so that its table is a C struct (turn_ended, start_turn and the rest
     # read directly); a Python call of frame.step still finds it
-    @cython.locals(table=Table)
+    @cython.locals(table=Table, machine=Machine)
     cpdef step(self, state, value)
 
 # the action decision, asked some forty times a game: the table, the hand and its cards
 # read as C structs
 @cython.locals(table=Table, inst=CardInst, options=list, values=list, by_title=dict, found=list,
                insts=list, pairs=list, memo=dict, group=list)
-cpdef action_decision(state, seat)
+cpdef action_decision(Machine state, seat)
+
+# an action carried out: the state's call a C method
+cpdef act(Machine state, seat, choice)

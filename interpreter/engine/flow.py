@@ -43,7 +43,8 @@ class GameFrame(Frame):
         self.result = None
 
     def step(self, state, value):
-        table = state.table
+        machine = state  # compiled, known as a lang.machine.Machine: its call and table read in C
+        table = machine.table
         while True:
             phase = self.phase
             if phase == _ASK:  # the action decision comes first: it is asked most
@@ -73,14 +74,14 @@ class GameFrame(Frame):
                         return out
                     continue
                 self.phase = _ASK
-                if state.game.checks:
-                    out = state.call(ChecksFrame(state))
+                if machine.game.checks:
+                    out = machine.call(ChecksFrame(state))
                     if out is not None:
                         return out
             elif phase == _CHECKED:
                 self.phase = _ASK
-                if state.game.checks:
-                    out = state.call(ChecksFrame(state))
+                if machine.game.checks:
+                    out = machine.call(ChecksFrame(state))
                     if out is not None:
                         return out
                 out = moments.settle(state)  # what the checks set off, and the end condition
@@ -101,14 +102,14 @@ class GameFrame(Frame):
             elif phase == _BEGUN:  # after the deal: cards are watched, the game's start runs
                 self.phase = _TURN
                 if state.phased:
-                    table.watch = state.game.phases.watch
+                    table.watch = machine.game.phases.watch
                     out = moments.begin(state, "game_start", table.current)
                     if out is not None:
                         return out
             else:  # _DEAL
                 self.phase = _BEGUN
                 if self.layout is None:
-                    out = state.call(SetupFrame())
+                    out = machine.call(SetupFrame())
                     if out is not None:
                         return out
                 else:

@@ -25,7 +25,7 @@ import random
 from ..lang.compiler import compile_expression, compile_program
 from ..lang.errors import GameError, RuleRuntimeError  # noqa: F401 (re-exported)
 from ..lang.limits import STEP_BUDGET, label
-from ..lang.machine import STOPPED, Chance, Ctx, Frame, below, remap
+from ..lang.machine import STOPPED, Chance, Ctx, Machine, remap
 from .compiled import compile_rule, restricted
 from .decisions import CHANCE, TERMINAL
 from .events import for_seat, kept_for
@@ -136,7 +136,7 @@ class Game:
         return self.players
 
 
-class State:
+class State(Machine):
     """One game in progress. Decisions and chance are answered with :meth:`apply_action`.
 
     The state offers its running effects a narrow set of services (lang/world.py):
@@ -147,7 +147,6 @@ class State:
     def __init__(self, game: Game, seed: int, *, record: bool = True,
                  explicit_chance: bool = False, layout=None) -> None:
         self._setup(game, seed, explicit_chance, Table(game.edition, game.players, seed, record))
-        self.stack: list[Frame] = []
         try:
             self._pending = self.call(GameFrame(layout))
         except GameOver:
@@ -157,10 +156,8 @@ class State:
             self._pending = None
 
     def _setup(self, game: Game, seed: int, explicit_chance: bool, table: Table) -> None:
-        self.game = game
+        self._start(game, table, explicit_chance, STEP_BUDGET)  # stack and budget: machine.Machine
         self.seed = seed
-        self.explicit_chance = explicit_chance
-        self.table = table
         # services for effects (see lang/world.py)
         self.rules = game.rules
         self.titles = game.titles
@@ -168,8 +165,6 @@ class State:
         self.has_wilds, self.has_decoys, self.has_marked = game.has_wilds, game.has_decoys, game.has_marked
         self.decisions = 0
         self.history: list = []  # every option and chance outcome applied, in order
-        self.step_budget = STEP_BUDGET  # steps each action may take (see limits.py)
-        self.budget = STEP_BUDGET  # steps the running action may still take
         self.draw_nesting = 0
         self.hooking: set = set()  # uids of cards whose `instead_of_draw` is running
         self.playing_as = 0  # how deep `play_as` effects are nested
@@ -263,40 +258,10 @@ class State:
     def _record_decision(self, decision, option) -> None:
         # apart from apply_action so that, compiled, ``decision`` is known to be a
         # Decision and its fields are read directly (some 80 decisions a logged game)
-        self.table.log.decision(decision.seat, decision.kind, option)
+        table = self.table
+        table.log.decision(decision.seat, decision.kind, option)
 
-    # -- the flow -------------------------------------------------------------
-    def call(self, frame: Frame):
-        """Run ``frame`` now, on top of the stack: None once it is done (it is taken off
-        again, its result in ``frame.result``), else the Decision (or explicit Chance)
-        the game must wait for, with the frames that wait for it left on the stack
-        (machine.STOPPED when an effect ended the game: _advance then clears the stack)."""
-        stack = self.stack
-        stack.append(frame)
-        value = None
-        while True:
-            out = frame.step(self, value)
-            if out is None:
-                stack.pop()
-                return None
-            if type(out) is Chance and not self.explicit_chance:
-                value = self._draw_chance(out)
-                continue
-            return out
-
-    def settle(self, ctx, value):
-        """A primitive's result with its chance drawn at once, unless the caller resolves
-        chance by hand (explicit chance): a value, a Decision, an explicit Chance or a frame."""
-        while type(value) is Chance and not self.explicit_chance:
-            then = value.then
-            outcome = self._draw_chance(value)
-            value = then[0](ctx, outcome, *then[1]) if then is not None else outcome
-        return value
-
-    def _draw_chance(self, chance: Chance):
-        # a shuffle given no order shuffles with the same generator
-        return below(self.table.rng, chance.size) if chance.kind == "pick" else None
-
+    # -- the flow (call, settle and charge: machine.Machine) --------------------
     def _advance(self, value) -> None:
         """Run the frames until one waits for a decision (or a chance outcome, when
         chance is explicit), or the game is over."""
@@ -322,13 +287,6 @@ class State:
         self._pending = None
 
     # -- services for effects ---------------------------------------------------
-    def charge(self, steps: int, where: str | None) -> None:
-        """Charge ``steps`` to the running action's budget (limits.py)."""
-        self.budget -= steps
-        if self.budget < 0:
-            from ..lang.compiler import over_budget
-            over_budget(where)
-
     def draw(self, seat: int, from_bottom: bool):
         """``seat`` draws; a frame to run when the draw sets something off, else None."""
         return draw_card(self, seat, from_bottom)

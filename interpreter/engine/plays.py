@@ -28,7 +28,8 @@ class PlayFrame(Frame):
         self.result = None
 
     def step(self, state, value):
-        table, rule = state.table, self.rule
+        machine = state  # compiled, known as a lang.machine.Machine: its call and table read in C
+        table, rule = machine.table, self.rule
         log = table.log
         record = rule.record
         what = rule.kind
@@ -55,7 +56,7 @@ class PlayFrame(Frame):
                     self.phase = _ANSWERED
                     if rule.record.nopeable:
                         if may_be_answered(state, self.seat):
-                            out = state.call(WindowFrame(self.play, self.ctx))
+                            out = machine.call(WindowFrame(self.play, self.ctx))
                             if out is not None:
                                 return out
                         elif log.record:  # nobody holds an answer: the window opens and closes

@@ -28,6 +28,17 @@ cdef class ProgramFrame(Frame):
     @cython.locals(stack=list, ops=tuple, pc=Py_ssize_t, end=Py_ssize_t, count=Py_ssize_t, loop=list)
     cpdef step(self, machine, value)
 
+# what runs the frames (the engine's State is one): its call, settle and charge are C
+# methods, which frames that know their machine as one call directly
+cdef class Machine:
+    cdef public object game, table, explicit_chance, stack, step_budget, budget
+
+    @cython.locals(stack=list)
+    cpdef call(self, Frame frame)
+    cpdef settle(self, ctx, value)
+    cpdef charge(self, steps, where)
+    cpdef _draw_chance(self, chance)
+
 # a shuffle's loop in C integers but for the generator's own draws (some 110 a game)
 @cython.locals(size=Py_ssize_t, bits=int, low=Py_ssize_t, j=Py_ssize_t)
 cpdef shuffle(rng, items)

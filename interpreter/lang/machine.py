@@ -181,6 +181,60 @@ class Frame:
 _SLOT_NAMES: dict = {}
 
 
+class Machine:
+    """What runs a game's frames: the stack of those waiting, the table (whose generator
+    draws the chance nobody resolves by hand) and the running action's step budget.
+    The engine's State is one. Frames and effects run others with :meth:`call`, draw
+    chance with :meth:`settle` and charge their steps with :meth:`charge`; compiled,
+    these are C methods, which the engine's frames call directly."""
+
+    def _start(self, game, table, explicit_chance: bool, step_budget: int) -> None:
+        self.game = game
+        self.table = table
+        self.explicit_chance = explicit_chance
+        self.stack: list = []
+        self.step_budget = step_budget  # steps each action may take (see limits.py)
+        self.budget = step_budget  # steps the running action may still take
+
+    def call(self, frame: Frame):
+        """Run ``frame`` now, on top of the stack: None once it is done (it is taken off
+        again, its result in ``frame.result``), else the Decision (or explicit Chance)
+        the game must wait for, with the frames that wait for it left on the stack
+        (STOPPED when an effect ended the game: the game's loop then clears the stack)."""
+        stack = self.stack
+        stack.append(frame)
+        value = None
+        while True:
+            out = frame.step(self, value)
+            if out is None:
+                stack.pop()
+                return None
+            if type(out) is Chance and not self.explicit_chance:
+                value = self._draw_chance(out)
+                continue
+            return out
+
+    def settle(self, ctx, value):
+        """A primitive's result with its chance drawn at once, unless the caller resolves
+        chance by hand (explicit chance): a value, a Decision, an explicit Chance or a frame."""
+        while type(value) is Chance and not self.explicit_chance:
+            then = value.then
+            outcome = self._draw_chance(value)
+            value = then[0](ctx, outcome, *then[1]) if then is not None else outcome
+        return value
+
+    def charge(self, steps: int, where: str | None) -> None:
+        """Charge ``steps`` to the running action's budget (limits.py)."""
+        self.budget -= steps
+        if self.budget < 0:
+            from .compiler import over_budget
+            over_budget(where)
+
+    def _draw_chance(self, chance: Chance):
+        # a shuffle given no order shuffles with the same generator
+        return below(self.table.rng, chance.size) if chance.kind == "pick" else None
+
+
 def remap(value, memo: dict):
     """``value`` as it is in a copied game: cards, zones and the other objects of the
     table replaced by their copies (``memo``: id of an original -> its copy), lists,
