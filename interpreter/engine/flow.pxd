@@ -4,6 +4,8 @@
 cimport cython
 from kittens.interpreter.lang.machine cimport Frame, Machine
 from kittens.interpreter.engine.table cimport CardInst, Table, Zone
+# a rule's test, called as a C function (the module imports it too, for Python)
+from kittens.interpreter.engine.compiled cimport legal
 
 cdef class GameFrame(Frame):
     cdef public object phase, seat, plays, layout

@@ -233,8 +233,6 @@ class State(Machine):
         pending = self._pending
         if pending is None:
             raise GameError("the game is over")
-        # self.table.log, not a local: compiled, the log is then known to be an EventLog
-        # and its methods are called directly (a decision is recorded some 80 times a game)
         if type(pending) is Chance:
             try:
                 pending.check(option)

@@ -23,7 +23,6 @@ from __future__ import annotations
 import random
 import sys
 import weakref
-from itertools import repeat
 
 from ..lang.limits import NUMBER_LIMIT
 from ..lang.machine import Stop, shuffle
@@ -256,13 +255,22 @@ class Table:
     def fill(self, cards: list, zone: Zone) -> None:
         """Put new cards (``cards``: their definitions, top first) at the bottom of a pile
         nobody sees into: the deck at the start of a game."""
-        made = list(map(CardInst, range(len(self.cards), len(self.cards) + len(cards)), cards,
-                        repeat(zone, len(cards))))
+        # each card made without its __init__ (compiled: a C struct filled in C), as CardInst
+        # would make it: some fifty cards at every deal
+        made = []
+        uid = len(self.cards)
+        reactive, answering = self._reactive, 0
+        for card in cards:
+            inst = CardInst.__new__(CardInst)
+            inst.uid, inst.card, inst.id, inst.zone = uid, card, card.id, zone
+            inst.known, inst.face_up, inst.was_face_up, inst.played_by = 0, False, False, None
+            made.append(inst)
+            uid += 1
+            if inst.id in reactive:
+                answering += 1
         zone.cards.extend(made)
         self.cards.extend(made)
-        reactive = self._reactive
-        if reactive:
-            zone.reactive += sum(1 for card in cards if card.id in reactive)
+        zone.reactive += answering
 
     def count_reactive(self) -> None:
         """Count every zone's cards that can answer a play afresh (after cards change face)."""

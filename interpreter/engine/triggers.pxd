@@ -4,6 +4,7 @@
 
 cimport cython
 from kittens.interpreter.lang.machine cimport Frame, Machine
+from kittens.interpreter.engine.compiled cimport legal
 from kittens.interpreter.engine.table cimport CardInst, Table, Zone
 
 cdef class DrawnFrame(Frame):

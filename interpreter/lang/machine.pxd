@@ -39,6 +39,9 @@ cdef class Machine:
     cpdef charge(self, steps, where)
     cpdef _draw_chance(self, chance)
 
+# a random bot's pick and every chance pick (Machine._draw_chance calls it in C)
+cpdef below(rng, n)
+
 # a shuffle's loop in C integers but for the generator's own draws (some 110 a game)
 @cython.locals(size=Py_ssize_t, bits=int, low=Py_ssize_t, j=Py_ssize_t)
 cpdef shuffle(rng, items)

@@ -102,11 +102,10 @@ def below(rng, n: int) -> int:
     another kind draws its own, and ``n <= 0`` fails as randrange fails."""
     if n <= 0 or type(rng) is not _RANDOM:
         return rng.randrange(n)
-    getrandbits = rng.getrandbits
     bits = n.bit_length()
-    r = getrandbits(bits)
+    r = rng.getrandbits(bits)  # (called as a method: no bound method is made)
     while r >= n:
-        r = getrandbits(bits)
+        r = rng.getrandbits(bits)
     return r
 
 
