@@ -18,7 +18,7 @@ cdef class GameFrame(Frame):
 # the action decision, asked some forty times a game: the table, the hand and its cards
 # read as C structs
 @cython.locals(table=Table, inst=CardInst, options=list, values=list, by_title=dict, found=list,
-               insts=list, pairs=list, memo=dict, group=list)
+               insts=list, pairs=list, memo=dict, group=list, offers=dict, same_title_combos=tuple)
 cpdef action_decision(Machine state, seat)
 
 # an action carried out: the state's call a C method

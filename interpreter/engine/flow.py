@@ -133,9 +133,10 @@ def action_decision(state, seat: int) -> Decision:
     title), or play a combo; in that order, titles in the order the hand holds them.
     What each title may offer is worked out once per edition (``Game.offers``); only
     the rules' tests run here."""
-    game, table = state.game, state.table
+    table = state.table
+    blinders, offers, combo_wilds, same_title_combos, fillers, mixed, actions = state.game.deciding
     options, values = [DRAW], [None]
-    if game.blinders and blind(state, seat):
+    if blinders and blind(state, seat):
         if table.hands[seat].cards:
             options.append(PLAY_BLIND)
             values.append(BLIND)
@@ -148,9 +149,8 @@ def action_decision(state, seat: int) -> Decision:
         else:
             found.append(inst)
     ctx, memo = None, {}  # the context of the rules' tests, made when one is needed
-    offers = game.offers
     pairs = []  # (combo index, title, cards) of the same-title combos the hand can make
-    wilds = game.combo_wilds and not game.combo_wilds.keys().isdisjoint(by_title)
+    wilds = combo_wilds and not combo_wilds.keys().isdisjoint(by_title)
     for card_id, insts in by_title.items():
         plays, combos, smallest = offers[card_id]
         for rule, free, label in plays:  # the card itself, or a wildcard played as another title
@@ -170,11 +170,11 @@ def action_decision(state, seat: int) -> Decision:
             pairs.sort(key=_BY_COMBO)
         verdicts: dict = {}  # id(rule) -> legal, for combos whose tests do not look at the cards
         for index, card_id, insts in pairs:
-            rule, _tag, size, prefix = game.same_title_combos[index]
+            rule, _tag, size, prefix = same_title_combos[index]
             group = insts[:size]
             short = size - len(group)
-            if short > 0:  # wildcards fill the pair or triple, in the order game.fillers gives
-                for wild_id in game.fillers[card_id]:
+            if short > 0:  # wildcards fill the pair or triple, in the order Game.fillers gives
+                for wild_id in fillers[card_id]:
                     wild = by_title.get(wild_id)
                     if wild is not None:
                         group += wild[:short]
@@ -195,13 +195,12 @@ def action_decision(state, seat: int) -> Decision:
                     continue
             options.append(prefix + card_id)
             values.append((rule, group))
-    for index, titles in enumerate(game.mixed_titles):  # how many of its titles the hand holds
-        rule, _tag, size, label = game.mixed_combos[index]
+    for titles, (rule, _tag, size, label) in mixed:  # how many of its titles the hand holds
         if len(by_title) >= size and len(titles.intersection(by_title)) >= size and \
                 (rule.free or legal(rule, ctx or Ctx(state, seat), [], memo)):
             options.append(label)
             values.append((rule, None))  # the titles are picked one by one
-    for rule, label in game.actions:  # free actions last: within their limits, if they may be taken
+    for rule, label in actions:  # free actions last: within their limits, if they may be taken
         if table.may_act(rule.record, seat) and (rule.free or legal(rule, ctx or Ctx(state, seat), [], memo)):
             options.append(label)
             values.append((rule, []))

@@ -12,8 +12,9 @@ cdef class State(Machine):
     cdef dict __dict__
     cdef public object _pending, _sampled, decisions, history, phased
 
-    @cython.locals(table=Table)
-    cdef _record_decision(self, Decision decision, option)
+    # a decision or chance outcome taken: the table, its log and the decision C structs
+    @cython.locals(table=Table, decision=Decision)
+    cpdef apply_action(self, option)
 
     # the game's loop: each frame's step called as a C method
     @cython.locals(stack=list, frame=Frame)

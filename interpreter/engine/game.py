@@ -104,6 +104,9 @@ class Game:
         # free actions, offered after the plays: (rule, option), each compiled like a card
         self.actions = tuple((limits(compile_rule(action, zones, shared)), "act " + action.id)
                              for action in edition.actions)
+        # what every action decision reads (flow.action_decision), in one tuple: one lookup
+        self.deciding = (self.blinders, self.offers, self.combo_wilds, self.same_title_combos, self.fillers,
+                         tuple(zip(self.mixed_titles, self.mixed_combos)), self.actions)
         self.phases = Phases(edition, zones)  # triggers and scores (moments.py)
         # setup step (numbered from 1) -> its count, when it is the same in every game, or
         # -1 when it looks at the pile (setup.py fills it in at the first deal)
@@ -233,31 +236,27 @@ class State(Machine):
         pending = self._pending
         if pending is None:
             raise GameError("the game is over")
+        table = self.table  # compiled, a Table and its log C structs (game.pxd)
         if type(pending) is Chance:
             try:
                 pending.check(option)
             except ValueError as exc:
                 raise GameError(str(exc)) from None
             value = list(option) if isinstance(option, tuple) else option
-            if self.table.log.record:
-                self.table.log.emit("chance", only=0, outcome=value)
+            if table.log.record:
+                table.log.emit("chance", only=0, outcome=value)
         else:
+            decision = pending  # compiled, a Decision: value_of is a C method
             try:
-                value = pending.value_of(option)
+                value = decision.value_of(option)
             except ValueError as exc:
-                raise GameError(f"seat {pending.seat}: {exc}") from None
+                raise GameError(f"seat {decision.seat}: {exc}") from None
             self.decisions += 1
-            if self.table.log.record:
-                self._record_decision(pending, option)
+            if table.log.record:
+                table.log.decision(decision.seat, decision.kind, option)
         self._sampled = None
         self.history.append(option)
         self._advance(value)
-
-    def _record_decision(self, decision, option) -> None:
-        # apart from apply_action so that, compiled, ``decision`` is known to be a
-        # Decision and its fields are read directly (some 80 decisions a logged game)
-        table = self.table
-        table.log.decision(decision.seat, decision.kind, option)
 
     # -- the flow (call, settle and charge: machine.Machine) --------------------
     def _advance(self, value) -> None:

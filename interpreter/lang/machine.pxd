@@ -9,6 +9,8 @@ cimport cython
 cdef class Decision:
     cdef public object seat, kind, options, values, info, then
 
+    cpdef value_of(self, option)
+
 cdef class Ctx:
     cdef public object table, state, me, this, vars, target, source
 
