@@ -277,6 +277,34 @@ def test_validate_a_folder_skips_build_output_environments_hidden_folders_and_gi
     assert code == 1
 
 
+def test_kittensignore_leaves_out_what_git_keeps(tmp_path, capsys):
+    """A .kittensignore (the syntax of .gitignore) names files that git keeps but that are not
+    to be validated, such as fixtures broken on purpose; its ``!`` can take back a .gitignore line."""
+    broken = "format: 1\nkind: cards\ncards: [oops\n"
+    (tmp_path / "fixtures").mkdir()
+    (tmp_path / "fixtures" / "bad.yaml").write_text(broken)
+    (tmp_path / "fixtures" / "keep.yaml").write_text(broken)
+    (tmp_path / "other.yml").write_text("site_name: docs\n")
+    code, out, _err = invoke(capsys, "validate", str(tmp_path), "--format", "json")
+    assert code == 1 and len(json.loads(out)["files"]) == 3
+    (tmp_path / ".gitignore").write_text("keep.yaml\n")
+    (tmp_path / ".kittensignore").write_text("# broken on purpose\n/fixtures/\n/other.yml\n")
+    code, out, _err = invoke(capsys, "validate", str(tmp_path), "--format", "json")
+    assert code == 2 and "no rule files" in out + _err
+    (tmp_path / ".kittensignore").write_text("/other.yml\n!keep.yaml\n")
+    code, out, _err = invoke(capsys, "validate", str(tmp_path), "--format", "json")
+    assert sorted(os.path.basename(f) for f in json.loads(out)["files"]) == ["bad.yaml", "keep.yaml"]
+
+
+def test_the_repository_validates_clean_as_a_folder(capsys):
+    """`kittens validate .` at the top of this repository: its .kittensignore leaves out the
+    broken fixtures and the YAML that is not rules, and everything else checks clean."""
+    code, out, _err = invoke(capsys, "validate", str(ROOT), "--format", "json")
+    doc = json.loads(out)
+    assert code == 0, [d for d in doc["diagnostics"]][:5]
+    assert len(doc["files"]) > 300 and not any("/tests/broken/" in f for f in doc["files"])
+
+
 def test_validate_github_annotations_and_sarif(write, capsys):
     path = write("skip.yaml", "format: 1\nkind: cards\ncards:\n  - id: skip\n    title: Skip\n"
                               "    text: End your turn.\n    when: own_turn\n    effect: end_trun()\n")

@@ -15,20 +15,11 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx2")
 from starlette.testclient import TestClient  # noqa: E402
-from webtable import play_out  # noqa: E402
+from webtable import HOUSE_RULE, play_out  # noqa: E402
 
 from kittens.about import PACKAGE_DIR  # noqa: E402
 from kittens.adapters.replay import replay_log  # noqa: E402
 from kittens.web.app import Settings, create_app  # noqa: E402
-
-HOUSE_RULE = """\
-format: 1
-kind: edition
-id: nope_party
-name: Nope Party
-extends: original
-set_counts: {nope: 8}
-"""
 
 
 @pytest.fixture

@@ -10,6 +10,16 @@ import time
 
 from kittens.web.room import Clock
 
+#: a house rule people upload in the web tests: the Original with eight Nopes
+HOUSE_RULE = """\
+format: 1
+kind: edition
+id: nope_party
+name: Nope Party
+extends: original
+set_counts: {nope: 8}
+"""
+
 
 def play_out(client, room_id: str, tokens: dict, rng, *, spectators: int = 0, skip_windows: float = 0.3,
              timeout: float = 20.0) -> dict:

@@ -2,7 +2,10 @@
 
 Hidden folders and files, ``build/`` and ``dist/``, virtual environments (a folder with a
 ``pyvenv.cfg``), ``node_modules`` and ``__pycache__`` are never rule folders;
-and what a ``.gitignore`` names is not the designer's source. The ``.gitignore``
+and what a ``.gitignore`` names is not the designer's source. A ``.kittensignore``,
+in the same syntax, names what git keeps but is not meant to validate (a project's
+deliberately broken test fixtures, YAML of other tools); its rules come after the
+``.gitignore``'s of the same folder, so it can also re-include with ``!``. The
 rules followed are the common ones: ``#`` comments, ``!`` to re-include, a
 trailing ``/`` for folders only, a pattern with a ``/`` anchored to the
 ``.gitignore``'s folder, and ``*``, ``?``, ``[...]`` and ``**`` wildcards.
@@ -36,10 +39,22 @@ def _compile(pattern: str) -> re.Pattern:
     return re.compile(regex)
 
 
-def read_gitignore(folder: str) -> list[_Rule]:
-    """The rules of ``folder``'s .gitignore (none when it has none)."""
+#: the ignore files a folder walk reads in each folder, in this order
+IGNORE_FILES = (".gitignore", ".kittensignore")
+
+
+def read_ignore_files(folder: str) -> list[_Rule]:
+    """The rules of ``folder``'s .gitignore, then of its .kittensignore (none when it has neither)."""
+    rules = []
+    for name in IGNORE_FILES:
+        rules += read_ignore_file(folder, name)
+    return rules
+
+
+def read_ignore_file(folder: str, name: str = ".gitignore") -> list[_Rule]:
+    """The rules of the ignore file ``name`` in ``folder`` (none when it has none)."""
     try:
-        with open(os.path.join(folder, ".gitignore"), encoding="utf-8", errors="replace") as handle:
+        with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as handle:
             lines = handle.read(256 * 1024).splitlines()
     except OSError:
         return []
@@ -84,7 +99,7 @@ def walk_rule_files(top: str, suffixes: tuple) -> list[str]:
     found = []
     inherited: dict[str, list] = {top: _outer_rules(top)}
     for root, dirs, names in os.walk(top):
-        rules = inherited.get(root, []) + read_gitignore(root)
+        rules = inherited.get(root, []) + read_ignore_files(root)
         keep = []
         for d in sorted(dirs):
             path = os.path.join(root, d)
@@ -99,7 +114,7 @@ def walk_rule_files(top: str, suffixes: tuple) -> list[str]:
 
 
 def _outer_rules(top: str) -> list[_Rule]:
-    """The .gitignore rules of the folders above ``top``, up to the repository's top
+    """The ignore rules of the folders above ``top``, up to the repository's top
     (the folder holding ``.git``), so `kittens validate sub/` honours the root's."""
     chain = []
     folder = os.path.abspath(top)
@@ -111,5 +126,5 @@ def _outer_rules(top: str) -> list[_Rule]:
         chain.append(folder)
     rules = []
     for folder in reversed(chain):
-        rules += read_gitignore(folder)
+        rules += read_ignore_files(folder)
     return rules

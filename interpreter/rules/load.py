@@ -109,7 +109,7 @@ def expand(paths: list[str], *, allow_outside: bool | None = None,
            outside: list | None = None) -> list[str]:
     """Files named directly, plus every ``*.yaml``/``*.yml`` below named folders, sorted;
     below a folder, hidden folders, build output, virtual environments and what
-    .gitignore names are left out (see :mod:`ignore`), and so are links that lead out
+    .gitignore or .kittensignore names are left out (see :mod:`ignore`), and so are links that lead out
     of the rule folders (the folder's project, the kittens package, installed
     expansions) unless ``allow_outside`` (default: the environment, see
     :mod:`workspace`): references may not leave them, and neither may a folder walk.
