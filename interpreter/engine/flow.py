@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-from ..lang.machine import Ctx, Decision, Frame, run
+from ..lang.machine import Decision, Frame, context, run
 from . import moments
 from .compiled import legal
 from .plays import ComboPickFrame, PlayFrame
@@ -50,7 +50,7 @@ class GameFrame(Frame):
             if phase == _ASK:  # the action decision comes first: it is asked most
                 if table.turn_ended:
                     self.phase = _TURN
-                    if state.phased:  # the turn's end, for a player still in
+                    if machine.phased:  # the turn's end, for a player still in
                         out = moments.begin(state, "turn_end", self.seat)
                         if out is not None:
                             return out
@@ -67,7 +67,7 @@ class GameFrame(Frame):
                 if out is not None:
                     return out
             elif phase == _ACTED:
-                if state.phased:  # the action's moments first, then the checks
+                if machine.phased:  # the action's moments first, then the checks
                     self.phase = _CHECKED
                     out = moments.drain(state)
                     if out is not None:
@@ -90,7 +90,7 @@ class GameFrame(Frame):
             elif phase == _TURN:
                 if table.turn >= TURN_LIMIT:
                     table.finish(None, "turn_limit")
-                active = state.phased
+                active = machine.phased
                 if active:  # a turn's end (and its triggers) may have met the end condition
                     moments.check_end(state)
                 table.start_turn(table.current)
@@ -101,7 +101,7 @@ class GameFrame(Frame):
                         return out
             elif phase == _BEGUN:  # after the deal: cards are watched, the game's start runs
                 self.phase = _TURN
-                if state.phased:
+                if machine.phased:
                     table.watch = machine.game.phases.watch
                     out = moments.begin(state, "game_start", table.current)
                     if out is not None:
@@ -121,7 +121,7 @@ def act(state, seat: int, choice):
     """Carry out the action ``choice`` (an action decision's value): None once it is done,
     else what the game must wait for (the frames carrying it on left on the stack)."""
     if choice is None:  # the turn's draw
-        return run(state, state.game.turn_draw, Ctx(state, seat))[0]
+        return run(state, state.game.turn_draw, context(state, seat))[0]
     if choice is BLIND:
         return state.call(BlindPlayFrame(seat))
     rule, cards = choice
@@ -156,7 +156,7 @@ def action_decision(state, seat: int) -> Decision:
         for rule, free, label in plays:  # the card itself, or a wildcard played as another title
             if not free:
                 if ctx is None:
-                    ctx = Ctx(state, seat)
+                    ctx = context(state, seat)
                 if not legal(rule, ctx, insts[0], memo):
                     continue
             options.append(label)
@@ -187,7 +187,7 @@ def action_decision(state, seat: int) -> Decision:
                 ok = verdicts.get(id(rule))
                 if ok is None:
                     if ctx is None:
-                        ctx = Ctx(state, seat)
+                        ctx = context(state, seat)
                     ok = legal(rule, ctx, group, memo)
                     if not rule.requires_this:  # the same answer for every title: asked once
                         verdicts[id(rule)] = ok
@@ -197,11 +197,11 @@ def action_decision(state, seat: int) -> Decision:
             values.append((rule, group))
     for titles, (rule, _tag, size, label) in mixed:  # how many of its titles the hand holds
         if len(by_title) >= size and len(titles.intersection(by_title)) >= size and \
-                (rule.free or legal(rule, ctx or Ctx(state, seat), [], memo)):
+                (rule.free or legal(rule, ctx or context(state, seat), [], memo)):
             options.append(label)
             values.append((rule, None))  # the titles are picked one by one
     for rule, label in actions:  # free actions last: within their limits, if they may be taken
-        if table.may_act(rule.record, seat) and (rule.free or legal(rule, ctx or Ctx(state, seat), [], memo)):
+        if table.may_act(rule.record, seat) and (rule.free or legal(rule, ctx or context(state, seat), [], memo)):
             options.append(label)
             values.append((rule, []))
     return Decision(seat, "action", options, values, {"owed": table.owed[seat]})

@@ -10,7 +10,7 @@ from kittens.interpreter.lang.machine cimport Decision, Frame, Machine
 # the stack, the table and the budget are the machine's (lang/machine.pxd)
 cdef class State(Machine):
     cdef dict __dict__
-    cdef public object _pending, _sampled, decisions, history, phased
+    cdef public object _pending, _sampled, decisions, history
 
     # a decision or chance outcome taken: the table, its log and the decision C structs
     @cython.locals(table=Table, decision=Decision)

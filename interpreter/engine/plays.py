@@ -4,7 +4,7 @@ other seats may answer, and the effect runs unless an answer cancelled it."""
 from __future__ import annotations
 
 from ..lang.errors import RuleRuntimeError
-from ..lang.machine import Ctx, Decision, Frame, run
+from ..lang.machine import Ctx, Decision, Frame, context, run
 from ..lang.values import PrivateInt
 from .compiled import Play, Rule
 from .reactions import WindowFrame, may_be_answered
@@ -46,7 +46,7 @@ class PlayFrame(Frame):
                 elif log.record:
                     log.play(self.seat, what, rule.id, [c.id for c in cards])
                 self.play = Play(self.seat, rule, cards)
-                self.ctx = Ctx(state, self.seat, cards[0] if what == "card" else cards, source=rule.id)
+                self.ctx = context(state, self.seat, cards[0] if what == "card" else cards, source=rule.id)
                 self.phase = _CHOOSE
             elif phase == _CHOOSE:  # the choices, one by one
                 if self.index == len(rule.choose):

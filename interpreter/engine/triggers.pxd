@@ -3,7 +3,7 @@
 # Attributes: exactly each class's __slots__.
 
 cimport cython
-from kittens.interpreter.lang.machine cimport Frame, Machine
+from kittens.interpreter.lang.machine cimport Frame, Machine, context
 from kittens.interpreter.engine.compiled cimport legal
 from kittens.interpreter.engine.table cimport CardInst, Table, Zone
 

@@ -33,13 +33,17 @@ cdef class ProgramFrame(Frame):
 # what runs the frames (the engine's State is one): its call, settle and charge are C
 # methods, which frames that know their machine as one call directly
 cdef class Machine:
-    cdef public object game, table, explicit_chance, stack, step_budget, budget
+    cdef public object game, table, explicit_chance, stack, step_budget, budget, phased
 
     @cython.locals(stack=list)
     cpdef call(self, Frame frame)
     cpdef settle(self, ctx, value)
     cpdef charge(self, steps, where)
     cpdef _draw_chance(self, chance)
+
+# a context made for the engine's frames (which cimport it): a C function
+@cython.locals(ctx=Ctx)
+cpdef Ctx context(Machine state, me, this=*, target=*, source=*)
 
 # a random bot's pick and every chance pick (Machine._draw_chance calls it in C)
 cpdef below(rng, n)

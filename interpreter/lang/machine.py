@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import random
 
+from .limits import over_budget
+
 
 class Decision:
     """One seat must pick one of ``options`` (JSON values); ``values`` says what each means
@@ -194,6 +196,7 @@ class Machine:
         self.stack: list = []
         self.step_budget = step_budget  # steps each action may take (see limits.py)
         self.budget = step_budget  # steps the running action may still take
+        self.phased = False  # whether the game has moments to run after actions (the engine's flow)
 
     def call(self, frame: Frame):
         """Run ``frame`` now, on top of the stack: None once it is done (it is taken off
@@ -226,7 +229,6 @@ class Machine:
         """Charge ``steps`` to the running action's budget (limits.py)."""
         self.budget -= steps
         if self.budget < 0:
-            from .compiler import over_budget
             over_budget(where)
 
     def _draw_chance(self, chance: Chance):
@@ -292,6 +294,15 @@ class Ctx:
         other.target = remap(self.target, memo)
         other.source = self.source
         return other
+
+
+def context(state, me: int, this=None, target=None, source=None) -> Ctx:
+    """``Ctx(state, me, this, target, source)``, made without its __init__: compiled, a C
+    function that fills the C struct (the engine makes one for most plays and draws)."""
+    ctx = Ctx.__new__(Ctx)
+    ctx.state, ctx.table, ctx.me, ctx.this, ctx.vars = state, state.table, me, this, {}
+    ctx.target, ctx.source = target, source
+    return ctx
 
 
 class Stop(Exception):
