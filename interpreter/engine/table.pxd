@@ -51,6 +51,9 @@ cdef class Table:
 
     @cython.locals(inst=CardInst, made=list)
     cpdef fill(self, list cards, Zone zone)
+    # a shuffle's knowledge reset, card by card in C (the deck twice a game, and Shuffle cards)
+    @cython.locals(inst=CardInst)
+    cpdef shuffle(self, Zone zone, order=*)
     cpdef seats_from(self, seat)
     cpdef next_seat(self, seat)
     cpdef start_turn(self, seat)
