@@ -31,17 +31,15 @@ class PlayFrame(Frame):
         machine = state  # compiled, known as a lang.machine.Machine: its call and table read in C
         table, rule = machine.table, self.rule
         log = table.log
-        record = rule.record
-        what = rule.kind
         while True:
             phase = self.phase
             if phase == _START:
-                cards = self.cards
+                cards, what = self.cards, rule.kind
                 table.move(cards, table.discard_pile)  # a card with a home goes there instead
                 for inst in cards:
                     inst.played_by = self.seat
                 if what == "action":  # a free action has no cards: it is counted against its limits
-                    table.acted(record, self.seat)
+                    table.acted(rule.record, self.seat)
                     log.emit("play", seat=self.seat, action=rule.id)
                 elif log.record:
                     log.play(self.seat, what, rule.id, [c.id for c in cards])
@@ -73,7 +71,7 @@ class PlayFrame(Frame):
             elif phase == _ANSWERED:
                 self.phase = _DONE
                 if self.play.cancelled:
-                    log.play_cancelled(self.seat, what, rule.id)
+                    log.play_cancelled(self.seat, rule.kind, rule.id)
                     return None
                 if rule.effect is not None:
                     out, _value = run(state, rule.effect, self.ctx)
