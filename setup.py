@@ -2,9 +2,10 @@
 
 Everything about the package is declared in pyproject.toml; this file only adds the
 compiled core. The modules named below are plain Python, compiled unchanged, with
-the .pxd files beside nine of them declaring their busiest classes as C structs
-and functions as C functions: a game then runs about twice as fast
-(``benchmarks/compare.py 767fe87 HEAD+compiled``).
+the .pxd files beside eleven of them declaring their busiest classes as C structs
+and functions as C functions: a game then runs 1.8 to 1.9 times as fast as the
+sources, and 1.9 to 2.0 times as fast as the generator engine
+(``benchmarks/compare.py 767fe87 HEAD HEAD+compiled``; docs/speed.md).
 The .py files are installed beside the compiled modules, and Python loads the
 compiled ones first.
 

@@ -316,7 +316,7 @@ def bench(
                f"({figures['decisions_per_game']} decisions per game)")
     if figures["core"] == "python":
         echo("  (the engine runs as Python source here; `pip install .` with a C compiler "
-                   "builds a compiled core that plays more than twice as fast)")
+                   "builds a compiled core that played 1.8 to 2.0 times as fast on 2026-11-27: docs/speed.md)")
 
 
 def _shipped_name(path) -> str | None:

@@ -105,6 +105,30 @@ def test_step_api_and_errors():
         state.apply_action("draw")
 
 
+class _CountingRandomBot(RandomBot):
+    """The random bot through its own ``choose`` (play_game makes the pick itself only for
+    RandomBot exactly), counting the decisions it was asked."""
+
+    asked = 0
+
+    def choose(self, view, decision):
+        type(self).asked += 1
+        return super().choose(view, decision)
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_play_games_shortcut_for_the_random_bot_picks_what_its_choose_picks(players):
+    """play_game picks for the engine's RandomBot without building its view: the same
+    events, seed for seed, as the bot asked through choose with a view."""
+    game = Game(EDITION, players)
+    for seed in range(12):
+        quick = play_game(game, seed, [RandomBot(seed, s) for s in range(players)])
+        asked = _CountingRandomBot.asked
+        slow = play_game(game, seed, [_CountingRandomBot(seed, s) for s in range(players)])
+        assert _CountingRandomBot.asked > asked  # the subclass was asked: no shortcut for it
+        assert [dumps(e) for e in quick.events] == [dumps(e) for e in slow.events], seed
+
+
 def test_players_out_of_range_are_refused():
     with pytest.raises(GameError, match="2 to 5 players"):
         Game(EDITION, 6)

@@ -138,6 +138,36 @@ def test_a_copied_generator_is_in_the_same_state_and_its_own():
     assert copy_rng(random.Random(5)).getstate() == random.Random(5).getstate()
 
 
+def test_the_pure_core_copies_a_generator_as_bytes_on_cpython_and_falls_back_otherwise(monkeypatch):
+    """In pure Python on CPython the generator's words are copied as memory (table's
+    _state_copier, checked once at import); a generator of another class, or no copier,
+    goes through getstate and setstate. Each way the copy draws as the original."""
+    import sys
+
+    from kittens.interpreter.engine import table
+
+    if table._COMPILED:
+        pytest.skip("the compiled core copies in C (the test above)")
+    assert (table._COPY_STATE is not None) == (sys.implementation.name == "cpython")
+
+    class Own(random.Random):
+        pass
+
+    for rng in (random.Random(4), Own(4)):
+        rng.random()
+        twin = table.copy_rng(rng)
+        assert type(twin) is random.Random and twin.getstate() == rng.getstate()
+        assert [twin.random() for _ in range(5)] == [rng.random() for _ in range(5)]
+    rng = random.Random(9)
+    rng.gauss(0.0, 1.0)
+    for copier in (table._COPY_STATE, None):
+        monkeypatch.setattr(table, "_COPY_STATE", copier)
+        twin, expected = table.copy_rng(rng), random.Random()
+        expected.setstate(rng.getstate())
+        assert twin.getstate() == rng.getstate()
+        assert [twin.random() for _ in range(5)] == [expected.random() for _ in range(5)]
+
+
 def test_a_clone_does_not_touch_the_original():
     game = Game(load_edition("original"), 3)
     state = game.new_state(8)

@@ -8,7 +8,9 @@ and then the edition's state checks.
 
 from __future__ import annotations
 
-from ..lang.machine import Ctx, Decision, Frame, run
+from operator import itemgetter
+
+from ..lang.machine import Decision, Frame, context, run
 from . import moments
 from .compiled import legal
 from .plays import ComboPickFrame, PlayFrame
@@ -41,13 +43,14 @@ class GameFrame(Frame):
         self.result = None
 
     def step(self, state, value):
-        table = state.table
+        machine = state  # compiled, known as a lang.machine.Machine: its call and table read in C
+        table = machine.table
         while True:
             phase = self.phase
             if phase == _ASK:  # the action decision comes first: it is asked most
                 if table.turn_ended:
                     self.phase = _TURN
-                    if state.phased:  # the turn's end, for a player still in
+                    if machine.phased:  # the turn's end, for a player still in
                         out = moments.begin(state, "turn_end", self.seat)
                         if out is not None:
                             return out
@@ -64,21 +67,21 @@ class GameFrame(Frame):
                 if out is not None:
                     return out
             elif phase == _ACTED:
-                if state.phased:  # the action's moments first, then the checks
+                if machine.phased:  # the action's moments first, then the checks
                     self.phase = _CHECKED
                     out = moments.drain(state)
                     if out is not None:
                         return out
                     continue
                 self.phase = _ASK
-                if state.game.checks:
-                    out = state.call(ChecksFrame(state))
+                if machine.game.checks:
+                    out = machine.call(ChecksFrame(state))
                     if out is not None:
                         return out
             elif phase == _CHECKED:
                 self.phase = _ASK
-                if state.game.checks:
-                    out = state.call(ChecksFrame(state))
+                if machine.game.checks:
+                    out = machine.call(ChecksFrame(state))
                     if out is not None:
                         return out
                 out = moments.settle(state)  # what the checks set off, and the end condition
@@ -87,7 +90,7 @@ class GameFrame(Frame):
             elif phase == _TURN:
                 if table.turn >= TURN_LIMIT:
                     table.finish(None, "turn_limit")
-                active = state.phased
+                active = machine.phased
                 if active:  # a turn's end (and its triggers) may have met the end condition
                     moments.check_end(state)
                 table.start_turn(table.current)
@@ -98,15 +101,15 @@ class GameFrame(Frame):
                         return out
             elif phase == _BEGUN:  # after the deal: cards are watched, the game's start runs
                 self.phase = _TURN
-                if state.phased:
-                    table.watch = state.game.phases.watch
+                if machine.phased:
+                    table.watch = machine.game.phases.watch
                     out = moments.begin(state, "game_start", table.current)
                     if out is not None:
                         return out
             else:  # _DEAL
                 self.phase = _BEGUN
                 if self.layout is None:
-                    out = state.call(SetupFrame())
+                    out = machine.call(SetupFrame())
                     if out is not None:
                         return out
                 else:
@@ -118,7 +121,7 @@ def act(state, seat: int, choice):
     """Carry out the action ``choice`` (an action decision's value): None once it is done,
     else what the game must wait for (the frames carrying it on left on the stack)."""
     if choice is None:  # the turn's draw
-        return run(state, state.game.turn_draw, Ctx(state, seat))[0]
+        return run(state, state.game.turn_draw, context(state, seat))[0]
     if choice is BLIND:
         return state.call(BlindPlayFrame(seat))
     rule, cards = choice
@@ -130,9 +133,10 @@ def action_decision(state, seat: int) -> Decision:
     title), or play a combo; in that order, titles in the order the hand holds them.
     What each title may offer is worked out once per edition (``Game.offers``); only
     the rules' tests run here."""
-    game, table = state.game, state.table
+    table = state.table
+    blinders, offers, combo_wilds, same_title_combos, fillers, mixed, actions = state.game.deciding
     options, values = [DRAW], [None]
-    if game.blinders and blind(state, seat):
+    if blinders and blind(state, seat):
         if table.hands[seat].cards:
             options.append(PLAY_BLIND)
             values.append(BLIND)
@@ -145,15 +149,14 @@ def action_decision(state, seat: int) -> Decision:
         else:
             found.append(inst)
     ctx, memo = None, {}  # the context of the rules' tests, made when one is needed
-    offers = game.offers
     pairs = []  # (combo index, title, cards) of the same-title combos the hand can make
-    wilds = game.combo_wilds and not game.combo_wilds.keys().isdisjoint(by_title)
+    wilds = combo_wilds and not combo_wilds.keys().isdisjoint(by_title)
     for card_id, insts in by_title.items():
         plays, combos, smallest = offers[card_id]
         for rule, free, label in plays:  # the card itself, or a wildcard played as another title
             if not free:
                 if ctx is None:
-                    ctx = Ctx(state, seat)
+                    ctx = context(state, seat)
                 if not legal(rule, ctx, insts[0], memo):
                     continue
             options.append(label)
@@ -163,14 +166,15 @@ def action_decision(state, seat: int) -> Decision:
                 if len(insts) >= size or wilds:
                     pairs.append((index, card_id, insts))
     if pairs:
-        pairs.sort(key=_by_combo)  # combos in the edition's order, titles in the hand's
+        if len(pairs) > 1:  # combos in the edition's order, titles in the hand's (a stable sort)
+            pairs.sort(key=_BY_COMBO)
         verdicts: dict = {}  # id(rule) -> legal, for combos whose tests do not look at the cards
         for index, card_id, insts in pairs:
-            rule, _tag, size, prefix = game.same_title_combos[index]
+            rule, _tag, size, prefix = same_title_combos[index]
             group = insts[:size]
             short = size - len(group)
-            if short > 0:  # wildcards fill the pair or triple, in the order game.fillers gives
-                for wild_id in game.fillers[card_id]:
+            if short > 0:  # wildcards fill the pair or triple, in the order Game.fillers gives
+                for wild_id in fillers[card_id]:
                     wild = by_title.get(wild_id)
                     if wild is not None:
                         group += wild[:short]
@@ -183,7 +187,7 @@ def action_decision(state, seat: int) -> Decision:
                 ok = verdicts.get(id(rule))
                 if ok is None:
                     if ctx is None:
-                        ctx = Ctx(state, seat)
+                        ctx = context(state, seat)
                     ok = legal(rule, ctx, group, memo)
                     if not rule.requires_this:  # the same answer for every title: asked once
                         verdicts[id(rule)] = ok
@@ -191,18 +195,17 @@ def action_decision(state, seat: int) -> Decision:
                     continue
             options.append(prefix + card_id)
             values.append((rule, group))
-    for index, titles in enumerate(game.mixed_titles):  # how many of its titles the hand holds
-        rule, _tag, size, label = game.mixed_combos[index]
-        if len(titles.intersection(by_title)) >= size and \
-                (rule.free or legal(rule, ctx or Ctx(state, seat), [], memo)):
+    for titles, (rule, _tag, size, label) in mixed:  # how many of its titles the hand holds
+        if len(by_title) >= size and len(titles.intersection(by_title)) >= size and \
+                (rule.free or legal(rule, ctx or context(state, seat), [], memo)):
             options.append(label)
             values.append((rule, None))  # the titles are picked one by one
-    for rule, label in game.actions:  # free actions last: within their limits, if they may be taken
-        if table.may_act(rule.record, seat) and (rule.free or legal(rule, ctx or Ctx(state, seat), [], memo)):
+    for rule, label in actions:  # free actions last: within their limits, if they may be taken
+        if table.may_act(rule.record, seat) and (rule.free or legal(rule, ctx or context(state, seat), [], memo)):
             options.append(label)
             values.append((rule, []))
     return Decision(seat, "action", options, values, {"owed": table.owed[seat]})
 
 
-def _by_combo(pair) -> int:
-    return pair[0]
+#: a same-title combo's index in the edition, as a sort key (a C function: no Python call per pair)
+_BY_COMBO = itemgetter(0)

@@ -5,18 +5,17 @@
 
 cimport cython
 from kittens.interpreter.engine.table cimport Table
-from kittens.interpreter.lang.machine cimport Decision, Frame
+from kittens.interpreter.lang.machine cimport Decision, Frame, Machine
 
-cdef class State:
+# the stack, the table and the budget are the machine's (lang/machine.pxd)
+cdef class State(Machine):
     cdef dict __dict__
-    cdef public Table table
-    cdef public object game, stack, _pending, _sampled, explicit_chance, budget, step_budget
-    cdef public object decisions, history, phased
+    cdef public object _pending, _sampled, decisions, history
 
-    cdef _record_decision(self, Decision decision, option)
+    # a decision or chance outcome taken: the table, its log and the decision C structs
+    @cython.locals(table=Table, decision=Decision)
+    cpdef apply_action(self, option)
 
     # the game's loop: each frame's step called as a C method
-    @cython.locals(stack=list)
-    cpdef call(self, Frame frame)
     @cython.locals(stack=list, frame=Frame)
     cpdef _advance(self, value)

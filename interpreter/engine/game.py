@@ -25,7 +25,7 @@ import random
 from ..lang.compiler import compile_expression, compile_program
 from ..lang.errors import GameError, RuleRuntimeError  # noqa: F401 (re-exported)
 from ..lang.limits import STEP_BUDGET, label
-from ..lang.machine import STOPPED, Chance, Ctx, Frame, below, remap
+from ..lang.machine import STOPPED, Chance, Ctx, Machine, remap
 from .compiled import compile_rule, restricted
 from .decisions import CHANCE, TERMINAL
 from .events import for_seat, kept_for
@@ -104,6 +104,9 @@ class Game:
         # free actions, offered after the plays: (rule, option), each compiled like a card
         self.actions = tuple((limits(compile_rule(action, zones, shared)), "act " + action.id)
                              for action in edition.actions)
+        # what every action decision reads (flow.action_decision), in one tuple: one lookup
+        self.deciding = (self.blinders, self.offers, self.combo_wilds, self.same_title_combos, self.fillers,
+                         tuple(zip(self.mixed_titles, self.mixed_combos)), self.actions)
         self.phases = Phases(edition, zones)  # triggers and scores (moments.py)
         # setup step (numbered from 1) -> its count, when it is the same in every game, or
         # -1 when it looks at the pile (setup.py fills it in at the first deal)
@@ -136,7 +139,7 @@ class Game:
         return self.players
 
 
-class State:
+class State(Machine):
     """One game in progress. Decisions and chance are answered with :meth:`apply_action`.
 
     The state offers its running effects a narrow set of services (lang/world.py):
@@ -147,7 +150,6 @@ class State:
     def __init__(self, game: Game, seed: int, *, record: bool = True,
                  explicit_chance: bool = False, layout=None) -> None:
         self._setup(game, seed, explicit_chance, Table(game.edition, game.players, seed, record))
-        self.stack: list[Frame] = []
         try:
             self._pending = self.call(GameFrame(layout))
         except GameOver:
@@ -157,10 +159,8 @@ class State:
             self._pending = None
 
     def _setup(self, game: Game, seed: int, explicit_chance: bool, table: Table) -> None:
-        self.game = game
+        self._start(game, table, explicit_chance, STEP_BUDGET)  # stack and budget: machine.Machine
         self.seed = seed
-        self.explicit_chance = explicit_chance
-        self.table = table
         # services for effects (see lang/world.py)
         self.rules = game.rules
         self.titles = game.titles
@@ -168,8 +168,6 @@ class State:
         self.has_wilds, self.has_decoys, self.has_marked = game.has_wilds, game.has_decoys, game.has_marked
         self.decisions = 0
         self.history: list = []  # every option and chance outcome applied, in order
-        self.step_budget = STEP_BUDGET  # steps each action may take (see limits.py)
-        self.budget = STEP_BUDGET  # steps the running action may still take
         self.draw_nesting = 0
         self.hooking: set = set()  # uids of cards whose `instead_of_draw` is running
         self.playing_as = 0  # how deep `play_as` effects are nested
@@ -238,65 +236,29 @@ class State:
         pending = self._pending
         if pending is None:
             raise GameError("the game is over")
-        # self.table.log, not a local: compiled, the log is then known to be an EventLog
-        # and its methods are called directly (a decision is recorded some 80 times a game)
+        table = self.table  # compiled, a Table and its log C structs (game.pxd)
         if type(pending) is Chance:
             try:
                 pending.check(option)
             except ValueError as exc:
                 raise GameError(str(exc)) from None
             value = list(option) if isinstance(option, tuple) else option
-            if self.table.log.record:
-                self.table.log.emit("chance", only=0, outcome=value)
+            if table.log.record:
+                table.log.emit("chance", only=0, outcome=value)
         else:
+            decision = pending  # compiled, a Decision: value_of is a C method
             try:
-                value = pending.value_of(option)
+                value = decision.value_of(option)
             except ValueError as exc:
-                raise GameError(f"seat {pending.seat}: {exc}") from None
+                raise GameError(f"seat {decision.seat}: {exc}") from None
             self.decisions += 1
-            if self.table.log.record:
-                self._record_decision(pending, option)
+            if table.log.record:
+                table.log.decision(decision.seat, decision.kind, option)
         self._sampled = None
         self.history.append(option)
         self._advance(value)
 
-    def _record_decision(self, decision, option) -> None:
-        # apart from apply_action so that, compiled, ``decision`` is known to be a
-        # Decision and its fields are read directly (some 80 decisions a logged game)
-        self.table.log.decision(decision.seat, decision.kind, option)
-
-    # -- the flow -------------------------------------------------------------
-    def call(self, frame: Frame):
-        """Run ``frame`` now, on top of the stack: None once it is done (it is taken off
-        again, its result in ``frame.result``), else the Decision (or explicit Chance)
-        the game must wait for, with the frames that wait for it left on the stack
-        (machine.STOPPED when an effect ended the game: _advance then clears the stack)."""
-        stack = self.stack
-        stack.append(frame)
-        value = None
-        while True:
-            out = frame.step(self, value)
-            if out is None:
-                stack.pop()
-                return None
-            if type(out) is Chance and not self.explicit_chance:
-                value = self._draw_chance(out)
-                continue
-            return out
-
-    def settle(self, ctx, value):
-        """A primitive's result with its chance drawn at once, unless the caller resolves
-        chance by hand (explicit chance): a value, a Decision, an explicit Chance or a frame."""
-        while type(value) is Chance and not self.explicit_chance:
-            then = value.then
-            outcome = self._draw_chance(value)
-            value = then[0](ctx, outcome, *then[1]) if then is not None else outcome
-        return value
-
-    def _draw_chance(self, chance: Chance):
-        # a shuffle given no order shuffles with the same generator
-        return below(self.table.rng, chance.size) if chance.kind == "pick" else None
-
+    # -- the flow (call, settle and charge: machine.Machine) --------------------
     def _advance(self, value) -> None:
         """Run the frames until one waits for a decision (or a chance outcome, when
         chance is explicit), or the game is over."""
@@ -322,13 +284,6 @@ class State:
         self._pending = None
 
     # -- services for effects ---------------------------------------------------
-    def charge(self, steps: int, where: str | None) -> None:
-        """Charge ``steps`` to the running action's budget (limits.py)."""
-        self.budget -= steps
-        if self.budget < 0:
-            from ..lang.compiler import over_budget
-            over_budget(where)
-
     def draw(self, seat: int, from_bottom: bool):
         """``seat`` draws; a frame to run when the draw sets something off, else None."""
         return draw_card(self, seat, from_bottom)

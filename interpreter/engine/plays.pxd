@@ -2,7 +2,7 @@
 # frames as C structs (see lang/machine.pxd). Attributes: exactly each class's __slots__.
 
 cimport cython
-from kittens.interpreter.lang.machine cimport Frame
+from kittens.interpreter.lang.machine cimport Frame, Machine, context
 from kittens.interpreter.engine.events cimport EventLog
 from kittens.interpreter.engine.table cimport CardInst, Table
 
@@ -11,7 +11,7 @@ from kittens.interpreter.engine.table cimport CardInst, Table
 cdef class PlayFrame(Frame):
     cdef public object seat, rule, cards, play, ctx, phase, index
 
-    @cython.locals(table=Table, log=EventLog, inst=CardInst)
+    @cython.locals(table=Table, log=EventLog, inst=CardInst, machine=Machine)
     cpdef step(self, state, value)
 
 cdef class ComboPickFrame(Frame):

@@ -4,7 +4,7 @@ other seats may answer, and the effect runs unless an answer cancelled it."""
 from __future__ import annotations
 
 from ..lang.errors import RuleRuntimeError
-from ..lang.machine import Ctx, Decision, Frame, run
+from ..lang.machine import Ctx, Decision, Frame, context, run
 from ..lang.values import PrivateInt
 from .compiled import Play, Rule
 from .reactions import WindowFrame, may_be_answered
@@ -28,24 +28,23 @@ class PlayFrame(Frame):
         self.result = None
 
     def step(self, state, value):
-        table, rule = state.table, self.rule
+        machine = state  # compiled, known as a lang.machine.Machine: its call and table read in C
+        table, rule = machine.table, self.rule
         log = table.log
-        record = rule.record
-        what = rule.kind
         while True:
             phase = self.phase
             if phase == _START:
-                cards = self.cards
+                cards, what = self.cards, rule.kind
                 table.move(cards, table.discard_pile)  # a card with a home goes there instead
                 for inst in cards:
                     inst.played_by = self.seat
                 if what == "action":  # a free action has no cards: it is counted against its limits
-                    table.acted(record, self.seat)
+                    table.acted(rule.record, self.seat)
                     log.emit("play", seat=self.seat, action=rule.id)
                 elif log.record:
                     log.play(self.seat, what, rule.id, [c.id for c in cards])
                 self.play = Play(self.seat, rule, cards)
-                self.ctx = Ctx(state, self.seat, cards[0] if what == "card" else cards, source=rule.id)
+                self.ctx = context(state, self.seat, cards[0] if what == "card" else cards, source=rule.id)
                 self.phase = _CHOOSE
             elif phase == _CHOOSE:  # the choices, one by one
                 if self.index == len(rule.choose):
@@ -55,7 +54,7 @@ class PlayFrame(Frame):
                     self.phase = _ANSWERED
                     if rule.record.nopeable:
                         if may_be_answered(state, self.seat):
-                            out = state.call(WindowFrame(self.play, self.ctx))
+                            out = machine.call(WindowFrame(self.play, self.ctx))
                             if out is not None:
                                 return out
                         elif log.record:  # nobody holds an answer: the window opens and closes
@@ -72,7 +71,7 @@ class PlayFrame(Frame):
             elif phase == _ANSWERED:
                 self.phase = _DONE
                 if self.play.cancelled:
-                    log.play_cancelled(self.seat, what, rule.id)
+                    log.play_cancelled(self.seat, rule.kind, rule.id)
                     return None
                 if rule.effect is not None:
                     out, _value = run(state, rule.effect, self.ctx)

@@ -2,7 +2,8 @@
 # reaction window as a C struct (see lang/machine.pxd). Attributes: exactly its __slots__.
 
 cimport cython
-from kittens.interpreter.lang.machine cimport Frame
+from kittens.interpreter.lang.machine cimport Frame, Machine, context
+from kittens.interpreter.engine.compiled cimport legal
 from kittens.interpreter.engine.table cimport CardInst, Table
 
 cdef class WindowFrame(Frame):
@@ -12,4 +13,4 @@ cdef class WindowFrame(Frame):
     cpdef step(self, state, value)
 
 @cython.locals(inst=CardInst, table=Table)
-cpdef answers(state, seat, target=*)
+cpdef answers(Machine state, seat, target=*)

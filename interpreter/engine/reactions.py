@@ -12,7 +12,7 @@ rules, the answers a seat holds, and running the answers' effects.
 
 from __future__ import annotations
 
-from ..lang.machine import Ctx, Decision, Frame, run
+from ..lang.machine import Ctx, Decision, Frame, context, run
 from ..lang.values import PrivateInt
 from .compiled import Play, legal
 
@@ -74,7 +74,7 @@ class WindowFrame(Frame):
                     code = entry.rule.effect
                     if entry.cancelled or code is None:
                         continue
-                    ctx = Ctx(state, entry.seat, entry.cards[0], target=target, source=entry.rule.id)
+                    ctx = context(state, entry.seat, entry.cards[0], target=target, source=entry.rule.id)
                     out, _value = run(state, code, ctx)
                     if out is not None:
                         return out
@@ -120,7 +120,7 @@ def answers(state, seat: int, target=None):
         if inst.id in reactive:
             label = "play " + inst.id
             rule = cards[inst.id]
-            ctx = ctx or Ctx(state, seat, target=target)
+            ctx = ctx or context(state, seat, target=target)
             if (options is None or label not in options) and legal(rule, ctx, inst):
                 if options is None:
                     options, values = [PASS], [None]

@@ -20,6 +20,8 @@ import time
 from dataclasses import dataclass, field
 
 from ...about import __version__
+from ..lang.machine import below
+from .bots import RandomBot
 from .game import Game, GameError, RuleRuntimeError, State
 from .logwriter import dumps, encode, write_lines
 from .players import make_bots
@@ -88,11 +90,17 @@ def play_game(game: Game, seed: int, players: list, *, record: bool = True) -> S
         if decision is None:
             return state
         options = decision.options
-        if len(options) == 1:
+        count = len(options)
+        if count == 1:
             apply(options[0])
             continue
         seat = decision.seat
-        apply(players[seat].choose(shows[seat](state, seat), decision_for(decision)))
+        player = players[seat]
+        if type(player) is RandomBot:  # the engine's own random bot (not a subclass): its pick,
+            # made here as its choose makes it, without the copy of the decision it never reads
+            apply(options[below(player.rng, count)])
+        else:
+            apply(player.choose(shows[seat](state, seat), decision_for(decision)))
 
 
 def run_games(game: Game, *, games: int, seed: int, bots: list[str], log=None,

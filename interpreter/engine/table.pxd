@@ -49,6 +49,11 @@ cdef class Table:
     # read on every turn and every choice of a seat (seats_from, next_seat, start_turn)
     cdef public object players, direction, _orders, turn, attacked, cards, finished
 
+    @cython.locals(inst=CardInst, made=list)
+    cpdef fill(self, list cards, Zone zone)
+    # a shuffle's knowledge reset, card by card in C (the deck twice a game, and Shuffle cards)
+    @cython.locals(inst=CardInst)
+    cpdef shuffle(self, Zone zone, order=*)
     cpdef seats_from(self, seat)
     cpdef next_seat(self, seat)
     cpdef start_turn(self, seat)

@@ -23,7 +23,6 @@ from __future__ import annotations
 import random
 import sys
 import weakref
-from itertools import repeat
 
 from ..lang.limits import NUMBER_LIMIT
 from ..lang.machine import Stop, shuffle
@@ -143,13 +142,49 @@ _COMPILED = not __file__.endswith(".py")
 def copy_rng(rng) -> random.Random:
     """A generator in ``rng``'s state, made without running Random.__init__ (a second
     seeding, in Python). Compiled, the state is copied in C (table.pxd's mt_copy_into);
-    else, or for a generator of another layout, through getstate and setstate."""
+    in pure Python on CPython, as the same bytes (:func:`_state_copier`); else, or for
+    a generator of another kind, through getstate and setstate."""
     other = random.Random.__new__(random.Random, 0)
-    if _COMPILED and type(rng) is random.Random and mt_copy_into(rng, other):  # noqa: F821 - C, table.pxd
+    if type(rng) is random.Random and (
+            mt_copy_into(rng, other) if _COMPILED else _COPY_STATE is not None and _COPY_STATE(rng, other)):  # noqa: F821 - C, table.pxd
         other.gauss_next = rng.gauss_next
     else:
         other.setstate(rng.getstate())
     return other
+
+
+def _state_copier():
+    """For the pure-Python core on CPython: a function that copies one generator's
+    Mersenne Twister state (its index and 624 words, which follow the object's header
+    in CPython's ``_random.Random``) into another's memory, as the compiled core does
+    in C: getstate() and setstate() make and read 625 integers, a quarter of a copied
+    game. None where that layout cannot be relied on: another Python, a base class of
+    another size, or a copy that does not come out equal (tried once, here)."""
+    if sys.implementation.name != "cpython":
+        return None
+    base = random.Random.__base__
+    header, size = object.__basicsize__, 4 + 624 * 4  # the index (a C int), then the words
+    if (base.__module__, base.__name__) != ("_random", "Random") or \
+            not size <= base.__basicsize__ - header < size + 8:  # (padded to a multiple of 8)
+        return None
+    try:
+        from ctypes import memmove
+    except ImportError:  # a Python built without ctypes
+        return None
+
+    def copy_into(source, target) -> bool:
+        memmove(id(target) + header, id(source) + header, size)
+        return True
+
+    probe, twin = random.Random(29), random.Random(0)
+    probe.random()
+    copy_into(probe, twin)
+    twin.gauss_next = probe.gauss_next
+    return copy_into if twin.getstate() == probe.getstate() and twin.random() == probe.random() else None
+
+
+#: copies a generator's state into another's memory (pure Python on CPython), or None
+_COPY_STATE = None if _COMPILED else _state_copier()
 
 
 class GameOver(Stop):
@@ -256,13 +291,22 @@ class Table:
     def fill(self, cards: list, zone: Zone) -> None:
         """Put new cards (``cards``: their definitions, top first) at the bottom of a pile
         nobody sees into: the deck at the start of a game."""
-        made = list(map(CardInst, range(len(self.cards), len(self.cards) + len(cards)), cards,
-                        repeat(zone, len(cards))))
+        # each card made without its __init__ (compiled: a C struct filled in C), as CardInst
+        # would make it: some fifty cards at every deal
+        made = []
+        uid = len(self.cards)
+        reactive, answering = self._reactive, 0
+        for card in cards:
+            inst = CardInst.__new__(CardInst)
+            inst.uid, inst.card, inst.id, inst.zone = uid, card, card.id, zone
+            inst.known, inst.face_up, inst.was_face_up, inst.played_by = 0, False, False, None
+            made.append(inst)
+            uid += 1
+            if inst.id in reactive:
+                answering += 1
         zone.cards.extend(made)
         self.cards.extend(made)
-        reactive = self._reactive
-        if reactive:
-            zone.reactive += sum(1 for card in cards if card.id in reactive)
+        zone.reactive += answering
 
     def count_reactive(self) -> None:
         """Count every zone's cards that can answer a play afresh (after cards change face)."""

@@ -3,7 +3,8 @@
 # Attributes: exactly each class's __slots__.
 
 cimport cython
-from kittens.interpreter.lang.machine cimport Frame
+from kittens.interpreter.lang.machine cimport Frame, Machine, context
+from kittens.interpreter.engine.compiled cimport legal
 from kittens.interpreter.engine.table cimport CardInst, Table, Zone
 
 cdef class DrawnFrame(Frame):
@@ -19,4 +20,4 @@ cdef class ChecksFrame(Frame):
 
 # a draw: the commonest action of a game
 @cython.locals(table=Table, inst=CardInst, hand=Zone, pile=list)
-cpdef draw(state, seat, from_bottom)
+cpdef draw(Machine state, seat, from_bottom)

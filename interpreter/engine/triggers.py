@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from ..lang.errors import RuleRuntimeError
-from ..lang.machine import Chance, Ctx, Frame, run
+from ..lang.machine import Chance, Ctx, Frame, context, run
 from .compiled import legal
 from .plays import PlayFrame
 
@@ -58,7 +58,7 @@ class BlindPlayFrame(Frame):
         if self.picked:
             inst = hand.cards[value]
             entry = state.game.on_turn.get(inst.id)
-            if entry is not None and legal(entry[0], Ctx(state, self.seat), inst):
+            if entry is not None and legal(entry[0], context(state, self.seat), inst):
                 self.picked = None  # played: whatever comes back next, it is done
                 return state.call(PlayFrame(self.seat, entry[0], [inst]))
             state.table.reveal([inst])
@@ -86,7 +86,7 @@ class ChecksFrame(Frame):
             while self.check_index < len(checks) and table.alive[seat]:
                 check, condition, effect = checks[self.check_index]
                 self.check_index += 1
-                ctx = Ctx(state, seat, source=check.id)
+                ctx = context(state, seat, source=check.id)
                 if condition.fn(ctx):
                     table.log.emit("check", seat=seat, id=check.id)
                     out, _value = run(state, effect, ctx)
@@ -118,7 +118,7 @@ def draw(state, seat: int, from_bottom: bool):
     code = rule.on_draw
     if code is None:
         return None
-    ctx = Ctx(state, seat, inst, source=inst.id)
+    ctx = context(state, seat, inst, source=inst.id)
     if not code.waits:
         code.fn(ctx)
         return None
@@ -166,7 +166,7 @@ class HookFrame(Frame):
     def step(self, state, value):
         if not self.started:
             self.started = True
-            ctx = Ctx(state, self.seat, self.hook, source=self.hook.id)
+            ctx = context(state, self.seat, self.hook, source=self.hook.id)
             ctx.vars["from_bottom"] = self.from_bottom
             state.hooking.add(self.hook.uid)
             out, _value = run(state, self.code, ctx)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from . import primitives as P
 from . import syntax as s
 from .cost import weight
-from .limits import NUMBER_LIMIT, STEP_BUDGET, fail, shown
+from .limits import NUMBER_LIMIT, fail, over_budget, shown
 from .machine import (
     AND_JUMP,
     CALL,
@@ -82,12 +82,6 @@ def compile_expression(expr, zones: frozenset = frozenset(), where: str | None =
     if expr is None:
         return None
     return _Compiler(zones, where).expression(expr)
-
-
-def over_budget(where: str | None):
-    fail(where, f"one action took more than {STEP_BUDGET:,} steps (loop iterations and primitive "
-                "calls, with everything it set off); an effect must do less work: walk fewer cards, "
-                "nest fewer loops, or let drawn cards draw less")
 
 
 def _too_large(where: str | None, value: int, what: str = "a calculation gave"):

@@ -40,6 +40,14 @@ def fail(where: str | None, message: str):
     raise RuleRuntimeError(f"{where or 'an effect'}: {message}")
 
 
+def over_budget(where: str | None):
+    """Stop an action that took more steps than it may (the machine's charge, and the
+    compiled code's own count)."""
+    fail(where, f"one action took more than {STEP_BUDGET:,} steps (loop iterations and primitive "
+                "calls, with everything it set off); an effect must do less work: walk fewer cards, "
+                "nest fewer loops, or let drawn cards draw less")
+
+
 def within_limit(value) -> bool:
     """Whether a number lies within plus or minus NUMBER_LIMIT (booleans always do)."""
     return -NUMBER_LIMIT <= value <= NUMBER_LIMIT

@@ -9,6 +9,8 @@ cimport cython
 cdef class Decision:
     cdef public object seat, kind, options, values, info, then
 
+    cpdef value_of(self, option)
+
 cdef class Ctx:
     cdef public object table, state, me, this, vars, target, source
 
@@ -27,6 +29,24 @@ cdef class ProgramFrame(Frame):
     # list, its place a C integer
     @cython.locals(stack=list, ops=tuple, pc=Py_ssize_t, end=Py_ssize_t, count=Py_ssize_t, loop=list)
     cpdef step(self, machine, value)
+
+# what runs the frames (the engine's State is one): its call, settle and charge are C
+# methods, which frames that know their machine as one call directly
+cdef class Machine:
+    cdef public object game, table, explicit_chance, stack, step_budget, budget, phased
+
+    @cython.locals(stack=list)
+    cpdef call(self, Frame frame)
+    cpdef settle(self, ctx, value)
+    cpdef charge(self, steps, where)
+    cpdef _draw_chance(self, chance)
+
+# a context made for the engine's frames (which cimport it): a C function
+@cython.locals(ctx=Ctx)
+cpdef Ctx context(Machine state, me, this=*, target=*, source=*)
+
+# a random bot's pick and every chance pick (Machine._draw_chance calls it in C)
+cpdef below(rng, n)
 
 # a shuffle's loop in C integers but for the generator's own draws (some 110 a game)
 @cython.locals(size=Py_ssize_t, bits=int, low=Py_ssize_t, j=Py_ssize_t)

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import random
 
+from .limits import over_budget
+
 
 class Decision:
     """One seat must pick one of ``options`` (JSON values); ``values`` says what each means
@@ -102,11 +104,10 @@ def below(rng, n: int) -> int:
     another kind draws its own, and ``n <= 0`` fails as randrange fails."""
     if n <= 0 or type(rng) is not _RANDOM:
         return rng.randrange(n)
-    getrandbits = rng.getrandbits
     bits = n.bit_length()
-    r = getrandbits(bits)
+    r = rng.getrandbits(bits)  # (called as a method: no bound method is made)
     while r >= n:
-        r = getrandbits(bits)
+        r = rng.getrandbits(bits)
     return r
 
 
@@ -181,6 +182,60 @@ class Frame:
 _SLOT_NAMES: dict = {}
 
 
+class Machine:
+    """What runs a game's frames: the stack of those waiting, the table (whose generator
+    draws the chance nobody resolves by hand) and the running action's step budget.
+    The engine's State is one. Frames and effects run others with :meth:`call`, draw
+    chance with :meth:`settle` and charge their steps with :meth:`charge`; compiled,
+    these are C methods, which the engine's frames call directly."""
+
+    def _start(self, game, table, explicit_chance: bool, step_budget: int) -> None:
+        self.game = game
+        self.table = table
+        self.explicit_chance = explicit_chance
+        self.stack: list = []
+        self.step_budget = step_budget  # steps each action may take (see limits.py)
+        self.budget = step_budget  # steps the running action may still take
+        self.phased = False  # whether the game has moments to run after actions (the engine's flow)
+
+    def call(self, frame: Frame):
+        """Run ``frame`` now, on top of the stack: None once it is done (it is taken off
+        again, its result in ``frame.result``), else the Decision (or explicit Chance)
+        the game must wait for, with the frames that wait for it left on the stack
+        (STOPPED when an effect ended the game: the game's loop then clears the stack)."""
+        stack = self.stack
+        stack.append(frame)
+        value = None
+        while True:
+            out = frame.step(self, value)
+            if out is None:
+                stack.pop()
+                return None
+            if type(out) is Chance and not self.explicit_chance:
+                value = self._draw_chance(out)
+                continue
+            return out
+
+    def settle(self, ctx, value):
+        """A primitive's result with its chance drawn at once, unless the caller resolves
+        chance by hand (explicit chance): a value, a Decision, an explicit Chance or a frame."""
+        while type(value) is Chance and not self.explicit_chance:
+            then = value.then
+            outcome = self._draw_chance(value)
+            value = then[0](ctx, outcome, *then[1]) if then is not None else outcome
+        return value
+
+    def charge(self, steps: int, where: str | None) -> None:
+        """Charge ``steps`` to the running action's budget (limits.py)."""
+        self.budget -= steps
+        if self.budget < 0:
+            over_budget(where)
+
+    def _draw_chance(self, chance: Chance):
+        # a shuffle given no order shuffles with the same generator
+        return below(self.table.rng, chance.size) if chance.kind == "pick" else None
+
+
 def remap(value, memo: dict):
     """``value`` as it is in a copied game: cards, zones and the other objects of the
     table replaced by their copies (``memo``: id of an original -> its copy), lists,
@@ -239,6 +294,15 @@ class Ctx:
         other.target = remap(self.target, memo)
         other.source = self.source
         return other
+
+
+def context(state, me: int, this=None, target=None, source=None) -> Ctx:
+    """``Ctx(state, me, this, target, source)``, made without its __init__: compiled, a C
+    function that fills the C struct (the engine makes one for most plays and draws)."""
+    ctx = Ctx.__new__(Ctx)
+    ctx.state, ctx.table, ctx.me, ctx.this, ctx.vars = state, state.table, me, this, {}
+    ctx.target, ctx.source = target, source
+    return ctx
 
 
 class Stop(Exception):
