@@ -47,14 +47,17 @@ def _one_pool(job, todo: list, workers: int, collect, outcome, context, stop) ->
         running = {}
 
         def feed() -> None:
-            while queue and len(running) < workers * 3 and not stop.is_set():
-                start, stop_at = queue.pop()
-                try:
-                    future = pool.submit(play_chunk, job, start, stop_at)
-                except BrokenProcessPool:  # a worker died since the last wait: no more here
-                    queue.append((start, stop_at))
-                    return
-                running[future] = (start, stop_at)
+            try:
+                while queue and len(running) < workers * 3 and not stop.is_set():
+                    start, stop_at = queue.pop()
+                    try:
+                        future = pool.submit(play_chunk, job, start, stop_at)
+                    except BrokenProcessPool:  # a worker died since the last wait: no more here
+                        queue.append((start, stop_at))
+                        return
+                    running[future] = (start, stop_at)
+            except KeyboardInterrupt:  # a Ctrl-C while handing out chunks: stop as one during the
+                _stop(stop, queue, outcome)  # wait does (the chunks running still come back)
 
         feed()
         try:
@@ -75,10 +78,9 @@ def _one_pool(job, todo: list, workers: int, collect, outcome, context, stop) ->
             if queue and not stop.is_set():  # the pool broke before these were handed out
                 lost.extend(reversed(queue))
                 queue.clear()
-        except KeyboardInterrupt:  # a Ctrl-C while handing out chunks: stop at once
-            _stop(stop, queue, outcome)
+        except KeyboardInterrupt:  # a Ctrl-C between the waits: the chunks still running are
+            _stop(stop, queue, outcome)  # dropped, the report keeps the games counted so far
             pool.shutdown(wait=False, cancel_futures=True)
-            raise
     return sorted(lost)
 
 

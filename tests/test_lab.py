@@ -443,3 +443,32 @@ def test_a_ctrl_c_while_games_are_counted_still_reports_them(eds):
         pytest.fail("a Ctrl-C while counting games dropped the run's report")
     assert outcome.interrupted and 0 < outcome.games < 400
     assert calls[-1] == outcome.games  # the chunk being counted when it came was counted whole
+
+
+def test_a_ctrl_c_while_chunks_are_handed_out_still_reports_the_games_counted(eds, monkeypatch):
+    """Ctrl-C can also land while chunks are handed to the workers (a submit pickles the
+    job): the run stops with the games that come back, as one during the wait does; it
+    used to stop at once and lose the report (CI saw kittens arena exit 130 with nothing)."""
+    import signal
+    from concurrent.futures import ProcessPoolExecutor
+
+    from kittens.lab import pool as pool_module
+
+    class InterruptedPool(ProcessPoolExecutor):
+        submitted = 0
+
+        def submit(self, *args, **kwargs):
+            future = super().submit(*args, **kwargs)
+            type(self).submitted += 1
+            if type(self).submitted == 8:  # once the first chunks are out and some are back
+                signal.raise_signal(signal.SIGINT)
+            return future
+
+    monkeypatch.setattr(pool_module, "ProcessPoolExecutor", InterruptedPool)
+    job, digests = _job(eds, 400)
+    try:
+        outcome = run_job(job, digests, workers=2)
+    except KeyboardInterrupt:
+        pytest.fail("a Ctrl-C while handing out chunks dropped the run's report")
+    assert InterruptedPool.submitted >= 8
+    assert outcome.interrupted and 0 < outcome.games < 400
