@@ -12,6 +12,7 @@ by name need nothing more).
 
 from __future__ import annotations
 
+from ..interpreter.engine.simulate import _Interrupts
 from .work import play_chunk
 
 
@@ -29,22 +30,27 @@ def run_on_cluster(job, todo: list, scheduler: str, collect, outcome) -> None:
     from dask.distributed import as_completed
 
     client = _client(scheduler) if isinstance(scheduler, str) else scheduler
+    # Only this dict holds the chunks still out: each is dropped (and its result freed
+    # on the worker) as soon as it is counted, so a long run keeps no finished games in
+    # the cluster's memory.
+    out: dict = {}
     try:
         outcome.workers = len(client.scheduler_info().get("workers", {})) or outcome.workers
-        # Only this dict holds the chunks still out: each is dropped (and its result freed
-        # on the worker) as soon as it is counted, so a long run keeps no finished games in
-        # the cluster's memory.
-        out = {client.submit(play_chunk, job, start, stop, pure=False, retries=2): start
-               for start, stop in todo}
-        try:
-            for future in as_completed(list(out)):
-                until, lines, part = future.result()
-                collect(out.pop(future), until, lines, part)
-                future.release()
-                del future
-        except KeyboardInterrupt:
-            outcome.interrupted = True
-            client.cancel(list(out))
+        with _Interrupts() as interrupts:
+            try:
+                for start, stop in todo:
+                    out[client.submit(play_chunk, job, start, stop, pure=False, retries=2)] = start
+                for future in as_completed(list(out)):
+                    until, lines, part = future.result()
+                    # a Ctrl-C while a chunk is counted waits until it is whole: in the --out
+                    # file and in the report alike, or in neither
+                    with interrupts.deferred():
+                        collect(out.pop(future), until, lines, part)
+                    future.release()
+                    del future
+            except KeyboardInterrupt:
+                outcome.interrupted = True
+                client.cancel(list(out))
     finally:
         if isinstance(scheduler, str):
             client.close()

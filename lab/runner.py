@@ -26,6 +26,7 @@ import time
 from dataclasses import dataclass
 
 from ..about import __version__
+from ..interpreter.engine.simulate import _Interrupts
 from .rulesets import Ruleset, load_ruleset
 from .tally import Lab
 from .work import FAULT_ENV, Job, play_chunk  # noqa: F401 (the run's parts, named from here too)
@@ -141,13 +142,17 @@ def run_job(job: Job, digests: list, *, workers: int = 1, out: str | None = None
 
 
 def _run_here(job: Job, todo: list, collect, outcome: Outcome) -> None:
-    """One process: the chunks in order, Ctrl-C after a whole chunk is counted."""
-    try:
-        for start, stop in todo:
-            until, lines, part = play_chunk(job, start, stop)
-            collect(start, until, lines, part)
-    except KeyboardInterrupt:
-        outcome.interrupted = True
+    """One process: the chunks in order, Ctrl-C after a whole chunk is counted (one that
+    lands while a chunk is counted waits until it is: in the --out file and the report
+    alike, or in neither)."""
+    with _Interrupts() as interrupts:
+        try:
+            for start, stop in todo:
+                until, lines, part = play_chunk(job, start, stop)
+                with interrupts.deferred():
+                    collect(start, until, lines, part)
+        except KeyboardInterrupt:
+            outcome.interrupted = True
 
 
 def _pending(done: bytearray, size: int):

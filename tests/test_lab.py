@@ -472,3 +472,28 @@ def test_a_ctrl_c_while_chunks_are_handed_out_still_reports_the_games_counted(ed
         pytest.fail("a Ctrl-C while handing out chunks dropped the run's report")
     assert InterruptedPool.submitted >= 8
     assert outcome.interrupted and 0 < outcome.games < 400
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_ctrl_c_between_a_chunks_lines_and_its_count_keeps_file_and_report_alike(eds, tmp_path, workers):
+    """Ctrl-C landing after a chunk's lines reach the --out file but before its games are
+    counted: the chunk is finished first, so the file holds exactly the games the report
+    counts (in one process as with workers)."""
+    import signal
+
+    job, digests = _job(eds, 400)
+    calls = []
+
+    def interrupt_once(lines):  # called after the chunk's lines are written, before they count
+        calls.append(lines)
+        if len(calls) == 2:
+            signal.raise_signal(signal.SIGINT)
+
+    out = str(tmp_path / "games.jsonl")
+    try:
+        outcome = run_job(job, digests, workers=workers, out=out, on_lines=interrupt_once)
+    except KeyboardInterrupt:
+        pytest.fail("a Ctrl-C while counting a chunk dropped the run's report")
+    written = open(out, "rb").read().splitlines()[1:]
+    assert outcome.interrupted and 0 < outcome.games < 400
+    assert len(written) == outcome.games

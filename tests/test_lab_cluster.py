@@ -87,3 +87,25 @@ def test_the_arena_plays_on_the_cluster_with_the_same_ratings(cluster):
     there = run_arena(Ruleset("original"), 4, specs, games=40, seed=9, scheduler=cluster.scheduler_address)
     assert there.meta["workers"] == 3 and there.games == 40
     assert there.rows() == here.rows() and there.summary == here.summary
+
+
+def test_a_ctrl_c_while_a_chunk_is_counted_keeps_the_file_and_the_report_alike(cluster, tmp_path):
+    """Ctrl-C landing between a chunk's lines written to --out and its games counted: the
+    chunk is finished first, so the file holds exactly the games the report counts (and a
+    --resume continues from the same games)."""
+    job, digests = prepare(Job((Ruleset("original"),), 4, ("random",), games=400))
+    calls = []
+
+    def interrupt_once(lines):  # called after the chunk's lines are in the file, before they count
+        calls.append(lines)
+        if len(calls) == 2:
+            signal.raise_signal(signal.SIGINT)
+
+    out = str(tmp_path / "games.jsonl")
+    try:
+        outcome = run_job(job, digests, scheduler=cluster.scheduler_address, out=out, on_lines=interrupt_once)
+    except KeyboardInterrupt:
+        pytest.fail("a Ctrl-C while counting a chunk dropped the run's report")
+    written = open(out, "rb").read().splitlines()[1:]
+    assert outcome.interrupted and len(calls) >= 2 and 0 < outcome.games < 400
+    assert len(written) == outcome.games
