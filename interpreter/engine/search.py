@@ -233,6 +233,11 @@ class ISMCTSBot:
             state.apply_action(best)
             places.update()
             pending_edge = edge
+        return self._finish(state, places, path)
+
+    def _finish(self, state, places, path: list) -> float:
+        """The end of a walk: roll the world out (unless it is over), credit each edge on
+        ``path`` with the result for the seat that took it; the searching seat's reward."""
         if not state.is_terminal():
             self._roll_out(state, places)
         rewards = places.rewards(state)
@@ -306,13 +311,7 @@ class ISMCTSBot:
             state.apply_action(best)
             places.update()
             pending[seat] = edge.children
-        if not state.is_terminal():
-            self._roll_out(state, places)
-        rewards = places.rewards(state)
-        for edge, seat in path:
-            edge.visits += 1
-            edge.total += rewards[seat]
-        return rewards[self.seat]
+        return self._finish(state, places, path)
 
     @staticmethod
     def _observed(table, decision, seat: int) -> tuple:
