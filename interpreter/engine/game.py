@@ -101,6 +101,10 @@ class Game:
         self.mixed_titles = tuple(frozenset(card_id for card_id, card in edition.cards.items()
                                             if card.in_combos and (tag is None or tag in card.tags))
                                   for _rule, tag, _size, _label in self.mixed_combos)
+        # combo id -> the titles that may count in it (Combo.may_include, as a set: a combo
+        # of different titles offers its cards one title at a time, ComboPickFrame)
+        self.pickable = {combo.id: frozenset(card_id for card_id, card in edition.cards.items()
+                                             if combo.may_include(card)) for combo in edition.combos}
         # free actions, offered after the plays: (rule, option), each compiled like a card
         self.actions = tuple((limits(compile_rule(action, zones, shared)), "act " + action.id)
                              for action in edition.actions)

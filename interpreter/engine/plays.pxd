@@ -17,5 +17,5 @@ cdef class PlayFrame(Frame):
 cdef class ComboPickFrame(Frame):
     cdef public object seat, rule, picked, playing
 
-    @cython.locals(inst=CardInst, hand=list, options=list, values=list)
+    @cython.locals(inst=CardInst, hand=list, options=list, values=list, seen=set)
     cpdef step(self, state, value)

@@ -108,11 +108,14 @@ class ComboPickFrame(Frame):
             self.picked.append(value)
         combo, hand = self.rule.record, state.table.hands[self.seat].cards
         if len(self.picked) < combo.size:
-            taken = {c.id for c in self.picked}
+            allowed = state.game.pickable[combo.id]  # the titles that may count in it
+            seen = {c.id for c in self.picked}  # titles picked, then titles offered: each once
             options, values = [], []
             for inst in hand:
-                if inst.id not in taken and inst.id not in options and combo.may_include(inst.card):
-                    options.append(inst.id)
+                card_id = inst.id
+                if card_id in allowed and card_id not in seen:
+                    seen.add(card_id)
+                    options.append(card_id)
                     values.append(inst)
             return Decision(self.seat, "combo_card", options, values,
                             {"combo": combo.id, "picked": [c.id for c in self.picked]})

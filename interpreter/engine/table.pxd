@@ -62,6 +62,12 @@ cdef class Table:
     @cython.locals(inst=CardInst, source=Zone, other=CardInst, held=list, into=list, place=Py_ssize_t)
     cpdef move(self, cards, Zone to, at=*, face_up=*)
 
+    # move's paths for one card drawn into a hand, one card played to a public zone
+    @cython.locals(held=list, into=list)
+    cpdef _drawn(self, CardInst inst, Zone source, Zone to, at)
+    @cython.locals(held=list, into=list)
+    cpdef _shown(self, CardInst inst, Zone source, Zone to, at)
+
     @cython.locals(other=CardInst)
     cpdef _seen_leaving(self, CardInst inst, Zone source, shown)
 

@@ -375,7 +375,20 @@ class Table:
         per-card loop does only what the card needs; what depends on the
         destination alone is worked out once per call.
         """
-        if not cards:
+        if len(cards) == 1 and not face_up and not self.watch:
+            # the commonest moves, one card each, worked out as the loop below would: a card
+            # drawn from a pile into a hand, and a card played from a hand to a public zone
+            inst = cards[0]
+            source = inst.zone
+            if not (self._marked and inst.card.back_distinct):
+                origin, kind = source.kind, to.kind
+                if origin == PILE and kind == HAND:
+                    self._drawn(inst, source, to, at)
+                    return
+                if origin == HAND and kind == PUBLIC and not (self._homes and inst.card.returns_to):
+                    self._shown(inst, source, to, at)
+                    return
+        elif not cards:
             return
         if self._homes and to is self.discard_pile:
             homes = [inst for inst in cards if inst.card.returns_to]
@@ -447,6 +460,59 @@ class Table:
                 self.log.move(inst.id, source.name, was_at if source.kind == PILE else None, to.name,
                               at + offset, face_up, inst.was_face_up and source.owner is not None, seen,
                               place_knowers, places or None)
+
+    def _drawn(self, inst: CardInst, source: Zone, to: Zone, at) -> None:
+        """``move([inst], to, at)`` for a card without a distinct back going from a pile into
+        a hand, nothing watched: the owner sees it, the place it left is public."""
+        into = to.cards
+        if at:  # a place below the top, kept within the hand
+            size, at = len(into), int(at)
+            at = 0 if at < 0 else size if at > size else at
+        else:
+            at = 0
+        reactive = self._reactive
+        if reactive and inst.id in reactive:
+            source.reactive -= 1
+            to.reactive += 1
+        held = source.cards
+        was_at = 0 if held[0] is inst else held.index(inst)
+        del held[was_at]
+        seen = inst.known | (1 << to.owner)
+        inst.known = seen
+        was_face_up = inst.was_face_up = inst.face_up
+        inst.face_up = False
+        into.insert(at, inst)
+        inst.zone = to
+        if self.log.record:
+            self.log.move(inst.id, source.name, was_at, to.name, at, False, was_face_up and source.owner is not None,
+                          seen, self.everyone, None)
+
+    def _shown(self, inst: CardInst, source: Zone, to: Zone, at) -> None:
+        """``move([inst], to, at)`` for a card without a distinct back or a home going from
+        a hand into a public zone, nothing watched: everyone sees which card left."""
+        into = to.cards
+        if at:
+            size, at = len(into), int(at)
+            at = 0 if at < 0 else size if at > size else at
+        else:
+            at = 0
+        reactive = self._reactive
+        if reactive and inst.id in reactive:
+            source.reactive -= 1
+            to.reactive += 1
+        held = source.cards
+        del held[0 if held[0] is inst else held.index(inst)]
+        everyone = self.everyone
+        unsure = everyone & ~inst.known & ~(1 << source.owner)
+        if unsure:
+            _lose_copies(held, inst.id, unsure)
+        inst.known = everyone
+        was_face_up = inst.was_face_up = inst.face_up
+        inst.face_up = False
+        into.insert(at, inst)
+        inst.zone = to
+        if self.log.record:
+            self.log.move(inst.id, source.name, None, to.name, at, False, was_face_up, everyone, everyone, None)
 
     def _note_move(self, inst: CardInst, source: Zone, to: Zone) -> None:
         """Queue the moments a watched move makes (before the card moves: the pile's
