@@ -16,6 +16,10 @@ cdef class State(Machine):
     @cython.locals(table=Table, decision=Decision)
     cpdef apply_action(self, option)
 
+    # an option taken by its place (play_game)
+    @cython.locals(table=Table, decision=Decision)
+    cpdef _take(self, Py_ssize_t index)
+
     # the game's loop: each frame's step called as a C method
     @cython.locals(stack=list, frame=Frame)
     cpdef _advance(self, value)

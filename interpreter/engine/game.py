@@ -262,6 +262,20 @@ class State(Machine):
         self.history.append(option)
         self._advance(value)
 
+    def _take(self, index: int) -> None:
+        """``apply_action`` of the pending decision's option at ``index`` (not a chance
+        node), without looking the option up among the options: for play_game, which
+        picks an option by its place."""
+        decision = self._pending  # compiled, a Decision
+        option = decision.options[index]
+        self.decisions += 1
+        table = self.table
+        if table.log.record:
+            table.log.decision(decision.seat, decision.kind, option)
+        self._sampled = None
+        self.history.append(option)
+        self._advance(decision.values[index])
+
     # -- the flow (call, settle and charge: machine.Machine) --------------------
     def _advance(self, value) -> None:
         """Run the frames until one waits for a decision (or a chance outcome, when

@@ -4,7 +4,7 @@
 cimport cython
 from kittens.interpreter.lang.machine cimport Frame, Machine, context
 from kittens.interpreter.engine.compiled cimport legal
-from kittens.interpreter.engine.table cimport CardInst, Table
+from kittens.interpreter.engine.table cimport CardInst, Table, Zone
 
 cdef class WindowFrame(Frame):
     cdef public object play, ctx, chain, last, seats, position, phase, index
@@ -12,5 +12,5 @@ cdef class WindowFrame(Frame):
     @cython.locals(table=Table)
     cpdef step(self, state, value)
 
-@cython.locals(inst=CardInst, table=Table)
+@cython.locals(inst=CardInst, table=Table, hand=Zone)
 cpdef answers(Machine state, seat, target=*)

@@ -114,9 +114,12 @@ def may_be_answered(state, seat: int) -> bool:
 def answers(state, seat: int, target=None):
     """(options, values) of a seat's legal answers to ``target`` (the play answered last;
     a card's `requires` may look at it with `answered()`), or (None, None) for none."""
+    hand = state.table.hands[seat]
+    if not hand.reactive:  # the hand counts its cards that can answer (Table.move keeps it)
+        return None, None
     options, values, ctx = None, None, None
     reactive, cards = state.game.reactive, state.game.cards
-    for inst in state.table.hands[seat].cards:
+    for inst in hand.cards:
         if inst.id in reactive:
             label = "play " + inst.id
             rule = cards[inst.id]

@@ -85,20 +85,20 @@ def play_game(game: Game, seed: int, players: list, *, record: bool = True) -> S
     state = game.new_state(seed, record=record)
     shows = [view_maker(player) for player in players]  # what each seat's player is handed
     apply = state.apply_action
+    take = state._take  # an option by its place: apply_action without looking the option up
     while True:
         decision = state.decision()
         if decision is None:
             return state
-        options = decision.options
-        count = len(options)
+        count = len(decision.options)
         if count == 1:
-            apply(options[0])
+            take(0)
             continue
         seat = decision.seat
         player = players[seat]
         if type(player) is RandomBot:  # the engine's own random bot (not a subclass): its pick,
             # made here as its choose makes it, without the copy of the decision it never reads
-            apply(options[below(player.rng, count)])
+            take(below(player.rng, count))
         else:
             apply(player.choose(shows[seat](state, seat), decision_for(decision)))
 
