@@ -339,3 +339,66 @@ def test_del_is_escaped_as_json_dumps_escapes_it(text):
     log.emit("fizzled", seat=0, reason=text)
     log.chose(0, "value", text)
     assert write_rows(log.rows).decode() == "\n".join(_written_plainly(event) for event in log.events)
+
+
+def _table_as_data(table) -> list:
+    """Every zone's cards with what each seat knows of them, and each zone's count of
+    cards that can answer: what a move may change."""
+    return [(zone.name, zone.reactive, [(inst.uid, inst.id, inst.known, inst.face_up, inst.was_face_up)
+                                        for inst in zone.cards])
+            for zone in table.zones()]
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_moves_on_their_short_paths_leave_what_the_general_loop_leaves(name, monkeypatch):
+    """Table.move's paths for a card drawn into a hand or played to a public zone: every
+    move of seeded games is made twice, on the table and on a copy whose table watches a
+    moment that never comes (which keeps the copy on the general loop), and the two must
+    agree on every card's place and knowledge and on every event recorded."""
+    from kittens.about import engine_core
+    from kittens.interpreter.engine.table import Table
+    if engine_core() == "compiled":
+        pytest.skip("Table.move is a C method on the compiled core: it cannot be wrapped")
+    plain = Table.move
+    checked = []
+
+    def move(table, cards, to, at=0, face_up=False):
+        memo: dict = {}
+        twin = table.copy(memo)
+        twin.watch = frozenset({("card_enters", "no such zone")})  # never queues a moment
+        plain(twin, [memo[id(inst)] for inst in cards], memo[id(to)], at, face_up)
+        plain(table, cards, to, at, face_up)
+        assert _table_as_data(table) == _table_as_data(twin)
+        assert table.log.events == twin.log.events
+        checked.append(len(cards))
+
+    monkeypatch.setattr(Table, "move", move)
+    game = _game(name)
+    for seed in range(3):
+        simulate.play_game(game, seed, make_bots(["heuristic", "random"], game.players, seed), record=True)
+    assert checked.count(1) > 20  # the short paths had moves to take
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_play_game_taking_options_by_place_plays_what_apply_action_plays(name):
+    """play_game takes an option by its place (State._take); the same bots' picks given to
+    apply_action as options make the same game: events, history and counts."""
+    from kittens.interpreter.engine.views import decision_for, view_maker
+    game = _game(name)
+    for seed in range(3):
+        taken = simulate.play_game(game, seed, make_bots(["random", "heuristic"], game.players, seed), record=True)
+        bots = make_bots(["random", "heuristic"], game.players, seed)
+        for seat, bot in enumerate(bots):
+            if hasattr(bot, "start"):
+                bot.start(game, seat)
+        state = game.new_state(seed, record=True)
+        shows = [view_maker(bot) for bot in bots]
+        while not state.is_terminal():
+            decision = state.decision()
+            if len(decision.options) == 1:
+                state.apply_action(decision.options[0])
+            else:
+                state.apply_action(bots[decision.seat].choose(shows[decision.seat](state, decision.seat),
+                                                              decision_for(decision)))
+        assert state.events == taken.events
+        assert state.history == taken.history and state.decisions == taken.decisions
