@@ -2,7 +2,7 @@
 # game's frame as a C struct (see lang/machine.pxd). Attributes: exactly its __slots__.
 
 cimport cython
-from kittens.interpreter.lang.machine cimport Frame, Machine, context
+from kittens.interpreter.lang.machine cimport Frame, Machine, context, decision
 from kittens.interpreter.engine.table cimport CardInst, Table, Zone
 # a rule's test, called as a C function (the module imports it too, for Python)
 from kittens.interpreter.engine.compiled cimport legal

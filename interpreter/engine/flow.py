@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-from ..lang.machine import Decision, Frame, context, run
+from ..lang.machine import Decision, Frame, context, decision, run
 from . import moments
 from .compiled import legal
 from .plays import ComboPickFrame, PlayFrame
@@ -140,7 +140,7 @@ def action_decision(state, seat: int) -> Decision:
         if table.hands[seat].cards:
             options.append(PLAY_BLIND)
             values.append(BLIND)
-        return Decision(seat, "action", options, values, {"owed": table.owed[seat], "blind": True})
+        return decision(seat, "action", options, values, {"owed": table.owed[seat], "blind": True})
     by_title: dict = {}
     for inst in table.hands[seat].cards:
         found = by_title.get(inst.id)
@@ -204,7 +204,7 @@ def action_decision(state, seat: int) -> Decision:
         if table.may_act(rule.record, seat) and (rule.free or legal(rule, ctx or context(state, seat), [], memo)):
             options.append(label)
             values.append((rule, []))
-    return Decision(seat, "action", options, values, {"owed": table.owed[seat]})
+    return decision(seat, "action", options, values, {"owed": table.owed[seat]})
 
 
 #: a same-title combo's index in the edition, as a sort key (a C function: no Python call per pair)

@@ -2,7 +2,7 @@
 # frames as C structs (see lang/machine.pxd). Attributes: exactly each class's __slots__.
 
 cimport cython
-from kittens.interpreter.lang.machine cimport Frame, Machine, context
+from kittens.interpreter.lang.machine cimport Frame, Machine, context, decision
 from kittens.interpreter.engine.events cimport EventLog
 from kittens.interpreter.engine.table cimport CardInst, Table
 

@@ -4,7 +4,7 @@ other seats may answer, and the effect runs unless an answer cancelled it."""
 from __future__ import annotations
 
 from ..lang.errors import RuleRuntimeError
-from ..lang.machine import Ctx, Decision, Frame, context, run
+from ..lang.machine import Ctx, Frame, context, decision, run
 from ..lang.values import PrivateInt
 from .compiled import Play, Rule
 from .reactions import WindowFrame, may_be_answered
@@ -117,7 +117,7 @@ class ComboPickFrame(Frame):
                     seen.add(card_id)
                     options.append(card_id)
                     values.append(inst)
-            return Decision(self.seat, "combo_card", options, values,
+            return decision(self.seat, "combo_card", options, values,
                             {"combo": combo.id, "picked": [c.id for c in self.picked]})
         self.playing = True
         return state.call(PlayFrame(self.seat, self.rule, self.picked))

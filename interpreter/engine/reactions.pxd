@@ -2,7 +2,7 @@
 # reaction window as a C struct (see lang/machine.pxd). Attributes: exactly its __slots__.
 
 cimport cython
-from kittens.interpreter.lang.machine cimport Frame, Machine, context
+from kittens.interpreter.lang.machine cimport Frame, Machine, context, decision
 from kittens.interpreter.engine.compiled cimport legal
 from kittens.interpreter.engine.table cimport CardInst, Table, Zone
 

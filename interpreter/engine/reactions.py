@@ -12,7 +12,7 @@ rules, the answers a seat holds, and running the answers' effects.
 
 from __future__ import annotations
 
-from ..lang.machine import Ctx, Decision, Frame, context, run
+from ..lang.machine import Ctx, Frame, context, decision, run
 from ..lang.values import PrivateInt
 from .compiled import Play, legal
 
@@ -90,7 +90,7 @@ class WindowFrame(Frame):
                 if options is not None:
                     info = {"answering": _describe(chain[-1]), "depth": len(chain),
                             "play": _describe(self.play), "targets": _targets(self.ctx)}
-                    return Decision(seat, "answer", options, values, info)
+                    return decision(seat, "answer", options, values, info)
             self.position += 1
         return None
 

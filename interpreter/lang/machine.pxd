@@ -41,6 +41,10 @@ cdef class Machine:
     cpdef charge(self, steps, where)
     cpdef _draw_chance(self, chance)
 
+# a decision made for the engine's frames (which cimport it): a C function
+@cython.locals(made=Decision)
+cpdef Decision decision(seat, kind, options, values, info)
+
 # a context made for the engine's frames (which cimport it): a C function
 @cython.locals(ctx=Ctx)
 cpdef Ctx context(Machine state, me, this=*, target=*, source=*)

@@ -67,6 +67,15 @@ class Decision:
         return f"<decision seat {self.seat} {self.kind}: {self.options}>"
 
 
+def decision(seat: int, kind: str, options: list, values: list, info: dict) -> Decision:
+    """``Decision(seat, kind, options, values, info)`` with its values and info given, made
+    without its __init__: compiled, a C function that fills the C struct (the engine makes
+    one for every action and every answer it asks for)."""
+    made = Decision.__new__(Decision)
+    made.seat, made.kind, made.options, made.values, made.info, made.then = seat, kind, options, values, info, None
+    return made
+
+
 #: the generator class, named once (compiled, ``random.Random`` is a module attribute
 #: looked up at every draw of a random bot)
 _RANDOM = random.Random
