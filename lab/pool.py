@@ -2,8 +2,8 @@
 ``spawn``, so nothing of the main process's state leaks into them) playing chunks.
 
 A worker that dies breaks the pool (``BrokenProcessPool``): the chunks that
-had come back are counted, the others go to a fresh pool. Ctrl-C sets an event
-the workers watch between games: each sends the games it has finished, and
+had come back are counted, the others go to a fresh pool. Ctrl-C sets a flag
+(:class:`~.work.StopFlag`) the workers watch between games: each sends the games it has finished, and
 chunks no worker had started are dropped.
 """
 
@@ -14,7 +14,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
 from ..interpreter.engine.simulate import _Interrupts
-from .work import _worker_init, play_chunk
+from .work import StopFlag, _worker_init, play_chunk
 
 #: how many times a run starts fresh workers after some died before it gives up
 MAX_RESTARTS = 8
@@ -22,7 +22,7 @@ MAX_RESTARTS = 8
 
 def run_on_pool(job, todo: list, workers: int, collect, outcome) -> None:
     context = multiprocessing.get_context("spawn")
-    stop = context.Event()
+    stop = StopFlag(context)
     pending = list(todo)
     restarts = 0
     while pending:

@@ -56,7 +56,25 @@ class Job:
 
 
 _CACHE: dict = {}  # (arms, players) -> compiled games, one per arm, kept by each worker
-_STOP = None  # a multiprocessing Event the main process sets on Ctrl-C
+_STOP = None  # the StopFlag the main process sets on Ctrl-C
+
+
+class StopFlag:
+    """A yes/no the main process sets and workers read, shared without a lock.
+
+    A ``multiprocessing.Event`` takes a lock to be read. When a worker dies, the pool
+    terminates the others, and one killed while reading the event leaves its lock held
+    for good: the next pool's workers and the main process then wait on it forever
+    (CI hung so). A byte of shared memory has no lock to lose, and one writer suffices."""
+
+    def __init__(self, context) -> None:
+        self._byte = context.RawValue("b", 0)
+
+    def set(self) -> None:
+        self._byte.value = 1
+
+    def is_set(self) -> bool:
+        return self._byte.value != 0
 
 
 def _games_for(job: Job) -> list:
@@ -107,9 +125,9 @@ def _maybe_fail(fault: str, index: int) -> None:
         os._exit(17)
 
 
-def _worker_init(stop_event) -> None:
+def _worker_init(stop_flag: StopFlag) -> None:
     """In each worker: Ctrl-C is the main process's business (it tells workers through
-    ``stop_event``), so the terminal's SIGINT does not kill them mid-game."""
+    ``stop_flag``), so the terminal's SIGINT does not kill them mid-game."""
     global _STOP
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _STOP = stop_event
+    _STOP = stop_flag

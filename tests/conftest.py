@@ -1,11 +1,21 @@
 """Shared paths for the test suite (the checkout, its shipped rule files), and the fixtures
 the web table's tests in Chromium share (a server and a browser)."""
 
+import signal
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_configure(config):
+    """The Ctrl-C tests need SIGINT to arrive, here and in the commands they start. A shell
+    starts a background job (``pytest &`` in a script) with SIGINT ignored, and every child
+    inherits that: each of those tests then failed for a reason that had nothing to do with
+    kittens. Python's own handler is put back (children start with the default again)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture

@@ -278,6 +278,41 @@ def test_a_worker_that_dies_has_its_games_played_again(eds, tmp_path, monkeypatc
     assert sorted(indexes) == list(range(400))  # every game once in the file too
 
 
+def _read_flag_forever(flag, reads) -> None:
+    while True:
+        flag.is_set()
+        reads.value += 1
+
+
+def test_a_worker_killed_while_it_reads_the_stop_flag_leaves_the_flag_working():
+    """When a worker dies the pool kills the others wherever they are, often inside a read of
+    the stop flag; a flag behind a lock (multiprocessing.Event) stayed locked, and the next
+    pool and the main process waited on it for ever (CI timed out so)."""
+    import multiprocessing
+    import threading
+    import time
+
+    from kittens.lab.work import StopFlag
+
+    context = multiprocessing.get_context("spawn")
+    flag = StopFlag(context)
+    for _ in range(4):
+        reads = context.RawValue("q", 0)
+        reader = context.Process(target=_read_flag_forever, args=(flag, reads))
+        reader.start()
+        deadline = time.monotonic() + 30
+        while reads.value < 2000 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert reads.value >= 2000, "a new reader cannot read the flag: a killed one left it locked"
+        reader.terminate()
+        reader.join()
+    seen = []
+    setter = threading.Thread(target=lambda: (flag.set(), seen.append(flag.is_set())), daemon=True)
+    setter.start()
+    setter.join(10)
+    assert seen == [True], "the stop flag was left locked by a killed reader"
+
+
 def test_a_pool_that_breaks_between_chunks_loses_no_game(eds, monkeypatch):
     """A worker can die after every chunk it ran came back, so the pool is found broken when
     the next chunk is handed out (not when a result is read): those chunks go to a fresh pool."""
