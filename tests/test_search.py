@@ -390,25 +390,3 @@ def test_the_opponent_model_needs_the_heuristics_of_the_rollouts():
         ISMCTSBot(0, 0, opponents="heuristic", rollout="random")
     with pytest.raises(ValueError, match="opponents"):
         ISMCTSBot(0, 0, opponents="nobody")
-
-
-def test_mistakes_make_the_other_seats_pick_at_random_in_the_rollouts_but_never_the_seat_itself():
-    game = Game(ORIGINAL, 4)
-    for state, seat in _positions(game, 5, 2):
-        asked = {}
-        for mistakes in (0.0, 1.0):
-            bot = ISMCTSBot(7, seat, iterations=20, mistakes=mistakes)
-            bot.start(game, seat)
-            counts = [0] * 4
-            for number, heuristic in enumerate(bot._heuristics):
-                heuristic.choose = (lambda choose, number: lambda view, decision: (
-                    counts.__setitem__(number, counts[number] + 1) or choose(view, decision)))(
-                    heuristic.choose, number)
-            assert bot.choose(SearchView(state, seat), state.decision()) in state.decision().options
-            asked[mistakes] = counts
-        others = [number for number in range(4) if number != seat]
-        assert all(asked[0.0][number] for number in others)  # by default they play as the heuristic
-        assert not any(asked[1.0][number] for number in others)  # with mistakes=1 never
-        assert asked[1.0][seat] > 1 and asked[0.0][seat] > 1  # the seat itself always does (not only the hint)
-    with pytest.raises(ValueError, match="mistakes"):
-        ISMCTSBot(0, 0, mistakes=1.5)

@@ -91,10 +91,6 @@ class ISMCTSBot:
     the heuristic bot's pick, as in the rollouts: an opponent model, so the tree
     branches only at the seat's own decisions and its walks are not spread over
     the other seats' options; it needs heuristic or draw rollouts).
-    ``mistakes`` is the share of the other seats' decisions that heuristic
-    rollouts take at random instead (0: none; 1: the others play at random, the
-    seat itself still as the heuristic): the model of a table that plays worse
-    than the heuristic bot.
 
     ``cpu=True`` counts ``seconds`` in CPU time of this process, not on the wall
     clock. ``exploration`` is the UCB constant for rewards between 0 and 1.
@@ -109,8 +105,7 @@ class ISMCTSBot:
                  seconds: float | None = None, rollout: str = "heuristic",
                  exploration: float = 0.7, bias: float = 1.0, confidence: float = 1.0,
                  widening: float = 0.5, depth: int = 0, search: str = "pimc",
-                 cpu: bool = False, prior: bool = True, opponents: str = "search",
-                 mistakes: float = 0.0) -> None:
+                 cpu: bool = False, prior: bool = True, opponents: str = "search") -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout '{rollout}'; the rollouts are: {', '.join(ROLLOUTS)}")
         if iterations < 1:
@@ -129,9 +124,6 @@ class ISMCTSBot:
         if opponents == "heuristic" and rollout == "random":
             raise ValueError("opponents=heuristic needs heuristic or draw rollouts (their heuristic bots)")
         self.follow = opponents == "heuristic"  # the other seats take the heuristic's pick in the tree
-        if not 0.0 <= mistakes <= 1.0:
-            raise ValueError("mistakes must be between 0 and 1 (a share of the other seats' decisions)")
-        self.mistakes = mistakes
         # the CPU time of this process rather than the wall clock: a budget that means the
         # same work on a busy machine (a benchmark's "one core each")
         self.clock = time.process_time if cpu else time.perf_counter
@@ -368,7 +360,6 @@ class ISMCTSBot:
         bots = self._heuristics
         rng = self.rng
         drawing = self.rollout == "draw"
-        mistakes, me = self.mistakes, self.seat
         while True:
             decision = state.decision()
             if decision is None or table.turn > last:
@@ -385,12 +376,7 @@ class ISMCTSBot:
                 state.apply_action(PASS)
             elif bots:
                 seat = decision.seat
-                bot = bots[seat]
-                # the other seats' rng: reseeded alike for every root option (common random numbers)
-                if mistakes and seat != me and bot.rng.random() < mistakes:
-                    state.apply_action(options[below(bot.rng, len(options))])
-                else:
-                    state.apply_action(bot.choose(LiveView(state, seat), decision))
+                state.apply_action(bots[seat].choose(LiveView(state, seat), decision))
             else:
                 state.apply_action(options[below(rng, len(options))])
             update()
