@@ -379,13 +379,13 @@ def test_moves_on_their_short_paths_leave_what_the_general_loop_leaves(name, mon
     assert checked.count(1) > 20  # the short paths had moves to take
 
 
-def _played(game, seed: int, general: bool):
-    """A seeded game of heuristic and random bots; ``general``: with the table watching a
-    moment that never comes before every step, which keeps every move (but the deal's) on
-    Table.move's general loop."""
+def _played(game, seed: int, general: bool, specs=("heuristic", "random")):
+    """A seeded game of these bots, each pick given to apply_action; ``general``: with the
+    table watching a moment that never comes before every step, which keeps every move
+    (but the deal's) on Table.move's general loop."""
     from kittens.interpreter.engine.views import decision_for, view_maker
     never = ("card_enters", "no such zone")
-    bots = make_bots(["heuristic", "random"], game.players, seed)
+    bots = make_bots(list(specs), game.players, seed)
     for seat, bot in enumerate(bots):
         if hasattr(bot, "start"):
             bot.start(game, seat)
@@ -420,22 +420,9 @@ def test_a_game_kept_on_the_general_loop_is_the_same_game_on_either_core(name):
 def test_play_game_taking_options_by_place_plays_what_apply_action_plays(name):
     """play_game takes an option by its place (State._take); the same bots' picks given to
     apply_action as options make the same game: events, history and counts."""
-    from kittens.interpreter.engine.views import decision_for, view_maker
     game = _game(name)
     for seed in range(3):
         taken = simulate.play_game(game, seed, make_bots(["random", "heuristic"], game.players, seed), record=True)
-        bots = make_bots(["random", "heuristic"], game.players, seed)
-        for seat, bot in enumerate(bots):
-            if hasattr(bot, "start"):
-                bot.start(game, seat)
-        state = game.new_state(seed, record=True)
-        shows = [view_maker(bot) for bot in bots]
-        while not state.is_terminal():
-            decision = state.decision()
-            if len(decision.options) == 1:
-                state.apply_action(decision.options[0])
-            else:
-                state.apply_action(bots[decision.seat].choose(shows[decision.seat](state, decision.seat),
-                                                              decision_for(decision)))
+        state = _played(game, seed, False, ("random", "heuristic"))
         assert state.events == taken.events
         assert state.history == taken.history and state.decisions == taken.decisions
