@@ -356,6 +356,29 @@ def test_a_rollout_cut_short_scores_the_seats_still_in_alike():
     assert still[0] == pytest.approx((LOSER_SHARE / 3 + 2 * LOSER_SHARE / 3 + 1) / 3)
 
 
+@pytest.mark.parametrize("share", [0.0, 0.5])
+def test_a_losers_share_scales_what_its_place_is_worth(share):
+    from kittens.interpreter.engine.search import Places
+
+    state = Game(ORIGINAL, 4).new_state(2, record=False)
+    places = Places(state.table, share)
+    state.table.alive[1] = False  # seat 1 goes out first, then seat 3
+    places.update()
+    state.table.alive[3] = False
+    places.update()
+    rewards = places.rewards(state)
+    assert rewards[1] == 0.0
+    assert rewards[3] == pytest.approx(share / 3)  # it outlasted one of the three others
+    assert rewards[0] == rewards[2] == pytest.approx((2 * share / 3 + 1) / 2)
+
+
+def test_a_losers_share_below_a_win_is_checked():
+    assert ISMCTSBot(0, 0, share=0).share == 0
+    for wrong in (-0.1, 1.0):
+        with pytest.raises(ValueError, match="share"):
+            ISMCTSBot(0, 0, share=wrong)
+
+
 def test_a_search_in_cpu_seconds_counts_the_processs_time():
     import time
     bot = ISMCTSBot(0, 0, seconds=0.05, cpu=True)

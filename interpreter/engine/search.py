@@ -92,6 +92,11 @@ class ISMCTSBot:
     branches only at the seat's own decisions and its walks are not spread over
     the other seats' options; it needs heuristic or draw rollouts).
 
+    ``share`` is what a walk's loser scores for outlasting every other seat but the
+    winner (a win is worth 1; a seat outlasting some of them scores that part of
+    it): 0 scores wins alone, more tells options apart sooner in walks most
+    seats lose, at the cost of valuing a good place near a win.
+
     ``cpu=True`` counts ``seconds`` in CPU time of this process, not on the wall
     clock. ``exploration`` is the UCB constant for rewards between 0 and 1.
     ``prior=False`` deals worlds uniformly from the view alone, without what the
@@ -105,7 +110,8 @@ class ISMCTSBot:
                  seconds: float | None = None, rollout: str = "heuristic",
                  exploration: float = 0.7, bias: float = 1.0, confidence: float = 1.0,
                  widening: float = 0.5, depth: int = 0, search: str = "pimc",
-                 cpu: bool = False, prior: bool = True, opponents: str = "search") -> None:
+                 cpu: bool = False, prior: bool = True, opponents: str = "search",
+                 share: float = LOSER_SHARE) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout '{rollout}'; the rollouts are: {', '.join(ROLLOUTS)}")
         if iterations < 1:
@@ -124,6 +130,9 @@ class ISMCTSBot:
         if opponents == "heuristic" and rollout == "random":
             raise ValueError("opponents=heuristic needs heuristic or draw rollouts (their heuristic bots)")
         self.follow = opponents == "heuristic"  # the other seats take the heuristic's pick in the tree
+        if not 0.0 <= share < 1.0:
+            raise ValueError("share must be at least 0 and less than 1 (a win is worth 1)")
+        self.share = share
         # the CPU time of this process rather than the wall clock: a budget that means the
         # same work on a busy machine (a benchmark's "one core each")
         self.clock = time.process_time if cpu else time.perf_counter
@@ -203,7 +212,7 @@ class ISMCTSBot:
         node, path = root, []
         pending_edge = None  # the edge whose next node is found at the next real decision
         state, table = world, world.table
-        places = Places(table)
+        places = Places(table, self.share)
         while node is not None:
             decision = _next_choice(state, places)
             if decision is None:
@@ -282,7 +291,7 @@ class ISMCTSBot:
         of the seat that meets a new one, and each edge is credited with the result for
         the seat that took it."""
         state, table = world, world.table
-        places = Places(table)
+        places = Places(table, self.share)
         pending = list(trees)  # per seat: where its next node is found (its tree's top, then below an edge)
         path: list = []
         at_root, growing = True, True
@@ -387,10 +396,10 @@ class Places:
     outlasts more players scores more, which tells options apart far sooner than
     wins alone (most walks are lost by most seats)."""
 
-    __slots__ = ("table", "alive", "outlasted", "_gone")
+    __slots__ = ("table", "alive", "outlasted", "_gone", "share")
 
-    def __init__(self, table) -> None:
-        self.table = table
+    def __init__(self, table, share: float = LOSER_SHARE) -> None:
+        self.table, self.share = table, share
         self.alive = list(table.alive)
         gone = self.alive.count(False)
         # seats already out before the walk: they outlasted nobody we count
@@ -412,14 +421,14 @@ class Places:
         game stopped before its end, the seats still in share alike what is left: each
         gets the mean reward of the places still to be decided."""
         others = max(len(self.alive) - 1, 1)
-        gone = self._gone
+        gone, share = self._gone, self.share
         if state.is_terminal():
             winners = set(state.winners)
-            return [1.0 if seat in winners else (gone if out is None else out) / others * LOSER_SHARE
+            return [1.0 if seat in winners else (gone if out is None else out) / others * share
                     for seat, out in enumerate(self.outlasted)]
         left = len(self.alive) - gone
-        still = (sum((gone + place) / others * LOSER_SHARE for place in range(left - 1)) + 1.0) / max(left, 1)
-        return [still if out is None else out / others * LOSER_SHARE for out in self.outlasted]
+        still = (sum((gone + place) / others * share for place in range(left - 1)) + 1.0) / max(left, 1)
+        return [still if out is None else out / others * share for out in self.outlasted]
 
 
 def _next_choice(state, places):
