@@ -408,6 +408,50 @@ def test_with_the_opponent_model_the_tree_branches_only_at_the_seats_own_decisio
             assert set(seen) - {seat}  # without it, the other seats' decisions are nodes too
 
 
+class _Asked:
+    """A rollout's heuristic bot that counts the decisions it is asked."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.asked = inner, 0
+
+    @property
+    def rng(self):
+        return self.inner.rng
+
+    def choose(self, view, decision):
+        self.asked += 1
+        return self.inner.choose(view, decision)
+
+
+@pytest.mark.parametrize("search", ["pimc", "single", "paired", "multi"])
+def test_a_table_modelled_as_random_never_asks_the_others_heuristics(search):
+    game = Game(ORIGINAL, 4)
+    checked = 0
+    for state, seat in _positions(game, 5, 3):
+        asked = {}
+        for opponents in ("random", "search"):
+            bot = ISMCTSBot(2, seat, iterations=30, search=search, opponents=opponents)
+            bot.start(game, seat)
+            bot._heuristics = [_Asked(inner) for inner in bot._heuristics]
+            assert bot.choose(SearchView(state, seat), state.decision()) in state.decision().options
+            asked[opponents] = [helper.asked for helper in bot._heuristics]
+        others = [other for other in range(4) if other != seat]
+        assert all(asked["random"][other] == 0 for other in others)
+        assert asked["random"][seat] > 0  # the seat itself still plays as the heuristic
+        assert sum(asked["search"][other] for other in others) > 0  # by default they are asked
+        checked += 1
+    assert checked == 3
+
+
+def test_a_table_modelled_as_random_plays_whole_games():
+    game = Game(ORIGINAL, 4)
+    for rollout in ("heuristic", "random"):
+        bots = [ISMCTSBot(4, 0, iterations=6, opponents="random", rollout=rollout)] + \
+            make_players(["random"], 4, 4)[1:]
+        state = play_game(game, 4, bots, record=False)
+        assert state.is_terminal() and state.winners
+
+
 def test_the_opponent_model_needs_the_heuristics_of_the_rollouts():
     with pytest.raises(ValueError, match="opponents"):
         ISMCTSBot(0, 0, opponents="heuristic", rollout="random")

@@ -43,7 +43,7 @@ ROLLOUT_TURNS = 400
 #: how the root is searched, by name (see ISMCTSBot)
 SEARCHES = ("paired", "single", "pimc", "multi")
 #: how the other seats' decisions in the tree are taken, by name (see ISMCTSBot)
-OPPONENTS = ("search", "heuristic")
+OPPONENTS = ("search", "heuristic", "random")
 #: what outlasting every other seat but the winner is worth, against 1 for a win
 LOSER_SHARE = 0.8
 
@@ -90,7 +90,11 @@ class ISMCTSBot:
     picks what is best for itself by UCB, as above) or ``"heuristic"`` (each takes
     the heuristic bot's pick, as in the rollouts: an opponent model, so the tree
     branches only at the seat's own decisions and its walks are not spread over
-    the other seats' options; it needs heuristic or draw rollouts).
+    the other seats' options; it needs heuristic or draw rollouts). The
+    rollouts model the other seats as heuristic bots too, whatever ``opponents``
+    says, except with ``"random"``: the other seats then pick at random in the tree
+    and in the rollouts, a model of a table of random players (with heuristic
+    rollouts the seat itself still plays its own as the heuristic bot).
 
     ``share`` is what a walk's loser scores for outlasting every other seat but the
     winner (a win is worth 1; a seat outlasting some of them scores that part of
@@ -129,7 +133,9 @@ class ISMCTSBot:
             raise ValueError(f"unknown opponents '{opponents}'; they are: {', '.join(OPPONENTS)}")
         if opponents == "heuristic" and rollout == "random":
             raise ValueError("opponents=heuristic needs heuristic or draw rollouts (their heuristic bots)")
-        self.follow = opponents == "heuristic"  # the other seats take the heuristic's pick in the tree
+        self.opponents = opponents
+        self.follow = opponents != "search"  # the other seats take the model's pick in the tree
+        self._randoms: frozenset = frozenset()  # opponents=random: the seats modelled as random
         if not 0.0 <= share < 1.0:
             raise ValueError("share must be at least 0 and less than 1 (a win is worth 1)")
         self.share = share
@@ -147,6 +153,8 @@ class ISMCTSBot:
 
     def start(self, game, seat: int) -> None:
         self.game, self.seat = game, seat
+        if self.opponents == "random":
+            self._randoms = frozenset(other for other in range(game.players) if other != seat)
         if self.rollout in ("heuristic", "draw"):
             self._heuristics = []
             for other in range(game.players):
@@ -219,7 +227,7 @@ class ISMCTSBot:
                 break
             options = decision.options
             if self.follow and decision.seat != self.seat:  # the opponent model: no node, no edge
-                state.apply_action(self._hint(state, decision))
+                state.apply_action(self._model(state, decision))
                 places.update()
                 continue
             if pending_edge is not None:
@@ -302,7 +310,7 @@ class ISMCTSBot:
             options = decision.options
             seat = decision.seat
             if self.follow and seat != self.seat:  # the opponent model: only the seat's own tree grows
-                state.apply_action(self._hint(state, decision))
+                state.apply_action(self._model(state, decision))
                 places.update()
                 continue
             if at_root:  # the searching seat's decision, the same in every world
@@ -348,6 +356,17 @@ class ISMCTSBot:
         seat = decision.seat
         return bots[seat].choose(LiveView(state, seat), decision)
 
+    def _model(self, state, decision):
+        """The pick of another seat by the opponent model: at random for a seat modelled
+        as random (from that seat's rollout generator, reseeded alike for every root
+        option; the search's own with random rollouts), else the heuristic's."""
+        seat = decision.seat
+        if seat in self._randoms:
+            options = decision.options
+            bots = self._heuristics
+            return options[below(bots[seat].rng if bots else self.rng, len(options))]
+        return self._hint(state, decision)
+
     def _situation(self, state, decision) -> tuple:
         """What the searching seat can tell apart about a decision: whose and which kind,
         and at its own decisions its hand and the draw-pile places it knows."""
@@ -369,6 +388,7 @@ class ISMCTSBot:
         bots = self._heuristics
         rng = self.rng
         drawing = self.rollout == "draw"
+        randoms = self._randoms
         while True:
             decision = state.decision()
             if decision is None or table.turn > last:
@@ -385,7 +405,10 @@ class ISMCTSBot:
                 state.apply_action(PASS)
             elif bots:
                 seat = decision.seat
-                state.apply_action(bots[seat].choose(LiveView(state, seat), decision))
+                if seat in randoms:  # the opponent model: this seat plays at random here
+                    state.apply_action(options[below(bots[seat].rng, len(options))])
+                else:
+                    state.apply_action(bots[seat].choose(LiveView(state, seat), decision))
             else:
                 state.apply_action(options[below(rng, len(options))])
             update()
