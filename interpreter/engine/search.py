@@ -90,11 +90,11 @@ class ISMCTSBot:
     picks what is best for itself by UCB, as above) or ``"heuristic"`` (each takes
     the heuristic bot's pick, as in the rollouts: an opponent model, so the tree
     branches only at the seat's own decisions and its walks are not spread over
-    the other seats' options; it needs heuristic or draw rollouts). The
-    rollouts model the other seats as heuristic bots too, whatever ``opponents``
-    says, except with ``"random"``: the other seats then pick at random in the tree
-    and in the rollouts, a model of a table of random players (with heuristic
-    rollouts the seat itself still plays its own as the heuristic bot).
+    the other seats' options; it needs heuristic or draw rollouts). Heuristic
+    rollouts model the other seats as heuristic bots whatever ``opponents`` says,
+    except with ``"random"``: the other seats then pick at random in the tree and
+    in the rollouts, a model of a table of random players (the seat itself still
+    rolls out as the heuristic bot).
 
     ``share`` is what a walk's loser scores for outlasting every other seat but the
     winner (a win is worth 1; a seat outlasting some of them scores that part of
