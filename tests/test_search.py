@@ -9,7 +9,7 @@ import pytest
 
 from kittens.interpreter.engine.game import Game
 from kittens.interpreter.engine.players import make_players
-from kittens.interpreter.engine.search import ISMCTSBot
+from kittens.interpreter.engine.search import RACE_START, ISMCTSBot, pick, race
 from kittens.interpreter.engine.simulate import play_game
 from kittens.interpreter.engine.views import SearchView, View
 from kittens.interpreter.rules.catalog import catalog, shipped_editions
@@ -457,3 +457,50 @@ def test_the_opponent_model_needs_the_heuristics_of_the_rollouts():
         ISMCTSBot(0, 0, opponents="heuristic", rollout="random")
     with pytest.raises(ValueError, match="opponents"):
         ISMCTSBot(0, 0, opponents="nobody")
+
+
+# worlds: the leader (0) beats 1 in every world, is level with 2 on average, and the
+# rollout policy's pick (3) loses to it in every world
+_RACED = [[1.0, 0.8] * 8, [0.2, 0.2] * 8, [0.8, 1.0] * 8, [0.0, 0.2] * 8]
+
+
+@pytest.mark.parametrize("width, keep, kept", [
+    (2.0, 3, [0, 2, 3]),  # 1 is dropped; the rollout policy's pick never is
+    (2.0, None, [0, 2]),
+    (0.0, None, [0, 2]),  # level with the leader is still in the race at any width
+    (50.0, None, [0, 1, 2, 3]),  # a wide race drops nothing
+])
+def test_a_race_drops_the_options_the_leader_clearly_beats(width, keep, kept):
+    assert race([0, 1, 2, 3], _RACED, keep, width) == kept
+
+
+def test_the_pick_after_a_race_is_among_the_options_still_raced():
+    # a dropped option's few early worlds may look better than the survivors' later ones
+    paired = [[1.0] * 2, [0.6] * 10, [0.5] * 10]
+    assert pick(["a", "b", "c"], paired, None, 1.0, [1, 2]) == "b"
+    assert pick(["a", "b", "c"], paired, None, 1.0) == "a"
+
+
+def test_a_raced_search_spends_its_later_worlds_on_the_contenders():
+    game = Game(ORIGINAL, 4)
+    narrowed = 0
+    for state, seat in _positions(game, 8, 6):
+        options = state.decision().options
+        bot = ISMCTSBot(3, seat, iterations=48, race=0.5)
+        bot.start(game, seat)
+        assert bot.choose(SearchView(state, seat), state.decision()) in options
+        assert max(bot.tried) == 48 and min(bot.tried) >= RACE_START
+        narrowed += min(bot.tried) < 48
+        plain = ISMCTSBot(3, seat, iterations=48)
+        plain.start(game, seat)
+        plain.choose(SearchView(state, seat), state.decision())
+        assert plain.tried == [48] * len(options)  # without race every option sees every world
+    assert narrowed  # some option was dropped early somewhere
+
+
+def test_a_raced_search_plays_whole_games_and_a_negative_race_is_refused():
+    game = Game(ORIGINAL, 4)
+    state = play_game(game, 6, make_players(["ismcts:iterations=12:race=1", "heuristic"], 4, 6), record=False)
+    assert state.is_terminal() and state.winners
+    with pytest.raises(ValueError, match="race"):
+        ISMCTSBot(0, 0, race=-1)

@@ -46,6 +46,8 @@ SEARCHES = ("paired", "single", "pimc", "multi")
 OPPONENTS = ("search", "heuristic", "random")
 #: what outlasting every other seat but the winner is worth, against 1 for a win
 LOSER_SHARE = 0.8
+#: race=: the worlds every option is tried in before any may be dropped
+RACE_START = 8
 
 
 class Edge:
@@ -115,7 +117,7 @@ class ISMCTSBot:
                  exploration: float = 0.7, bias: float = 1.0, confidence: float = 1.0,
                  widening: float = 0.5, depth: int = 0, search: str = "pimc",
                  cpu: bool = False, prior: bool = True, opponents: str = "search",
-                 share: float = LOSER_SHARE) -> None:
+                 share: float = LOSER_SHARE, race: float = 0.0) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout '{rollout}'; the rollouts are: {', '.join(ROLLOUTS)}")
         if iterations < 1:
@@ -139,6 +141,9 @@ class ISMCTSBot:
         if not 0.0 <= share < 1.0:
             raise ValueError("share must be at least 0 and less than 1 (a win is worth 1)")
         self.share = share
+        if race < 0:
+            raise ValueError("race must be 0 (every option to the end) or more standard errors")
+        self.race = race
         # the CPU time of this process rather than the wall clock: a budget that means the
         # same work on a busy machine (a benchmark's "one core each")
         self.clock = time.process_time if cpu else time.perf_counter
@@ -149,6 +154,7 @@ class ISMCTSBot:
         self.game = None
         self._heuristics: list = []
         self.searched = 0  # iterations run in the last decision searched (for reports)
+        self.tried: list = []
         self.trees: list = []
 
     def start(self, game, seat: int) -> None:
@@ -177,6 +183,14 @@ class ISMCTSBot:
         clock = self.clock
         deadline = clock() + self.seconds if self.seconds is not None else None
         paired = [[] for _ in options]  # the seat's reward for each root option, world by world
+        # pimc's options still raced (race=): one dropped is tried in no later world, so each
+        # option's rewards are those of the first worlds, and any two pair world for world
+        racing = list(range(len(options)))
+        hint = keep = None
+        if self.race and self._heuristics:  # known from the start: the race never drops it
+            hint = self._heuristics[self.seat].choose(view, decision)
+            keep = options.index(hint) if hint in options else None
+        check = RACE_START
         done = 0
         single = self.search in ("single", "multi")
         # multi: one tree per seat, each a dict from what that seat can tell apart to a node
@@ -193,25 +207,31 @@ class ISMCTSBot:
                 # every root option is tried in the same world, with the same chance and the same
                 # rollout choices (common random numbers), so options are compared world for world
                 rollout_seed = self.rng.getrandbits(32)
-                for index, option in enumerate(options):
-                    here = world.clone() if index < len(options) - 1 else world
+                last = racing[-1]
+                for index in racing:
+                    here = world.clone() if index != last else world
                     for number, bot in enumerate(self._heuristics):
                         bot.rng.seed(rollout_seed + number)
-                    paired[index].append(self._iterate(root, here, option))
+                    paired[index].append(self._iterate(root, here, options[index]))
             done += 1
+            if self.race and done >= check and len(racing) > 1 and not single and not trees:
+                racing = race(racing, paired, keep, self.race)
+                check = done + max(RACE_START // 2, done // 4)
             if deadline is None:
                 if done >= self.iterations:
                     break
             elif clock() >= deadline:
                 break
         self.searched = done
+        self.tried = [len(rewards) for rewards in paired]  # pimc: the worlds each option was tried in
         self.trees = trees  # multi: the seats' trees of the last decision (for tests and reports)
         if single:  # the most tried option (UCB tries the best most), the better mean on a tie
             edges = [root.get(_key(option)) for option in options]
             return options[max(range(len(options)), key=lambda index: (
                 edges[index].visits, edges[index].total / edges[index].visits) if edges[index] else (0, 0.0))]
-        hint = self._heuristics[self.seat].choose(view, decision) if self._heuristics else None
-        return pick(options, paired, hint, self.confidence)
+        if self._heuristics and not self.race:
+            hint = self._heuristics[self.seat].choose(view, decision)
+        return pick(options, paired, hint, self.confidence, racing)
 
     def _iterate(self, root: dict, world, first) -> float:
         """One walk: ``first`` at the root, then select by UCB down the shared tree, add
@@ -476,12 +496,34 @@ def _key(option):
     return tuple(option) if type(option) is list else option
 
 
-def pick(options: list, paired: list, hint, confidence: float):
-    """The option with the best mean reward; but when the rollout policy has a pick of
-    its own (``hint``), it is kept unless the best beats it by ``confidence`` standard
-    errors of their world-by-world difference (noise alone never overrules it)."""
-    means = [sum(rewards) / len(rewards) for rewards in paired]
-    best = max(range(len(options)), key=lambda index: (means[index], -index))
+def race(racing: list, paired: list, keep, width: float) -> list:
+    """The options still worth trying (``racing``, by place): an option is dropped when the
+    leader's mean beats it by more than ``width`` standard errors of their world-by-world
+    difference, so later worlds go to the options that may still be best. ``keep``
+    (the rollout policy's pick) is never dropped: ``pick`` weighs the best against it."""
+    count = len(paired[racing[0]])
+    leader = max(racing, key=lambda index: sum(paired[index]))
+    best = paired[leader]
+    kept = []
+    for index in racing:
+        if index == leader or index == keep:
+            kept.append(index)
+            continue
+        diffs = [a - b for a, b in zip(best, paired[index])]
+        mean = sum(diffs) / count
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (count - 1))
+        if mean <= width * spread / math.sqrt(count):
+            kept.append(index)
+    return kept
+
+
+def pick(options: list, paired: list, hint, confidence: float, racing: list | None = None):
+    """The option with the best mean reward (among ``racing``, the places still raced, when
+    given); but when the rollout policy has a pick of its own (``hint``), it is kept
+    unless the best beats it by ``confidence`` standard errors of their world-by-world
+    difference (noise alone never overrules it)."""
+    means = [sum(rewards) / len(rewards) if rewards else 0.0 for rewards in paired]
+    best = max(racing if racing is not None else range(len(options)), key=lambda index: (means[index], -index))
     if hint is None or options[best] == hint or hint not in options:
         return options[best]
     base = paired[options.index(hint)]
