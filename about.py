@@ -16,6 +16,10 @@ HOMEPAGE = "https://github.com/OWNER/kittens"
 #: ``kittens`` on the package index is an unrelated project.
 DISTRIBUTION = "kittens-engine"
 
+#: the commit a copy made by ``git archive`` was made from: git fills it in
+#: (.gitattributes: ``about.py export-subst``); elsewhere the placeholder stays
+_ARCHIVED_COMMIT = "$Format:%h$"
+
 #: where the shipped rule files live, in a checkout and in an installed package
 PACKAGE_DIR = Path(__file__).resolve().parent
 EDITIONS_DIR = PACKAGE_DIR / "editions"
@@ -105,3 +109,23 @@ def core_warning() -> str:
             f"it was installed, {why}. With a C compiler and Python's headers, reinstall it: "
             f"pip install --force-reinstall --no-deps --no-binary {DISTRIBUTION} {DISTRIBUTION} "
             f"(or pip install . in a checkout). KITTENS_PURE_PYTHON=1 silences this.")
+
+
+def source_commit(archived: str = _ARCHIVED_COMMIT, where: Path | None = None) -> str | None:
+    """The commit this copy of kittens was made from, when it can be told: written in
+    by ``git archive``, or asked of git when the package is a git checkout (None for
+    an installed copy). Benchmarks stamp their results with it, so a result names the
+    engine that played it even when that engine was built from another commit than
+    the checkout the benchmark ran from."""
+    if not archived.startswith("$Format"):
+        return archived
+    import subprocess
+
+    try:
+        found = subprocess.run(["git", "-C", str(where or PACKAGE_DIR), "rev-parse", "--show-prefix", "--short",
+                                "HEAD"], capture_output=True, text=True, check=True, timeout=10).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    # a checkout of kittens has the package at the top of its work tree (no prefix); a
+    # copy that merely sits inside some other repository is not that repository's commit
+    return found[0] if len(found) == 1 else None

@@ -71,7 +71,17 @@ _GAMES: dict = {}
 
 
 def _commit() -> str | None:
-    """The commit the games are played with (a results file may mix runs of several)."""
+    """The commit the games are played with (a results file may mix runs of several): the
+    engine's own (a checkout, or a copy made by ``git archive`` such as a compiled build
+    on PYTHONPATH), else, for an installed copy, the checkout this script runs from."""
+    try:
+        from kittens.about import source_commit
+    except ImportError:  # an engine from before the commit was written into its copies
+        engine = None
+    else:
+        engine = source_commit()
+    if engine:
+        return engine
     try:
         import subprocess
         return subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "rev-parse", "--short",

@@ -171,3 +171,42 @@ def test_the_pure_wheel_installs_and_plays_in_a_fresh_venv(built):
     assert f"--no-binary {DISTRIBUTION}" in played.stderr and "no working C compiler was found" in played.stderr
     quiet = run("run", "original", "-p", "4", "-g", "2", KITTENS_PURE_PYTHON="1")
     assert quiet.returncode == 0 and "pure Python" not in quiet.stderr, quiet.stderr
+
+
+def _git(where, *args: str) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+    return subprocess.run(["git", "-C", str(where), *args], capture_output=True, text=True, check=True,
+                          env=env).stdout.strip()
+
+
+@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs a git checkout")
+def test_a_copy_made_by_git_archive_names_the_commit_it_was_made_from(tmp_path):
+    # a compiled build for a benchmark is made this way (git archive | tar -x), and its results
+    # must name the engine's commit, not the checkout the benchmark script ran from
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", "HEAD", "about.py"],
+                             capture_output=True, check=True).stdout
+    (tmp_path / "copy.tar").write_bytes(archive)
+    with tarfile.open(tmp_path / "copy.tar") as tar:
+        tar.extractall(tmp_path, filter="data")
+    text = (tmp_path / "about.py").read_text()
+    written = re.search(r'^_ARCHIVED_COMMIT = "([^"]*)"', text, re.M)
+    assert written and written.group(1) == _git(ROOT, "rev-parse", "--short", "HEAD")
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_the_source_commit_is_the_archives_or_the_checkouts_and_none_elsewhere(tmp_path):
+    from kittens.about import source_commit
+
+    assert source_commit("abc1234") == "abc1234"  # written in by git archive
+    checkout, elsewhere = tmp_path / "checkout", tmp_path / "elsewhere"
+    (checkout / "inner").mkdir(parents=True)
+    elsewhere.mkdir()
+    _git(checkout, "init", "-q")
+    (checkout / "about.py").write_text("")
+    _git(checkout, "add", "about.py")
+    _git(checkout, "commit", "-q", "-m", "a commit")
+    placeholder = "$" + "Format:%h$"  # as it stays in a copy that git archive did not make
+    assert source_commit(placeholder, checkout) == _git(checkout, "rev-parse", "--short", "HEAD")
+    assert source_commit(placeholder, checkout / "inner") is None  # inside someone else's repository
+    assert source_commit(placeholder, elsewhere) is None  # an installed copy
