@@ -7,7 +7,9 @@
 
 A run of 400 games takes hours. With ``--results FILE`` every finished game is
 appended to FILE as one JSON line (match-up, bot, seed, game index, won, decision
-times) as soon as it ends; a later run with the same file plays only the games
+times, and the commit of the engine that played it: ``about.source_commit()``, so a
+compiled build on PYTHONPATH made by ``git archive`` from another commit is named
+as itself) as soon as it ends; a later run with the same file plays only the games
 not in it yet and reports on all of them, so a run that is stopped goes on where
 it was, and several processes may share the work (``--first``/``--last`` split
 the game indexes between them). ``benchmarks/results/strength-MATCHUP.jsonl``
