@@ -213,10 +213,11 @@ class ISMCTSBot:
                     for number, bot in enumerate(self._heuristics):
                         bot.rng.seed(rollout_seed + number)
                     paired[index].append(self._iterate(root, here, options[index]))
+                worlds = len(paired[last])  # every option still raced has seen them all
+                if self.race and worlds >= check and len(racing) > 1:
+                    racing = race(racing, paired, keep, self.race)
+                    check = worlds + max(RACE_START // 2, worlds // 4)
             done += 1
-            if self.race and done >= check and len(racing) > 1 and not single and not trees:
-                racing = race(racing, paired, keep, self.race)
-                check = done + max(RACE_START // 2, done // 4)
             if deadline is None:
                 if done >= self.iterations:
                     break
@@ -501,20 +502,22 @@ def race(racing: list, paired: list, keep, width: float) -> list:
     leader's mean beats it by more than ``width`` standard errors of their world-by-world
     difference, so later worlds go to the options that may still be best. ``keep``
     (the rollout policy's pick) is never dropped: ``pick`` weighs the best against it."""
-    count = len(paired[racing[0]])
     leader = max(racing, key=lambda index: sum(paired[index]))
-    best = paired[leader]
     kept = []
     for index in racing:
-        if index == leader or index == keep:
-            kept.append(index)
-            continue
-        diffs = [a - b for a, b in zip(best, paired[index])]
-        mean = sum(diffs) / count
-        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (count - 1))
-        if mean <= width * spread / math.sqrt(count):
+        if index in (leader, keep) or not beats(paired[leader], paired[index], width):
             kept.append(index)
     return kept
+
+
+def beats(rewards: list, other: list, width: float) -> bool:
+    """Whether ``rewards`` beat ``other`` (the same worlds, in order) by more than
+    ``width`` standard errors of their world-by-world difference."""
+    diffs = [a - b for a, b in zip(rewards, other)]
+    count = len(diffs)
+    mean = sum(diffs) / count
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (count - 1)) if count > 1 else 0.0
+    return mean > width * spread / math.sqrt(count)
 
 
 def pick(options: list, paired: list, hint, confidence: float, racing: list | None = None):
@@ -526,9 +529,4 @@ def pick(options: list, paired: list, hint, confidence: float, racing: list | No
     best = max(racing if racing is not None else range(len(options)), key=lambda index: (means[index], -index))
     if hint is None or options[best] == hint or hint not in options:
         return options[best]
-    base = paired[options.index(hint)]
-    diffs = [a - b for a, b in zip(paired[best], base)]
-    count = len(diffs)
-    mean = sum(diffs) / count
-    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (count - 1)) if count > 1 else 0.0
-    return options[best] if mean > confidence * spread / math.sqrt(count) else hint
+    return options[best] if beats(paired[best], paired[options.index(hint)], confidence) else hint
