@@ -16,6 +16,13 @@ the game indexes between them). ``benchmarks/results/strength-MATCHUP.jsonl``
 holds the games behind the figures of docs/speed.md (decision times rounded to 0.1 ms):
 ``--results`` on one of them reports on it, or plays on where it stops.
 
+A game's line also records the settings its player had (``settings``: the bot and
+every setting, the defaults included), and a results file is read by them: a spec
+finds the games its player played however either was spelt, and never the games of
+a player whose defaults were different (lines written before the settings were
+recorded are read with ``LEGACY_DEFAULTS``). ``--report-only`` reports without
+playing the games missing.
+
 Each match-up puts one search player (``--bot``, default ``ismcts``) against
 bots of one kind, with the seats rotated: game i seats the search player at
 seat i % players and deals seed + i // players, so every deal is played once
@@ -43,6 +50,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
+import inspect
 import json
 import os
 import random
@@ -53,7 +62,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from kittens.interpreter.engine import search  # noqa: F401  (imported before workers fork)
 from kittens.interpreter.engine.game import Game
-from kittens.interpreter.engine.players import make_players
+from kittens.interpreter.engine.players import BotSpecError, builtin_bots, make_players, parse_spec
 from kittens.interpreter.engine.simulate import play_game
 from kittens.interpreter.engine.views import SearchView
 from kittens.interpreter.rules.load import load_edition
@@ -125,11 +134,42 @@ def play_one(task) -> dict:
     return {"won": seat in state.winners, "times": times}
 
 
+#: the settings games were played with before their lines recorded them (2026-11-28, when
+#: the search's defaults changed): a line without "settings" is read with these
+LEGACY_DEFAULTS = {"ismcts": {"share": 0.8, "confidence": 1.0, "race": 0.0}}
+
+
+@functools.lru_cache(maxsize=None)
+def _settings(spec: str, legacy: bool = False) -> str:
+    """What plays as ``spec``: its bot and every setting, those it leaves out at their
+    defaults (``legacy``: the defaults of the lines that did not record them), as JSON
+    text. Two spellings of one player give the same text (``ismcts:search=pimc`` and
+    ``ismcts:search=pimc:race=2`` once race=2 is the default), and one spelling gives
+    two texts across a change of defaults, so a results file never counts games of
+    one player as another's. A spec that names no bot stands for itself."""
+    try:
+        cls, given, _label = parse_spec(spec)
+    except BotSpecError:
+        return json.dumps({"bot": spec})
+    parts = spec.strip().split(":")
+    head = ":".join(parts[:1] if parts[0] in builtin_bots() else parts[:2])
+    played = {name: parameter.default for name, parameter in inspect.signature(cls).parameters.items()
+              if name not in ("seed", "seat") and parameter.default is not inspect.Parameter.empty}
+    if legacy:
+        played.update(LEGACY_DEFAULTS.get(head, {}))
+    for name, value in given.items():  # 2 and 2.0 are one setting
+        default = played.get(name)
+        played[name] = float(value) if isinstance(default, float) and type(value) is int else value
+    return json.dumps({"bot": head, **played}, sort_keys=True)
+
+
 def load_results(path: str | None, name: str, bot: str, seed: int) -> dict:
-    """Game index -> result of the games of this match-up already in the results file."""
+    """Game index -> result of the games of this match-up already in the results file,
+    played by the player ``bot`` stands for (matched by its settings, _settings)."""
     done: dict = {}
     if path is None or not os.path.exists(path):
         return done
+    wanted = _settings(bot)
     with open(path, encoding="utf-8") as lines:
         for line in lines:
             if not line.strip():
@@ -138,7 +178,11 @@ def load_results(path: str | None, name: str, bot: str, seed: int) -> dict:
                 row = json.loads(line)
             except json.JSONDecodeError:  # a line cut short by a kill: that game is played again
                 continue
-            if row.get("matchup") == name and row.get("bot") == bot and row.get("seed") == seed:
+            if row.get("matchup") != name or row.get("seed") != seed:
+                continue
+            played = json.dumps(row["settings"], sort_keys=True) if "settings" in row \
+                else _settings(row.get("bot", ""), legacy=True)
+            if played == wanted:
                 done[row["index"]] = row
     return done
 
@@ -170,7 +214,7 @@ def run_matchup(name: str, games: int, bot: str, seed: int, jobs: int, results_p
             done[task[4]] = result
             if out is not None:  # one whole line per game, written at once
                 out.write(json.dumps({"matchup": name, "bot": bot, "seed": seed, "index": task[4], **result,
-                                      "commit": COMMIT}) + "\n")
+                                      "commit": COMMIT, "settings": json.loads(_settings(bot))}) + "\n")
                 out.flush()
         if jobs > 1:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -336,7 +380,7 @@ def main(argv=None) -> int:
     parser.add_argument("--last", type=int, help="... up to, not including, this one (--games)")
     parser.add_argument("--curve", action="store_true", help="a strength curve: algorithms x seconds")
     parser.add_argument("--report-only", action="store_true",
-                        help="with --curve: report on the games in --results, play none")
+                        help="report on the games in --results, play none")
     parser.add_argument("--algorithms", default=ALGORITHMS, help="name=spec,... for --curve")
     parser.add_argument("--seconds", default="0.01,0.1,1", help="times per decision for --curve")
     args = parser.parse_args(argv)
@@ -357,7 +401,10 @@ def main(argv=None) -> int:
     if not args.times_only:
         for name in args.only or list(MATCHUPS):
             row = run_matchup(name, args.games, args.bot, args.seed, args.jobs, args.results,
-                              args.first, args.last)
+                              args.first, args.last, not args.report_only)
+            if row is None:  # --report-only, and no game of this player in the results
+                print(f"{name:<24} no game of {args.bot} in {args.results}", file=sys.stderr)
+                continue
             report["matchups"].append(row)
             if not args.json:
                 low, high = row["interval_95"]

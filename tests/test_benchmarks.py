@@ -38,12 +38,47 @@ def test_a_strength_run_resumes_from_its_results_file(tmp_path, capsys):
     by_index = {row["index"]: row["won"] for row in rows}  # game i seats the searcher at i % 4
     assert report["won_by_seat"] == [float(by_index[0]), float(by_index[1]), float(by_index[2]), None]
     assert all(row["bot"] == "ismcts:iterations=1" and "commit" in row for row in rows)
+    assert all(row["settings"]["iterations"] == 1 and row["settings"]["bot"] == "ismcts" for row in rows)
     # a third run has nothing left to play and reports the same
     assert strength.main(common) == 0
     again = json.loads(capsys.readouterr().out)["matchups"][0]
     assert (again["games"], again["wins"], again["played_now"]) == (3, report["wins"], 0)
     assert (first["played_now"], report["played_now"]) == (1, 2)
     assert len(results.read_text().splitlines()) == 4
+
+
+def test_stored_games_are_found_by_the_player_that_played_them_not_by_its_spelling(tmp_path, monkeypatch, capsys):
+    """A spec's games are those its settings played, defaults included: a default that
+    changes must not make old games count as the new player's (nor hide them from a
+    spec that spells the old settings out)."""
+    strength = _script("strength")
+    monkeypatch.setattr(strength, "LEGACY_DEFAULTS", {"ismcts": {"share": 0.5}})
+    strength._settings.cache_clear()
+    results = tmp_path / "games.jsonl"
+    today = json.loads(strength._settings("ismcts:search=pimc"))
+    lines = [  # before lines recorded their settings, "search=pimc" meant share=0.5 (as patched above)
+        {"matchup": "original-random", "bot": "ismcts:search=pimc", "seed": 0, "index": 0, "won": True, "times": []},
+        # written by today's run: its settings are in the line
+        {"matchup": "original-random", "bot": "ismcts:search=pimc", "seed": 0, "index": 1, "won": False, "times": [],
+         "settings": today},
+        {"matchup": "original-random", "bot": "heuristic", "seed": 0, "index": 0, "won": False, "times": []}]
+    results.write_text("".join(json.dumps(line) + "\n" for line in lines))
+
+    def found(spec):
+        return sorted(strength.load_results(str(results), "original-random", spec, 0))
+    assert found("ismcts:search=pimc") == [1]
+    assert found("ismcts:search=pimc:share=0.5") == [0]
+    assert found(f"ismcts:search=pimc:share={today['share']}:race={today['race']}") == [1]  # spelled out
+    assert found(f"ismcts:search=pimc:confidence={int(today['confidence'])}") == [1]  # 2 and 2.0 alike
+    assert found("ismcts:search=paired") == [] and found("heuristic") == [0]
+    # --report-only reports the games stored and plays none, even where games are missing
+    before = results.read_text()
+    assert strength.main(["--report-only", "--no-times", "--json", "-g", "4", "--only", "original-random",
+                          "--bot", "ismcts:search=pimc:share=0.5", "--results", str(results)]) == 0
+    assert results.read_text() == before
+    report = json.loads(capsys.readouterr().out)["matchups"][0]
+    assert (report["games"], report["wins"], report["played_now"]) == (1, 1, 0)
+    strength._settings.cache_clear()
 
 
 def test_the_same_run_gives_the_same_fingerprint(capsys):
