@@ -342,10 +342,10 @@ def test_multiple_observer_search_keeps_a_tree_per_seat_split_by_what_that_seat_
 
 
 def test_a_rollout_cut_short_scores_the_seats_still_in_alike():
-    from kittens.interpreter.engine.search import LOSER_SHARE, Places
+    from kittens.interpreter.engine.search import Places
 
     state = Game(ORIGINAL, 4).new_state(2, record=False)
-    places = Places(state.table)
+    places = Places(state.table, 0.8)
     state.table.alive[1] = False  # seat 1 went out first during the walk
     places.update()
     rewards = places.rewards(state)
@@ -353,7 +353,7 @@ def test_a_rollout_cut_short_scores_the_seats_still_in_alike():
     still = [rewards[seat] for seat in (0, 2, 3)]
     assert len(set(still)) == 1  # nobody is favoured by where the rollout stopped
     # the three places left are worth 1/3 and 2/3 of the loser's share and a win: their mean
-    assert still[0] == pytest.approx((LOSER_SHARE / 3 + 2 * LOSER_SHARE / 3 + 1) / 3)
+    assert still[0] == pytest.approx((0.8 / 3 + 2 * 0.8 / 3 + 1) / 3)
 
 
 @pytest.mark.parametrize("share", [0.0, 0.5])
@@ -491,7 +491,7 @@ def test_a_raced_search_spends_its_later_worlds_on_the_contenders():
         assert bot.choose(SearchView(state, seat), state.decision()) in options
         assert max(bot.tried) == 48 and min(bot.tried) >= RACE_START
         narrowed += min(bot.tried) < 48
-        plain = ISMCTSBot(3, seat, iterations=48)
+        plain = ISMCTSBot(3, seat, iterations=48, race=0)
         plain.start(game, seat)
         plain.choose(SearchView(state, seat), state.decision())
         assert plain.tried == [48] * len(options)  # without race every option sees every world
