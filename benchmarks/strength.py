@@ -156,11 +156,19 @@ def _settings(spec: str, legacy: bool = False) -> str:
     played = {name: parameter.default for name, parameter in inspect.signature(cls).parameters.items()
               if name not in ("seed", "seat") and parameter.default is not inspect.Parameter.empty}
     if legacy:
-        played.update(LEGACY_DEFAULTS.get(head, {}))
-    for name, value in given.items():  # 2 and 2.0 are one setting
-        default = played.get(name)
-        played[name] = float(value) if isinstance(default, float) and type(value) is int else value
-    return json.dumps({"bot": head, **played}, sort_keys=True)
+        given = {**LEGACY_DEFAULTS.get(head, {}), **given}
+    played.update(given)
+    try:  # a setting the bot settles itself (a default that depends on another) is read off it
+        bot = cls(**given)
+    except Exception:  # noqa: BLE001  (a bot that cannot be made so is known by its spec)
+        bot = None
+    return _canonical({"bot": head, **{name: getattr(bot, name, value) for name, value in played.items()}})
+
+
+def _canonical(settings: dict) -> str:
+    """Settings as JSON text, a number always as a float (2 and 2.0 are one setting)."""
+    return json.dumps({name: float(value) if type(value) is int else value for name, value in settings.items()},
+                      sort_keys=True, default=str)
 
 
 def load_results(path: str | None, name: str, bot: str, seed: int) -> dict:
@@ -180,7 +188,7 @@ def load_results(path: str | None, name: str, bot: str, seed: int) -> dict:
                 continue
             if row.get("matchup") != name or row.get("seed") != seed:
                 continue
-            played = json.dumps(row["settings"], sort_keys=True) if "settings" in row \
+            played = _canonical(row["settings"]) if "settings" in row \
                 else _settings(row.get("bot", ""), legacy=True)
             if played == wanted:
                 done[row["index"]] = row

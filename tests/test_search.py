@@ -504,3 +504,18 @@ def test_a_raced_search_plays_whole_games_and_a_negative_race_is_refused():
     assert state.is_terminal() and state.winners
     with pytest.raises(ValueError, match="race"):
         ISMCTSBot(0, 0, race=-1)
+
+
+@pytest.mark.parametrize("search, share, confidence, race", [
+    ("pimc", 0.0, 2.0, 2.0),  # tuned: stronger at 100 ms and 1 s a decision
+    ("paired", 0.8, 1.0, 0.0),  # the others keep the settings of before
+    ("single", 0.8, 1.0, 0.0),
+    ("multi", 0.8, 1.0, 0.0),
+])
+def test_each_search_has_its_own_defaults_and_takes_what_it_is_given(search, share, confidence, race):
+    bot = ISMCTSBot(0, 0, search=search)
+    assert (bot.share, bot.confidence, bot.race) == (share, confidence, race)
+    given = ISMCTSBot(0, 0, search=search, share=0.5, confidence=0, race=0)
+    assert (given.share, given.confidence, given.race) == (0.5, 0, 0)
+    assert ISMCTSBot(0, 0).search == "pimc" and ISMCTSBot(0, 0).race == 2.0
+

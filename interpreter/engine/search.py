@@ -44,10 +44,19 @@ ROLLOUT_TURNS = 400
 SEARCHES = ("paired", "single", "pimc", "multi")
 #: how the other seats' decisions in the tree are taken, by name (see ISMCTSBot)
 OPPONENTS = ("search", "heuristic", "random")
-#: what outlasting every other seat but the winner is worth, against 1 for a win, by
-#: default: nothing, wins alone (with confidence=2 and race=2 the strongest measured at
-#: 100 ms and 1 s a decision, docs/ai.md; 0.8 scores the places)
-LOSER_SHARE = 0.0
+#: what outlasting every other seat but the winner is worth, against 1 for a win
+LOSER_SHARE = 0.8
+#: each search's defaults for the settings left out (None), the best measured for it
+#: (docs/ai.md): PIMC scores wins alone, overrules the heuristic's pick on two standard
+#: errors and races its options (stronger at 100 ms and 1 s a decision); scoring wins
+#: alone made the tree searches weaker (multi -3.6 points at 10 ms), so they keep
+#: the settings of before, as does the paired search, whose tuning was not measured
+SEARCH_DEFAULTS = {
+    "pimc": {"share": 0.0, "confidence": 2.0, "race": 2.0},
+    "paired": {"share": LOSER_SHARE, "confidence": 1.0, "race": 0.0},
+    "single": {"share": LOSER_SHARE, "confidence": 1.0, "race": 0.0},
+    "multi": {"share": LOSER_SHARE, "confidence": 1.0, "race": 0.0},
+}
 #: race=: the worlds every option is tried in before any may be dropped
 RACE_START = 8
 
@@ -102,16 +111,17 @@ class ISMCTSBot:
 
     ``share`` is what a walk's loser scores for outlasting every other seat but the
     winner (a win is worth 1; a seat outlasting some of them scores that part of
-    it): 0 (the default) scores wins alone; more tells options apart sooner in
+    it): 0 scores wins alone; more tells options apart sooner in
     walks most seats lose, at the cost of valuing a good place near a win.
 
     ``confidence`` is how many standard errors of the world-by-world difference
     the best option must beat the heuristic's pick by to overrule it (PIMC and the
     paired search), and ``race`` drops, after ``RACE_START`` worlds, an option the
-    leader beats by that many (0: every option in every world). The defaults
-    (share 0, confidence 2, race 2) beat share 0.8, confidence 1 and no race at 100
-    ms and 1 s a decision; with a few worlds a decision (10 ms) they were not
-    better (docs/ai.md).
+    leader beats by that many (0: every option in every world). Left out, these
+    three take their search's defaults (``SEARCH_DEFAULTS``): for PIMC share 0,
+    confidence 2 and race 2, which beat share 0.8, confidence 1 and no race at 100
+    ms and 1 s a decision (with a few worlds a decision, 10 ms, they were not
+    better: docs/ai.md); for the other searches share 0.8, confidence 1, no race.
 
     ``cpu=True`` counts ``seconds`` in CPU time of this process, not on the wall
     clock. ``exploration`` is the UCB constant for rewards between 0 and 1.
@@ -124,10 +134,10 @@ class ISMCTSBot:
 
     def __init__(self, seed: int = 0, seat: int = 0, *, iterations: int = 100,
                  seconds: float | None = None, rollout: str = "heuristic",
-                 exploration: float = 0.7, bias: float = 1.0, confidence: float = 2.0,
+                 exploration: float = 0.7, bias: float = 1.0, confidence: float | None = None,
                  widening: float = 0.5, depth: int = 0, search: str = "pimc",
                  cpu: bool = False, prior: bool = True, opponents: str = "search",
-                 share: float = LOSER_SHARE, race: float = 2.0) -> None:
+                 share: float | None = None, race: float | None = None) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout '{rollout}'; the rollouts are: {', '.join(ROLLOUTS)}")
         if iterations < 1:
@@ -137,10 +147,14 @@ class ISMCTSBot:
         self.seed, self.seat = seed, seat
         self.iterations, self.seconds = iterations, seconds
         self.rollout, self.exploration, self.use_prior = rollout, exploration, prior
-        self.bias, self.confidence, self.widening = bias, confidence, widening
         if search not in SEARCHES:
             raise ValueError(f"unknown search '{search}'; the searches are: {', '.join(SEARCHES)}")
         self.search = search
+        defaults = SEARCH_DEFAULTS[search]
+        share = defaults["share"] if share is None else share
+        confidence = defaults["confidence"] if confidence is None else confidence
+        race = defaults["race"] if race is None else race
+        self.bias, self.confidence, self.widening = bias, confidence, widening
         if opponents not in OPPONENTS:
             raise ValueError(f"unknown opponents '{opponents}'; they are: {', '.join(OPPONENTS)}")
         if opponents == "heuristic" and rollout == "random":
