@@ -151,8 +151,8 @@ def _settings(spec: str, legacy: bool = False) -> str:
         cls, given, _label = parse_spec(spec)
     except BotSpecError:
         return json.dumps({"bot": spec})
-    parts = spec.strip().split(":")
-    head = ":".join(parts[:1] if parts[0] in builtin_bots() else parts[:2])
+    names = {found: name for name, found in builtin_bots().items()}
+    head = names.get(cls, f"{cls.__module__}:{cls.__qualname__}")
     played = {name: parameter.default for name, parameter in inspect.signature(cls).parameters.items()
               if name not in ("seed", "seat") and parameter.default is not inspect.Parameter.empty}
     if legacy:
