@@ -362,12 +362,12 @@ def test_moves_on_their_short_paths_leave_what_the_general_loop_leaves(name, mon
     plain = Table.move
     checked = []
 
-    def move(table, cards, to, at=0, face_up=False):
+    def move(table, cards, to, at=0, face_up=False, in_sight=None):
         memo: dict = {}
         twin = table.copy(memo)
         twin.watch = frozenset({("card_enters", "no such zone")})  # never queues a moment
-        plain(twin, [memo[id(inst)] for inst in cards], memo[id(to)], at, face_up)
-        plain(table, cards, to, at, face_up)
+        plain(twin, [memo[id(inst)] for inst in cards], memo[id(to)], at, face_up, in_sight)
+        plain(table, cards, to, at, face_up, in_sight)
         assert _table_as_data(table) == _table_as_data(twin)
         assert table.log.events == twin.log.events
         checked.append(len(cards))

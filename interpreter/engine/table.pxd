@@ -60,7 +60,7 @@ cdef class Table:
     cpdef end_turn(self, seat, turns)
 
     @cython.locals(inst=CardInst, source=Zone, other=CardInst, held=list, into=list, place=Py_ssize_t)
-    cpdef move(self, cards, Zone to, at=*, face_up=*)
+    cpdef move(self, cards, Zone to, at=*, face_up=*, in_sight=*)
 
     # move's paths for one card drawn into a hand, one card played to a public zone
     @cython.locals(held=list, into=list)
@@ -70,6 +70,8 @@ cdef class Table:
 
     @cython.locals(other=CardInst)
     cpdef _seen_leaving(self, CardInst inst, Zone source, shown)
+    @cython.locals(other=CardInst, held=list)
+    cpdef _left_hand(self, CardInst inst, Zone source, shown, sighted)
 
 @cython.locals(other=CardInst)
 cpdef _lose_copies(list held, card_id, unsure)

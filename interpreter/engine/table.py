@@ -14,8 +14,9 @@ Knowledge rules, in short: a hand's owner knows its cards; public zones show
 their cards to all; a card put into the draw pile at a place only its chooser
 knows is known to the chooser alone, and every other seat loses track of the
 pile's order (they cannot tell which cards moved down); a hidden card leaving a
-hand makes everyone but the two owners lose track of that hand; shuffling
-forgets everything except face-up cards.
+hand unseen is known to its owner and its receiver, and everyone else loses track
+of it and of that hand, whatever they knew of it before (``_left_hand``);
+shuffling forgets everything except face-up cards.
 """
 
 from __future__ import annotations
@@ -364,12 +365,16 @@ class Table:
         return seat
 
     # -- moving cards ---------------------------------------------------------
-    def move(self, cards: list, to: Zone, at: int = 0, face_up: bool = False) -> None:
+    def move(self, cards: list, to: Zone, at: int = 0, face_up: bool = False, in_sight=None) -> None:
         """Move cards into ``to`` at place ``at`` (0 = top), keeping knowledge honest.
 
         A card with a home (`returns_to`) that would go to the discard pile goes
         home instead, whoever moves it and why: played, spent, or discarded with
         a hand that exploded.
+
+        ``in_sight``: card uid -> the seats that have just seen that card (the effect
+        making the move showed it): they see it leave its hand, as in the triple's
+        "name a card; it is handed over" (see :meth:`_left_hand`).
 
         This runs about seventy times a game (a hundred and thirty cards), so the
         per-card loop does only what the card needs; what depends on the
@@ -393,7 +398,7 @@ class Table:
         if self._homes and to is self.discard_pile:
             homes = [inst for inst in cards if inst.card.returns_to]
             if homes:
-                self.move([inst for inst in cards if not inst.card.returns_to], to, at, face_up)
+                self.move([inst for inst in cards if not inst.card.returns_to], to, at, face_up, in_sight)
                 for inst in homes:
                     self.move([inst], self.extra[inst.card.returns_to])
                 return
@@ -430,7 +435,7 @@ class Table:
             del held[was_at]
             if marked_backs and inst.card.back_distinct:
                 seen = self._seen_leaving(inst, source, marked == everyone) | marked
-            elif shown == everyone or source.kind == PUBLIC or inst.known == everyone:
+            elif shown == everyone or source.kind == PUBLIC:
                 # everyone sees which card left (_seen_leaving's first case, inline: the
                 # commonest move, a card played from a hand or dealt face up)
                 if source.kind == HAND:
@@ -441,7 +446,7 @@ class Table:
             elif source.kind == PILE:  # a draw: the place it left from is public
                 seen = inst.known | shown
             else:
-                seen = self._seen_leaving(inst, source, False) | shown
+                seen = self._left_hand(inst, source, shown, in_sight.get(inst.uid, 0) if in_sight else 0)
             inst.known = seen & place_knowers if hidden_place else seen
             inst.was_face_up, inst.face_up = inst.face_up, face_up
             into.insert(at + offset, inst)
@@ -548,6 +553,39 @@ class Table:
             if not (other.face_up or (marked and other.card.back_distinct)):
                 other.known &= owner
         return owner
+
+    def _left_hand(self, inst: CardInst, source: Zone, shown: int, sighted: int) -> int:
+        """The seats that know ``inst`` after it left the hand ``source`` (it is already
+        out of it) without landing in sight of all; ``shown``: the seats that see it
+        land (a receiving hand's owner), ``sighted``: those that have just seen it.
+
+        Which card of a hand leaves unseen is known to its owner, to whoever sees it
+        land, to those who saw it a moment ago (``sighted``) and, when the card lies
+        face up in the hand, to everyone. Any other seat knows only that some card
+        left: it loses track of the moved card and of the hand's hidden cards, unless
+        it knew every hidden card there and all were of this title (then any of them
+        is as good as another). A seat that sees the card land but did not know it
+        cannot tell it from copies of its title it knew of in the hand.
+        """
+        everyone, marked = self.everyone, self._marked
+        held = source.cards
+        owner = 1 << source.owner
+        tellers = everyone if inst.face_up else owner | shown | sighted
+        unsure = shown & ~inst.known & ~sighted & ~owner
+        if unsure:
+            _lose_copies(held, inst.id, unsure)
+        blind = everyone & ~tellers
+        if not blind:
+            return inst.known | tellers
+        keep = blind & inst.known
+        for other in held:  # a card in sight in the hand (face up, a telling back) is no secret
+            if keep and not (other.face_up or (marked and other.card.back_distinct)):
+                keep = keep & other.known if other.id == inst.id else 0
+        lose = blind & ~keep
+        for other in held:
+            if other.known & lose and not (other.face_up or (marked and other.card.back_distinct)):
+                other.known &= ~lose
+        return (inst.known & keep) | tellers
 
     def shuffle(self, zone: Zone, order: list[int] | None = None) -> None:
         """Put a zone in a random order (or the given permutation); knowledge resets."""

@@ -12,7 +12,7 @@ cdef class Decision:
     cpdef value_of(self, option)
 
 cdef class Ctx:
-    cdef public object table, state, me, this, vars, target, source
+    cdef public object table, state, me, this, vars, target, source, sight
 
 # step is a C method: the game's loop (game.py) calls it directly; every class that
 # declares a frame here declares its step too (a frame class of plain Python overrides it

@@ -279,9 +279,13 @@ _UNSET = object()
 
 class Ctx:
     """What a running effect sees: the table, the game's services, the acting seat,
-    ``this``, its names, the play it answers (``target``) and whose effect it is."""
+    ``this``, its names, the play it answers (``target``) and whose effect it is.
 
-    __slots__ = ("table", "state", "me", "this", "vars", "target", "source")
+    ``sight`` holds the cards this effect has shown (card -> the bit mask of the seats
+    that saw it), until each next moves: a card shown and then handed over is seen
+    going, where one shown long before leaves its hand unseen (engine/table.py)."""
+
+    __slots__ = ("table", "state", "me", "this", "vars", "target", "source", "sight")
 
     def __init__(self, state, me: int, this=None, target=None, source=None) -> None:
         self.state = state
@@ -291,6 +295,7 @@ class Ctx:
         self.vars: dict = {}
         self.target = target
         self.source = source
+        self.sight = None
 
     def copy_for(self, memo: dict) -> "Ctx":
         other = Ctx.__new__(Ctx)
@@ -302,6 +307,7 @@ class Ctx:
         other.vars = remap(self.vars, memo)
         other.target = remap(self.target, memo)
         other.source = self.source
+        other.sight = remap(self.sight, memo)
         return other
 
 
@@ -310,7 +316,7 @@ def context(state, me: int, this=None, target=None, source=None) -> Ctx:
     function that fills the C struct (the engine makes one for most plays and draws)."""
     ctx = Ctx.__new__(Ctx)
     ctx.state, ctx.table, ctx.me, ctx.this, ctx.vars = state, state.table, me, this, {}
-    ctx.target, ctx.source = target, source
+    ctx.target, ctx.source, ctx.sight = target, source, None
     return ctx
 
 

@@ -487,7 +487,14 @@ group("Actions")
 @primitive([("cards", CARDS), ("to", ZONE), ("at", INT, "0"), ("face_up", BOOL, "false")], None, ACTION,
            'Move cards into a zone, at position `at` counted from the top (a place past the bottom is the bottom, a negative one the top). Whoever owns the destination hand learns the cards; a public zone shows them to everyone. With `face_up=true` a card lies face up: in a pile everyone sees it and its place; in a hand everyone sees it there until it leaves the hand. A place picked with `choose_position` stays known only to whoever picked it.')
 def move(ctx, cards, to, at, face_up):
-    ctx.table.move(cards_of(cards), to, at, face_up=face_up)
+    moving = cards_of(cards)
+    sight = ctx.sight
+    if sight is None:
+        ctx.table.move(moving, to, at, face_up=face_up)
+        return
+    ctx.table.move(moving, to, at, face_up=face_up, in_sight=sight)
+    for inst in moving:  # seen going: once it has moved, it is out of sight again
+        sight.pop(inst.uid, None)
 
 
 def _shuffled(ctx, order, zone):
@@ -507,13 +514,27 @@ def show(ctx, cards, to):
     mask = 0
     for seat in seats_of(to):
         mask |= 1 << seat
-    ctx.table.show(cards_of(cards), mask)
+    shown = cards_of(cards)
+    ctx.table.show(shown, mask)
+    _in_sight(ctx, shown, mask)
+
+
+def _in_sight(ctx, cards: list, seats: int) -> None:
+    """Remember that ``seats`` have just seen these cards: while this effect runs, a move
+    of one of them out of a hand is seen going (engine/table.py, Table.move)."""
+    sight = ctx.sight
+    if sight is None:
+        sight = ctx.sight = {}
+    for inst in cards:
+        sight[inst.uid] = sight.get(inst.uid, 0) | seats
 
 
 @primitive([("cards", CARDS)], None, ACTION,
            "Show the cards' faces to every player.")
 def reveal(ctx, cards):
-    ctx.table.reveal(cards_of(cards))
+    shown = cards_of(cards)
+    ctx.table.reveal(shown)
+    _in_sight(ctx, shown, ctx.table.everyone)
 
 
 @primitive([("player", PLAYER, "me"), ("from_bottom", BOOL, "false")], None, ACTION,
