@@ -72,3 +72,75 @@ def test_the_checks_find_the_leaks_of_before(tmp_path, plant, found):
     Original."""
     code, report = _checked(tmp_path, "3", "--only", "original", "--plant", plant)
     assert code == 1 and found in report, report
+
+
+# -- the rules one move at a time, on either core -----------------------------------------
+ORIGINAL = None
+
+
+def _table(hands: dict, known: dict, face_up=()):
+    """A 3-player table of the Original holding exactly ``hands`` (seat -> card ids);
+    ``known``: (seat, index in that hand) -> the extra seats that know that card."""
+    global ORIGINAL
+    if ORIGINAL is None:
+        from kittens.interpreter.rules.load import load_edition
+        ORIGINAL = load_edition(str(ROOT / "editions" / "original.yaml"))
+    table = Table(ORIGINAL, 3, 0)
+    for seat, ids in hands.items():
+        for place, card_id in enumerate(ids):
+            inst = table.new_card(ORIGINAL.cards[card_id], table.hands[seat])
+            inst.known |= sum(1 << other for other in known.get((seat, place), ()))
+            if (seat, place) in face_up:
+                inst.face_up, inst.known = True, table.everyone
+    return table
+
+
+def _knows(table, seat: int) -> dict:
+    """Hand name -> the card ids of that hand ``seat`` knows (its own hand left out)."""
+    return {hand.name: sorted(inst.id for inst in hand.cards if inst.known >> seat & 1)
+            for hand in table.hands if hand.owner != seat and any(inst.known >> seat & 1 for inst in hand.cards)}
+
+
+# (what happens, hands, who knew what, face up, move: (seat, places) -> seat, sight,
+#  what seat 1 knows after, what seat 2 knows after)
+CASES = [
+    ("a card all knew, stolen unseen: seat 1 loses it and the hand",
+     {0: ["favor", "skip"], 2: ["nope"]}, {(0, 0): (1, 2)}, (), ((0, [0]), 2), None,
+     {}, {}),
+    ("the same card handed over right after it was shown: everyone follows it",
+     {0: ["favor", "skip"], 2: ["nope"]}, {(0, 0): (1, 2)}, (), ((0, [0]), 2), 7,
+     {"hand 2": ["favor"]}, {}),
+    ("a hand all of one title, all known: the onlooker keeps it",
+     {0: ["skip", "skip"], 2: ["nope"]}, {(0, 0): (1,), (0, 1): (1,)}, (), ((0, [0]), 2), None,
+     {"hand 0": ["skip"], "hand 2": ["skip"]}, {}),
+    ("the receiver keeps the giver's other card it knew",
+     {0: ["defuse", "skip"], 2: ["nope"]}, {(0, 0): (2,)}, (), ((0, [1]), 2), None,
+     {}, {"hand 0": ["defuse"]}),
+    ("the receiver of a copy loses the copy it knew",
+     {0: ["defuse", "defuse", "skip"], 2: ["nope"]}, {(0, 0): (2,)}, (), ((0, [1]), 2), None,
+     {}, {}),
+    ("a face-up card leaves: everyone sees which, the rest is kept",
+     {0: ["favor", "skip", "attack"], 2: ["nope"]}, {(0, 2): (1,)}, ((0, 0),), ((0, [0]), 2), None,
+     {"hand 0": ["attack"], "hand 2": ["favor"]}, {}),
+    ("a whole hand handed over: those who knew its cards follow them",
+     {0: ["favor", "skip"], 2: ["nope"]}, {(0, 0): (1,)}, (), ((0, [0, 1]), 2), None,
+     {"hand 2": ["favor"]}, {}),
+]
+
+
+@pytest.mark.parametrize("what, hands, known, face_up, move, sight, one, two", CASES, ids=[c[0] for c in CASES])
+def test_a_move_out_of_a_hand_keeps_what_each_seat_can_still_know(what, hands, known, face_up, move, sight,
+                                                                     one, two):
+    table = _table(hands, known, face_up)
+    (seat, places), receiver = move
+    cards = [table.hands[seat].cards[place] for place in places]
+    if sight:
+        table.move(cards, table.hands[receiver], in_sight={inst.uid: table.everyone for inst in cards})
+    else:
+        table.move(cards, table.hands[receiver])
+    knows_one = _knows(table, 1)
+    knows_two = {name: ids for name, ids in _knows(table, 2).items() if name != "hand 2"}
+    assert {k: v for k, v in knows_one.items() if v} == one
+    assert {k: v for k, v in knows_two.items() if v} == two
+    for inst in cards:  # the giver and the receiver know every card that moved
+        assert inst.known & (1 << seat) and inst.known & (1 << receiver)

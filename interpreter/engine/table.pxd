@@ -76,5 +76,8 @@ cdef class Table:
 @cython.locals(other=CardInst)
 cpdef _lose_copies(list held, card_id, unsure)
 
+@cython.locals(inst=CardInst, taking=dict)
+cpdef list _emptied_hands(cards)
+
 @cython.locals(twin=Zone, inst=CardInst, copy=CardInst, made=list)
 cpdef Zone _copy_zone(Zone original, dict memo)

@@ -119,6 +119,17 @@ def _lose_copies(held: list, card_id: str, unsure: int) -> None:
             other.known &= ~unsure
 
 
+def _emptied_hands(cards: list) -> list:
+    """The hands every card of which is among ``cards`` (a move that takes a whole hand
+    lets everyone tell which cards left it: all of them)."""
+    taking: dict = {}
+    for inst in cards:
+        zone = inst.zone
+        if zone.kind == HAND:
+            taking[zone] = taking.get(zone, 0) + 1
+    return [zone for zone, count in taking.items() if count == len(zone.cards)]
+
+
 def _copy_zone(original: Zone, memo: dict) -> Zone:
     """A copy of a zone with copies of its cards (for Table.copy); ``memo`` maps the id of
     the zone and of each card to its copy."""
@@ -422,6 +433,8 @@ class Table:
         reactive, marked_backs = self._reactive, self._marked
         into = to.cards
         watch = self.watch
+        # hands this move empties (a whole hand handed over): which cards left is no secret
+        emptied = _emptied_hands(cards) if len(cards) > 1 else None
         for offset, inst in enumerate(cards):
             source = inst.zone
             if watch:
@@ -445,6 +458,8 @@ class Table:
                 seen = everyone
             elif source.kind == PILE:  # a draw: the place it left from is public
                 seen = inst.known | shown
+            elif emptied and source in emptied:
+                seen = inst.known | (1 << source.owner) | shown
             else:
                 seen = self._left_hand(inst, source, shown, in_sight.get(inst.uid, 0) if in_sight else 0)
             inst.known = seen & place_knowers if hidden_place else seen
