@@ -22,13 +22,23 @@ def _p(p) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
-def run_line(meta: dict) -> str:
+def _games(count: int) -> str:
+    return f"{count:,} game{'s' if count != 1 else ''}"
+
+
+def run_line(meta: dict, each: str = "under each of {} rulesets") -> str:
+    """How the run went: the games played in this run (every ruleset's, or every value's
+    of a sweep: ``each`` says how they split), where, how fast, and what was read back."""
     rate = meta.get("games_per_second")
     speed = "" if not rate else f" ({rate:,.0f} games/s)" if rate >= 10 else f" ({rate:.2g} games/s)"
     where = f"on the cluster at {meta['scheduler']}" if meta.get("scheduler") else \
         f"on {meta['workers']} worker{'s' if meta['workers'] != 1 else ''}"
-    resumed = f", {meta['resumed']} read back from {meta['out']}" if meta.get("resumed") else ""
-    return f"played {meta['played']} game(s) {where} in {meta['seconds']:.1f} s{speed}{resumed}"
+    arms = len(meta.get("rulesets") or ()) or 1
+    played = _games(meta["played"] * arms)
+    if arms > 1:
+        played += f" ({meta['played']:,} {each.format(arms)})"
+    resumed = f", {_games(meta['resumed'] * arms)} read back from {meta['out']}" if meta.get("resumed") else ""
+    return f"played {played} {where} in {meta['seconds']:.1f} s{speed}{resumed}"
 
 
 def seeds(meta: dict, games: int) -> str:
@@ -194,7 +204,7 @@ def sweep_text(curve: dict, meta: dict) -> str:
     lines = [f"{meta['games']} games at each {name} (the same seeds, {meta['players']} players, bots "
              f"{', '.join(meta['bots'])}, {'seats rotate' if meta['rotate'] else 'fixed seats'}"
              f"{', each deal from every turn of the line-up' if meta.get('deal_per_rotation') else ''})",
-             run_line(meta), "",
+             run_line(meta, "at each of {} values"), "",
              f"  {name:<14}{'turns (95% CI)':>22}{'first player':>24}{'seat spread':>13}"
              f"{'fairness p':>12}{'no winner':>11}"]
     for point in curve["points"]:

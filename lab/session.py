@@ -82,6 +82,7 @@ def _run(arms: list, options: Options):
     meta = {"players": players, "bots": list(options.bots), "seed": options.seed, "games": outcome.games,
             "target": options.games, "rotate": options.rotate, "workers": outcome.workers,
             "scheduler": options.scheduler, "played": outcome.played, "resumed": outcome.resumed,
+            "games_played": outcome.played * len(arms),  # every ruleset's games: played is per ruleset
             "seconds": round(outcome.seconds, 3), "out": options.out, "reruns": outcome.reruns,
             "games_per_second": round(outcome.played * len(arms) / outcome.seconds, 1)
             if outcome.seconds and outcome.played else None,

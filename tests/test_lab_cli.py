@@ -245,3 +245,18 @@ def test_a_game_won_on_points_reports_mean_scores_with_intervals():
     assert re.search(r"seat 3  mean score \d+\.\d\d \(\d+\.\d-\d+\.\d\)", text)
     plain = json.loads(_run("simulate", "original", "-p", "4", "-g", "20", "-j", "1", "--format", "json").output)
     assert "scores" not in plain["summary"]
+
+
+@pytest.mark.parametrize("args, played, each", [
+    (["simulate", "original", "-g", "30"], 30, ""),
+    (["compare", "original", "original@older_printing", "-g", "30"], 60, " (30 under each of 2 rulesets)"),
+    (["sweep", "original", "--count", "nope=3..5", "-g", "20"], 60, " (20 at each of 3 values)"),
+])
+def test_the_games_said_played_are_every_ruleset_s_games(args, played, each):
+    """compare plays every seed under each ruleset, sweep under each value: the line that
+    says how many games were played counts them all (issue 41: it said one ruleset's)."""
+    result = _run(*args, "-j", "1")
+    assert result.exit_code == 0, result.output
+    assert f"played {played} games{each} on 1 worker" in result.output
+    data = json.loads(_run(*args, "-j", "1", "--format", "json").output)
+    assert data["meta"]["games_played"] == played and data["meta"]["played"] == int(args[-1])
