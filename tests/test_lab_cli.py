@@ -260,3 +260,23 @@ def test_the_games_said_played_are_every_ruleset_s_games(args, played, each):
     assert f"played {played} games{each} on 1 worker" in result.output
     data = json.loads(_run(*args, "-j", "1", "--format", "json").output)
     assert data["meta"]["games_played"] == played and data["meta"]["played"] == int(args[-1])
+
+
+@pytest.mark.parametrize("command, extra", [
+    ("simulate", []), ("sweep", ["--count", "nope=3..4"]), ("compare", ["original"]),
+    ("arena", ["--bots", "heuristic,random"])])
+def test_every_lab_command_takes_rules_at_variant(command, extra):
+    """lab.md: a ruleset is a file, a name, RULES@VARIANT or RULES+EXPANSION in every lab
+    command (issue 41: simulate and sweep took the variant only from --variant)."""
+    if command == "arena":
+        pytest.importorskip("openskill")
+    args = [command, "original@beginner", *extra, "-g", "8", "-j", "1", "--format", "json"]
+    result = _run(*args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    variants = [arm["variant"] for arm in data["meta"].get("rulesets") or [data["meta"].get("ruleset")]]
+    assert "beginner" in variants
+    wrong = _run(*[arg.replace("@beginner", "@beginers") for arg in args])
+    assert wrong.exit_code == 2
+    error = json.loads(wrong.output)["error"]
+    assert "no variant 'beginers'; did you mean 'beginner'?" in error and "older_printing" in error
