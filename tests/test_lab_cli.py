@@ -280,3 +280,51 @@ def test_every_lab_command_takes_rules_at_variant(command, extra):
     assert wrong.exit_code == 2
     error = json.loads(wrong.output)["error"]
     assert "no variant 'beginers'; did you mean 'beginner'?" in error and "older_printing" in error
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie waiting to be reaped does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _children(pid: int) -> list:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii") as stat:
+                    if int(stat.read().rpartition(")")[2].split()[1]) == pid:
+                        found.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                continue
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads the process table in /proc")
+def test_kill_9_of_the_main_process_takes_its_workers_and_resource_tracker_with_it(tmp_path):
+    """Issue 41: after kill -9 of `kittens simulate` its workers played on and then waited
+    for ever on their pipes (and the resource tracker with them)."""
+    out = tmp_path / "games.jsonl"
+    process = subprocess.Popen([sys.executable, "-m", "kittens", "simulate", "original", "-g", "1000000",
+                                "-j", "2", "--out", str(out), "--format", "json"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 20_000):
+            time.sleep(0.2)  # the workers are playing: games come back
+        children = _children(process.pid)
+        assert len(children) >= 3, children  # two workers and the resource tracker
+    finally:
+        process.kill()
+        process.wait(timeout=30)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(_alive(pid) for pid in children):
+        time.sleep(0.1)
+    left = [pid for pid in children if _alive(pid)]
+    for pid in left:  # do not leave them to the next test
+        os.kill(pid, signal.SIGKILL)
+    assert left == [], "still running 5 s after the main process was killed"
