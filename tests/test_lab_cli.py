@@ -179,7 +179,11 @@ def _stderr_on_a_terminal(*args) -> tuple:
     return process.returncode, stdout, shown.decode("utf-8", "replace")
 
 
-def test_a_progress_bar_on_a_terminal_and_none_under_json_or_a_pipe(eds):
+PLAIN_LINE = re.compile(r"kittens (\w+): ([\d,]+)/([\d,]+) games \((\d+)%\), [\d.,]+ games/s, "
+                        r"\d+:\d\d so far(, about \d+:\d\d left)?")
+
+
+def test_a_progress_bar_on_a_terminal_plain_lines_in_a_pipe_and_none_under_json(eds):
     args = ["simulate", eds["fair"], "-p", "3", "-g", "6000", "-j", "1"]
     code, stdout, shown = _stderr_on_a_terminal(*args)
     assert code == 0 and b"Who wins" in stdout
@@ -187,8 +191,61 @@ def test_a_progress_bar_on_a_terminal_and_none_under_json_or_a_pipe(eds):
     code, stdout, shown = _stderr_on_a_terminal(*args, "--format", "json")
     assert code == 0 and json.loads(stdout)["summary"]["games"] == 6000
     assert shown == ""  # nothing drawn under --format json
-    piped = subprocess.run([sys.executable, "-m", "kittens", *args], capture_output=True, timeout=120)
-    assert piped.returncode == 0 and piped.stderr == b""  # nor when standard error is no terminal
+    # in a pipe (a log, CI): plain lines, a line each time games come back at a gap of 0 s
+    env = {**os.environ, "KITTENS_PROGRESS_SECONDS": "0"}
+    piped = subprocess.run([sys.executable, "-m", "kittens", *args], capture_output=True, timeout=120,
+                           env=env, text=True)
+    assert piped.returncode == 0 and "Who wins" in piped.stdout
+    lines = piped.stderr.splitlines()
+    assert len(lines) >= 2 and all(PLAIN_LINE.fullmatch(line) for line in lines), piped.stderr[-400:]
+    assert lines[-1].startswith("kittens simulate: 6,000/6,000 games (100%)")
+    assert "\x1b" not in piped.stderr and "\r" not in piped.stderr  # no terminal codes in a log
+    quiet = subprocess.run([sys.executable, "-m", "kittens", *args, "--format", "json"], capture_output=True,
+                           timeout=120, env=env)
+    assert quiet.returncode == 0 and quiet.stderr == b""  # nor anything under --format json
+
+
+def test_the_arena_says_how_far_it_has_got_in_a_pipe():
+    """Issue 41: the README's arena ran for 40 minutes without a word when its output went
+    to a log. In one process games are counted in pieces that start at one game and grow
+    while a piece takes under a quarter of a second (a search player's stay small)."""
+    pytest.importorskip("openskill")
+    env = {**os.environ, "KITTENS_PROGRESS_SECONDS": "0"}
+    piped = subprocess.run([sys.executable, "-m", "kittens", "arena", "-p", "3", "-g", "12", "--bots",
+                            "heuristic,random"], capture_output=True, text=True, timeout=300, env=env)
+    assert piped.returncode == 0, piped.stderr
+    found = [PLAIN_LINE.fullmatch(line) for line in piped.stderr.splitlines()]
+    assert found and all(found), piped.stderr
+    done = [int(m.group(2)) for m in found]
+    assert {m.group(1) for m in found} == {"arena"} and {m.group(3) for m in found} == {"12"}
+    assert done[0] == 1 and done[-1] == 12 and done == sorted(set(done))  # the first game alone
+
+
+def test_plain_progress_lines_come_every_tenth_or_minute_never_within_the_quiet_gap():
+    import io
+
+    from kittens.lab.progress import PlainProgress
+
+    now = [0.0]
+    stream = io.StringIO()
+    lines = PlainProgress("kittens sweep", stream, quiet=5.0, clock=lambda: now[0])
+    for at, done in [(0, 0), (1, 100), (4, 400), (6, 500), (7, 650), (9, 700), (20, 720), (70, 730),
+                     (81, 731), (83, 740), (90, 1000)]:
+        now[0] = at
+        lines(done, 1000)
+    lines.close()
+    shown = [(int(m.group(2).replace(",", "")), m.group(0)) for m in map(PLAIN_LINE.fullmatch, stream.getvalue().splitlines())]
+    # none in the first 5 s; 650 comes within 5 s of 500's line, 730 neither a tenth past
+    # 720 nor a minute after its line; 731 is a minute after it; 1000 is the end
+    assert [done for done, _line in shown] == [500, 720, 731, 1000]
+    assert shown[0][1] == "kittens sweep: 500/1,000 games (50%), 83 games/s, 0:06 so far, about 0:06 left"
+    quiet = io.StringIO()
+    short = PlainProgress("kittens simulate", quiet, quiet=5.0, clock=lambda: now[0])
+    for at, done in [(100, 0), (101, 500), (102, 1000)]:
+        now[0] = at
+        short(done, 1000)
+    short.close()
+    assert quiet.getvalue() == ""  # a run of a few seconds says nothing
 
 
 @pytest.mark.parametrize("missing, args, extra", [
