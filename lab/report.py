@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .comparison import card_lines
 from .summary import SIGNIFICANT
 
 
@@ -143,6 +144,18 @@ def sparkline(histogram: list, width: int = 40) -> str:
     return "".join(blocks[round(8 * b / top)] if b else " " for b in bins)
 
 
+#: a figure the lab does not count (lab.md says which), as the tables show it
+NOT_COUNTED = "—"
+
+
+def noped_cell(card: dict) -> str:
+    """A card's share of plays Noped for a table: "—" where Nopes of it are not counted
+    (a card only played in answer), blank where it was never played."""
+    if not card.get("noped_counted", True):
+        return NOT_COUNTED
+    return "" if card["noped_share"] is None else _pct(card["noped_share"])
+
+
 def _cards(summary: dict) -> list:
     rows = [c for c in summary["cards"] if c["plays"] or c["in_combos"] or c["drawn"] or c["never_played"]]
     if not rows:
@@ -156,7 +169,7 @@ def _cards(summary: dict) -> list:
         gap = "" if diff["difference"] is None else \
             f"{100 * diff['difference']:+.1f} ({100 * diff['ci'][0]:+.1f} to {100 * diff['ci'][1]:+.1f}), " \
             f"{_p(diff['p_value'])}"
-        noped = "" if c["noped_share"] is None else _pct(c["noped_share"])
+        noped = noped_cell(c)
         out.append(f"  {c['card']:<22}{c['plays'] / n:>7.2f}{c['in_combos'] / n:>8.2f}{noped:>7}"
                    f"{c['drawn'] / n:>7.2f}{c['held_at_end'] / n:>8.2f}{_pct(played['rate']):>9}"
                    f"{_pct(held['rate']):>8}  {gap}")
@@ -188,15 +201,20 @@ def compare_text(summaries: list, comparisons: list, meta: dict) -> str:
                         if summary.get("scores") else ""))
     for comparison in comparisons:
         lines += ["", f"{comparison['other']} against {comparison['baseline']}:"]
-        shown = [m for m in comparison["metrics"] if m["significant"] or not m["metric"].startswith("plays of")]
-        for metric in shown:
-            lines.append(f"  - {metric['sentence']}")
-        quiet = len(comparison["metrics"]) - len(shown)
-        if quiet:
-            lines.append(f"  - {quiet} card(s) are played about as often as before (see --format json)")
+        lines += [f"  - {m['sentence']}" for m in comparison["metrics"] if "card" not in m]
+        lines += card_lines(comparison)
+        lines += ["", wrap(comparison["verdict"])]
     lines += ["", "Differences are paired over the same games; p-values are per metric, not "
-              "corrected for the number of metrics."]
+              "corrected for the number of metrics: among twenty metrics that did not change, one "
+              "may show p < 0.05 by chance."]
     return "\n".join(lines) + "\n"
+
+
+def wrap(text: str, width: int = 100) -> str:
+    """A long sentence broken at spaces into lines of at most ``width`` characters."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False))
 
 
 def sweep_text(curve: dict, meta: dict) -> str:

@@ -234,7 +234,8 @@ def test_plain_progress_lines_come_every_tenth_or_minute_never_within_the_quiet_
         now[0] = at
         lines(done, 1000)
     lines.close()
-    shown = [(int(m.group(2).replace(",", "")), m.group(0)) for m in map(PLAIN_LINE.fullmatch, stream.getvalue().splitlines())]
+    found = map(PLAIN_LINE.fullmatch, stream.getvalue().splitlines())
+    shown = [(int(m.group(2).replace(",", "")), m.group(0)) for m in found]
     # none in the first 5 s; 650 comes within 5 s of 500's line, 730 neither a tenth past
     # 720 nor a minute after its line; 731 is a minute after it; 1000 is the end
     assert [done for done, _line in shown] == [500, 720, 731, 1000]
@@ -385,3 +386,73 @@ def test_kill_9_of_the_main_process_takes_its_workers_and_resource_tracker_with_
     for pid in left:  # do not leave them to the next test
         os.kill(pid, signal.SIGKILL)
     assert left == [], "still running 5 s after the main process was killed"
+
+
+UNNOPEABLE_SKIP = """format: 1
+kind: edition
+id: unnopeable_skip
+name: Unnopeable Skip
+extends: original
+patch_cards: {skip: {nopeable: false}}
+"""
+
+
+def test_compare_reports_every_card_figure_that_changed_and_ends_with_a_verdict(tmp_path):
+    """Issue 41: a Skip nobody may Nope went from Noped 13% of its plays to never, and
+    compare said only that the cards were played about as often; it now says each card
+    figure that changed, the cards where none did, and one closing verdict, and a
+    difference it cannot tell from zero is "no detectable change", never "unchanged"."""
+    rule = tmp_path / "unnopeable_skip.yaml"
+    rule.write_text(UNNOPEABLE_SKIP)
+    args = ["compare", "original", str(rule), "-g", "200", "-j", "1"]
+    text = _run(*args)
+    assert text.exit_code == 0, text.output
+    out = text.output
+    # on the card's line, or on a line of its own under the card's name when more changed
+    skip = re.search(r"^  - 'skip' is( |\n(?:      .*\n)*?      )Noped \d\.\d\d -> 0\.00 times a game, "
+                     r"\d+\.\d% -> 0\.0% of its plays \(-\d\.\d\d; 95% CI -\d\.\d\d to -\d\.\d\d, p < 0\.001\)$",
+                     out, re.M)
+    assert skip, out
+    assert re.search(r"^  - no detectable change in any figure of .*'attack'.* \(played, Noped, spent in "
+                     r"combos, drawn, in hand at the end: see --format json\)$", out, re.M), out
+    assert "unchanged" not in out and "about as often" not in out
+    assert re.search(r"seat \d's win rate: no detectable change \(", out)
+    closing = out.split("\n\n")[-2].replace("\n", " ")
+    assert closing.startswith("In short, over 200 games of each, at 95% confidence (p < 0.05, each figure "
+                              f"on its own): {rule} changes "), closing
+    assert "'skip' (Noped" in closing and "; no detectable change in " in closing and closing.endswith(".")
+    data = json.loads(_run(*args, "--format", "json").output)
+    comparison = data["comparisons"][0]
+    assert comparison["verdict"] == closing
+    noped = next(m for m in comparison["metrics"] if m["metric"] == "noped of skip")
+    assert noped["significant"] and noped["share_a"] > 0 and noped["share_b"] == 0 and noped["mean_b"] == 0
+    figures = {m["figure"] for m in comparison["metrics"] if m.get("card") == "attack"}
+    assert figures == {"plays", "noped", "in_combos", "drawn", "held_at_end"}
+    assert not any(m["metric"] == "noped of nope" for m in comparison["metrics"])  # not counted
+
+
+def test_compare_of_a_ruleset_with_itself_finds_no_detectable_change():
+    result = _run("compare", "original", "original", "-g", "30", "-j", "1")
+    assert result.exit_code == 0, result.output
+    closing = result.output.split("\n\n")[-2].replace("\n", " ")
+    assert closing == ("In short, over 30 games of each, at 95% confidence (p < 0.05, each figure on its own): "
+                       "no detectable change against original [0] in any figure; a change smaller than the "
+                       "intervals above would not show in this many games.")
+
+
+def test_simulate_shows_a_dash_for_the_nopes_it_does_not_count():
+    """lab.md: answers cancelled inside a chain of Nopes are not counted, so a card only
+    ever played in answer (a Nope) has no Noped share: "—", not "0.0%"."""
+    result = _run("simulate", "original", "-g", "40", "-j", "1")
+    assert result.exit_code == 0, result.output
+    row = next(line.split() for line in result.output.splitlines() if line.startswith("  nope "))
+    assert row[3] == "—", row
+    skip = next(line.split() for line in result.output.splitlines() if line.startswith("  skip "))
+    assert skip[3].endswith("%")
+    data = json.loads(_run("simulate", "original", "-g", "40", "-j", "1", "--format", "json").output)
+    nope = next(c for c in data["summary"]["cards"] if c["card"] == "nope")
+    assert nope["plays"] > 0 and nope["noped_share"] is None and nope["noped_counted"] is False
+    curve = json.loads(_run("sweep", "original", "--count", "nope=4..5", "-g", "20", "-j", "1", "-m", "noped:nope",
+                            "-m", "noped:skip", "--format", "json").output)["curve"]
+    assert all(p["metrics"]["noped:nope"]["value"] is None for p in curve["points"])
+    assert all(p["metrics"]["noped:skip"]["value"] is not None for p in curve["points"])
