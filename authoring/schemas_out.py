@@ -14,6 +14,7 @@ import json
 import os
 
 from ..about import SCHEMA_DIR
+from ..interpreter.lang.files import written_whole
 
 KINDS = ("cards", "combos", "edition", "expansion", "scenario")
 
@@ -48,11 +49,9 @@ def write_schemas(folder: str) -> list[str]:
     written = []
     for kind in KINDS:
         target = os.path.join(folder, f"{kind}.schema.json")
-        temporary = target + ".tmp"
         try:
-            with open(temporary, "w", encoding="utf-8") as handle:
+            with written_whole(target) as handle:
                 handle.write(schema_text(kind))
-            os.replace(temporary, target)
         except OSError as exc:
             raise SchemaError(f"cannot write {target}: {exc.strerror or exc}") from None
         written.append(target)

@@ -69,6 +69,7 @@ def arena(
     a long series."""
     from ..lab import arena as arena_tool
     from ..lab import session
+    from ..lab.rulesets import parse_ruleset
 
     try:
         import openskill  # noqa: F401
@@ -81,7 +82,7 @@ def arena(
                          fixed_seats=False, deal_per_rotation=True, workers=workers, scheduler=scheduler,
                          out=out, resume=resume, report=report, output=output, as_json=as_json)
         options = _lab_options(shared, progress)
-        arm = session.Ruleset(edition, variant, tuple(expansions or ()))
+        arm = parse_ruleset(edition, variant, expansions)
         compiled = session.load_ruleset(arm)
         count = session.players_for(compiled, players)
         rated = arena_tool.run_arena(arm, count, list(options.bots), games=games, seed=seed,
@@ -183,9 +184,10 @@ def simulate(
     """Play many bot games on every core and sum them up with 95% confidence intervals:
     win rate by seat, seat fairness, skill, game length, eliminations, limits, cards."""
     from ..lab import session
+    from ..lab.rulesets import parse_ruleset
 
     def run(progress):
-        arm = session.Ruleset(edition, variant, tuple(lab.expansions or ()))
+        arm = parse_ruleset(edition, variant, lab.expansions)
         return session.simulate(arm, _lab_options(lab, progress, skill, skill_games))
 
     _lab("simulate", lab.output, lab.as_json, lab.report, run, lab.scheduler)
@@ -227,13 +229,14 @@ def sweep(
     """Simulate each value of one parameter or card count (the same seeds at each) and
     show how game length, seat fairness and the first player's chances move."""
     from ..lab import session
+    from ..lab.rulesets import parse_ruleset
 
     def run(progress):
         if (set_param is None) == (count is None):
             raise _usage("give one of --set NAME=A..B or --count CARD=A..B")
         key = "set_params" if set_param is not None else "set_counts"
         name, values = session.parse_sweep(set_param if set_param is not None else count, key)
-        arm = session.Ruleset(edition, variant, tuple(lab.expansions or ()))
+        arm = parse_ruleset(edition, variant, lab.expansions)
         return session.sweep(arm, key, name, values, _lab_options(lab, progress), metric or ())
 
     _lab("sweep", lab.output, lab.as_json, lab.report, run, lab.scheduler)

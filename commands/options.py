@@ -17,7 +17,7 @@ BOTS_HELP = ("Bots by seat, comma-separated, repeated to fill the table: random,
              "(settings as ismcts:iterations=800), or package.module:Class for your own.")
 
 
-EditionArg = Annotated[str, typer.Argument(help="An edition file (e.g. editions/original.yaml), or a shipped edition's name (original).",
+EditionArg = Annotated[str, typer.Argument(help="An edition file (e.g. editions/original.yaml), or a shipped edition's name (original); RULES@VARIANT and RULES+EXPANSION as well (original@beginner).",
                                            show_default=False, autocompletion=complete.editions)]
 
 

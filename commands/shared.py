@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 
 from .kit import (
     echo,
@@ -91,25 +90,14 @@ def _usage(message: str):
 
 @contextlib.contextmanager
 def _atomic_text(path: str, command: str, binary: bool = False):
-    """Write a text file (bytes with ``binary``) whole or not at all: a temporary file
-    renamed at the end."""
-    folder = os.path.dirname(os.path.abspath(path))
+    """Write a text file (bytes with ``binary``) whole or not at all, with the mode any
+    other tool gives it (lang/files.py); a file that cannot be written exits 2."""
+    from ..interpreter.lang.files import written_whole
+
     if os.path.isdir(path) or (os.path.exists(path) and not os.path.isfile(path)):
         fail(f"cannot write {path}: it is a folder or a device, not a file; name a file")
     try:
-        handle = tempfile.NamedTemporaryFile("wb" if binary else "w", encoding=None if binary else "utf-8",
-                                             dir=folder, delete=False, prefix=".kittens-", suffix=".tmp")
-    except OSError as exc:
-        fail(f"cannot write {path}: {exc.strerror or exc}")
-    try:
-        with handle:
+        with written_whole(path, binary) as handle:
             yield handle
-        os.replace(handle.name, path)
-    except OSError as exc:  # the disk filled up, the folder went away
-        with contextlib.suppress(OSError):
-            os.unlink(handle.name)
+    except OSError as exc:  # no such folder, no room on the disk, no permission
         fail(f"cannot write {path}: {exc.strerror or exc}")
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(handle.name)
-        raise

@@ -11,7 +11,8 @@ The modules, in the order data flows through them:
 * ``runner``    the games spread over processes (or a Dask cluster, ``cluster``),
   streamed to a file as they end, resumed from it, rerun when a worker dies;
 * ``stats``     intervals and tests (numpy, scipy), ``summary`` the numbers a
-  designer reads, ``report`` the same as text, JSON or one HTML page with plots.
+  designer reads, ``comparison`` what one ruleset changes against another,
+  ``report`` the same as text, JSON or one HTML page with plots.
 
 numpy, scipy, matplotlib and dask come with ``pip install 'kittens-engine[lab]'`` (and
 ``kittens-engine[cluster]``); they are imported only by the modules that use them.

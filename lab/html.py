@@ -7,7 +7,7 @@ import base64
 import html
 import io
 
-from .report import _ci, _p, _pct
+from .report import _ci, _p, _pct, noped_cell
 
 
 def _figure(width: float = 7, height: float = 3.2):
@@ -166,7 +166,7 @@ def card_table(summary: dict) -> str:
     for c in summary["cards"]:
         diff = c["played_minus_held"]
         cells = (c["card"] + (" (never played)" if c["never_played"] else ""), f"{c['plays'] / n:.2f}",
-                 f"{c['in_combos'] / n:.2f}", _pct(c["noped_share"]), f"{c['drawn'] / n:.2f}",
+                 f"{c['in_combos'] / n:.2f}", noped_cell(c), f"{c['drawn'] / n:.2f}",
                  f"{c['held_at_end'] / n:.2f}",
                  f"{_pct(c['win_when_played']['rate'])} {_ci(c['win_when_played']['ci'])}",
                  f"{_pct(c['win_when_held_not_played']['rate'])} {_ci(c['win_when_held_not_played']['ci'])}",

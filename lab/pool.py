@@ -4,12 +4,14 @@
 A worker that dies breaks the pool (``BrokenProcessPool``): the chunks that
 had come back are counted, the others go to a fresh pool. Ctrl-C sets a flag
 (:class:`~.work.StopFlag`) the workers watch between games: each sends the games it has finished, and
-chunks no worker had started are dropped.
+chunks no worker had started are dropped. A worker whose main process dies
+without a word (kill -9) goes with it (``work._die_with_parent``).
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
@@ -43,7 +45,7 @@ def _one_pool(job, todo: list, workers: int, collect, outcome, context, stop) ->
     # Chunks are handed out a few at a time, so a Ctrl-C drops few that were queued.
     queue = list(reversed(todo))
     with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init,
-                             initargs=(stop,)) as pool, _Interrupts() as interrupts:
+                             initargs=(stop, os.getpid())) as pool, _Interrupts() as interrupts:
         running = {}
 
         def feed() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .comparison import card_lines
 from .summary import SIGNIFICANT
 
 
@@ -22,13 +23,23 @@ def _p(p) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
-def run_line(meta: dict) -> str:
+def _games(count: int) -> str:
+    return f"{count:,} game{'s' if count != 1 else ''}"
+
+
+def run_line(meta: dict, each: str = "under each of {} rulesets") -> str:
+    """How the run went: the games played in this run (every ruleset's, or every value's
+    of a sweep: ``each`` says how they split), where, how fast, and what was read back."""
     rate = meta.get("games_per_second")
     speed = "" if not rate else f" ({rate:,.0f} games/s)" if rate >= 10 else f" ({rate:.2g} games/s)"
     where = f"on the cluster at {meta['scheduler']}" if meta.get("scheduler") else \
         f"on {meta['workers']} worker{'s' if meta['workers'] != 1 else ''}"
-    resumed = f", {meta['resumed']} read back from {meta['out']}" if meta.get("resumed") else ""
-    return f"played {meta['played']} game(s) {where} in {meta['seconds']:.1f} s{speed}{resumed}"
+    arms = len(meta.get("rulesets") or ()) or 1
+    played = _games(meta["played"] * arms)
+    if arms > 1:
+        played += f" ({meta['played']:,} {each.format(arms)})"
+    resumed = f", {_games(meta['resumed'] * arms)} read back from {meta['out']}" if meta.get("resumed") else ""
+    return f"played {played} {where} in {meta['seconds']:.1f} s{speed}{resumed}"
 
 
 def seeds(meta: dict, games: int) -> str:
@@ -133,6 +144,18 @@ def sparkline(histogram: list, width: int = 40) -> str:
     return "".join(blocks[round(8 * b / top)] if b else " " for b in bins)
 
 
+#: a figure the lab does not count (lab.md says which), as the tables show it
+NOT_COUNTED = "—"
+
+
+def noped_cell(card: dict) -> str:
+    """A card's share of plays Noped for a table: "—" where Nopes of it are not counted
+    (a card only played in answer), blank where it was never played."""
+    if not card.get("noped_counted", True):
+        return NOT_COUNTED
+    return "" if card["noped_share"] is None else _pct(card["noped_share"])
+
+
 def _cards(summary: dict) -> list:
     rows = [c for c in summary["cards"] if c["plays"] or c["in_combos"] or c["drawn"] or c["never_played"]]
     if not rows:
@@ -146,7 +169,7 @@ def _cards(summary: dict) -> list:
         gap = "" if diff["difference"] is None else \
             f"{100 * diff['difference']:+.1f} ({100 * diff['ci'][0]:+.1f} to {100 * diff['ci'][1]:+.1f}), " \
             f"{_p(diff['p_value'])}"
-        noped = "" if c["noped_share"] is None else _pct(c["noped_share"])
+        noped = noped_cell(c)
         out.append(f"  {c['card']:<22}{c['plays'] / n:>7.2f}{c['in_combos'] / n:>8.2f}{noped:>7}"
                    f"{c['drawn'] / n:>7.2f}{c['held_at_end'] / n:>8.2f}{_pct(played['rate']):>9}"
                    f"{_pct(held['rate']):>8}  {gap}")
@@ -178,15 +201,20 @@ def compare_text(summaries: list, comparisons: list, meta: dict) -> str:
                         if summary.get("scores") else ""))
     for comparison in comparisons:
         lines += ["", f"{comparison['other']} against {comparison['baseline']}:"]
-        shown = [m for m in comparison["metrics"] if m["significant"] or not m["metric"].startswith("plays of")]
-        for metric in shown:
-            lines.append(f"  - {metric['sentence']}")
-        quiet = len(comparison["metrics"]) - len(shown)
-        if quiet:
-            lines.append(f"  - {quiet} card(s) are played about as often as before (see --format json)")
+        lines += [f"  - {m['sentence']}" for m in comparison["metrics"] if "card" not in m]
+        lines += card_lines(comparison)
+        lines += ["", wrap(comparison["verdict"])]
     lines += ["", "Differences are paired over the same games; p-values are per metric, not "
-              "corrected for the number of metrics."]
+              "corrected for the number of metrics: among twenty metrics that did not change, one "
+              "may show p < 0.05 by chance."]
     return "\n".join(lines) + "\n"
+
+
+def wrap(text: str, width: int = 100) -> str:
+    """A long sentence broken at spaces into lines of at most ``width`` characters."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False))
 
 
 def sweep_text(curve: dict, meta: dict) -> str:
@@ -194,7 +222,7 @@ def sweep_text(curve: dict, meta: dict) -> str:
     lines = [f"{meta['games']} games at each {name} (the same seeds, {meta['players']} players, bots "
              f"{', '.join(meta['bots'])}, {'seats rotate' if meta['rotate'] else 'fixed seats'}"
              f"{', each deal from every turn of the line-up' if meta.get('deal_per_rotation') else ''})",
-             run_line(meta), "",
+             run_line(meta, "at each of {} values"), "",
              f"  {name:<14}{'turns (95% CI)':>22}{'first player':>24}{'seat spread':>13}"
              f"{'fairness p':>12}{'no winner':>11}"]
     for point in curve["points"]:

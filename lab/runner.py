@@ -141,16 +141,34 @@ def run_job(job: Job, digests: list, *, workers: int = 1, out: str | None = None
     return outcome
 
 
+#: in one process, the time a piece of a chunk should take: slow games (a search player)
+#: are counted a game or two at a time, so progress and Ctrl-C come soon; fast ones in
+#: pieces as large as the chunk, so counting them costs nothing
+PIECE_SECONDS = (0.25, 1.0)
+
+
 def _run_here(job: Job, todo: list, collect, outcome: Outcome) -> None:
-    """One process: the chunks in order, Ctrl-C after a whole chunk is counted (one that
-    lands while a chunk is counted waits until it is: in the --out file and the report
-    alike, or in neither)."""
+    """One process: the chunks in order, each in pieces sized to take about a second,
+    Ctrl-C after a whole piece is counted (one that lands while a piece is counted
+    waits until it is: in the --out file and the report alike, or in neither)."""
+    size = 1
     with _Interrupts() as interrupts:
         try:
             for start, stop in todo:
-                until, lines, part = play_chunk(job, start, stop)
-                with interrupts.deferred():
-                    collect(start, until, lines, part)
+                at = start
+                while at < stop:
+                    began = time.perf_counter()
+                    until, lines, part = play_chunk(job, at, min(stop, at + size))
+                    with interrupts.deferred():
+                        collect(at, until, lines, part)
+                    took = time.perf_counter() - began
+                    if took < PIECE_SECONDS[0]:
+                        size *= 2
+                    elif took > PIECE_SECONDS[1]:
+                        size = max(1, size // 2)
+                    if until <= at:  # stopped before a game (never in this process)
+                        return
+                    at = until
         except KeyboardInterrupt:
             outcome.interrupted = True
 

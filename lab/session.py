@@ -82,6 +82,7 @@ def _run(arms: list, options: Options):
     meta = {"players": players, "bots": list(options.bots), "seed": options.seed, "games": outcome.games,
             "target": options.games, "rotate": options.rotate, "workers": outcome.workers,
             "scheduler": options.scheduler, "played": outcome.played, "resumed": outcome.resumed,
+            "games_played": outcome.played * len(arms),  # every ruleset's games: played is per ruleset
             "seconds": round(outcome.seconds, 3), "out": options.out, "reruns": outcome.reruns,
             "games_per_second": round(outcome.played * len(arms) / outcome.seconds, 1)
             if outcome.seconds and outcome.played else None,
@@ -110,7 +111,7 @@ def simulate(arm: Ruleset, options: Options) -> Result:
 
 def compare(arms: list, options: Options) -> Result:
     from . import html, report
-    from .summary import compare as paired_summary
+    from .comparison import compare as paired_summary
     from .summary import summarize
 
     if len(arms) < 2:
@@ -121,7 +122,8 @@ def compare(arms: list, options: Options) -> Result:
         labels = [f"{label} [{k}]" for k, label in enumerate(labels)]
     summaries = [summarize(t, label=label, cards=info)
                  for t, label, info in zip(outcome.lab.tallies, labels, infos)]
-    comparisons = [paired_summary(p, baseline=labels[0], other=label)
+    uncounted = {card_id for info in infos for card_id, known in info.items() if not known["noped_counted"]}
+    comparisons = [paired_summary(p, baseline=labels[0], other=label, uncounted=uncounted)
                    for p, label in zip(outcome.lab.paired, labels[1:])]
     text = report.compare_text(summaries, comparisons, meta)
     data = {"command": "compare", "meta": meta, "rulesets": summaries, "comparisons": comparisons}

@@ -15,7 +15,8 @@ raises it makes the game more about skill, one that lowers it more about luck.
 from __future__ import annotations
 
 from . import stats
-from .summary import SIGNIFICANT, _rate_metric
+from .comparison import rate_change
+from .summary import SIGNIFICANT
 
 
 def measure(strong: str, weak: list, summaries: list, paired: list, meta: dict) -> dict:
@@ -35,7 +36,7 @@ def measure(strong: str, weak: list, summaries: list, paired: list, meta: dict) 
         moments = pair.bot_wins.get(strong)
         if moments is None:
             continue
-        change = _rate_metric("strong player's win rate", f"the {strong} player's win rate", moments)
+        change = rate_change("strong player's win rate", f"the {strong} player's win rate", moments)
         changes.append({"baseline": rows[0]["ruleset"], "other": row["ruleset"], **change})
     return {"strong": strong, "weak": list(weak), "players": summaries[0]["players"] if summaries else None,
             "seconds": meta.get("seconds"), "rulesets": rows, "changes": changes}

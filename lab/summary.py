@@ -1,9 +1,9 @@
 """The numbers a designer reads, worked out from the lab's sums (see stats.py).
 
 :func:`summarize` turns one ruleset's :class:`~.tally.Tally` into a plain
-dict (every figure with its 95% interval, ready for JSON); :func:`compare`
-turns a :class:`~.tally.Paired` into differences with intervals, p-values
-and a sentence each; :func:`sweep_curve` lines the points of a sweep up.
+dict (every figure with its 95% interval, ready for JSON); :func:`sweep_curve`
+lines the points of a sweep up. What one ruleset changes against another is
+comparison.py's.
 """
 
 from __future__ import annotations
@@ -15,13 +15,16 @@ SIGNIFICANT = 0.05
 
 
 def card_info(edition, players: int) -> dict:
-    """Card id -> whether it is in the deck at ``players`` and whether anyone could ever
-    play it (on a turn, in answer, or in a combo): what the never-played flag needs."""
+    """Card id -> whether it is in the deck at ``players``, whether anyone could ever
+    play it (on a turn, in answer, or in a combo: what the never-played flag needs), and
+    whether its Nopes are counted (not for a card only ever played in answer, such as a
+    Nope: the engine does not report an answer cancelled inside a chain)."""
     deck = {card_id for card_id, copies in edition.deck_for(players).items() if copies}
     combos = list(edition.combos)
     return {card_id: {"in_deck": card_id in deck,
                       "playable": card.when != "never" or
-                      (not card.lethal and any(c.may_include(card) for c in combos))}
+                      (not card.lethal and any(c.may_include(card) for c in combos)),
+                      "noped_counted": card.when != "reaction"}
             for card_id, card in edition.cards.items()}
 
 
@@ -77,13 +80,15 @@ def _cards(tally, info: dict) -> list:
     rows = []
     for card_id in sorted(set(tally.cards) | {c for c, i in info.items() if i["in_deck"]}):
         counts = dict(zip(CARD_FIELDS, tally.cards.get(card_id, [0] * len(CARD_FIELDS))))
+        counted = info.get(card_id, {}).get("noped_counted", True)
         plays_ss, drawn_ss = counts.pop("plays_ss"), counts.pop("drawn_ss")
         used = counts["plays"] + counts["in_combos"]
         row = {"card": card_id, **counts,
                "plays_per_game": counts["plays"] / n if n else None,
                "plays_per_game_ci": stats.mean(n, counts["plays"], plays_ss)["ci"],
                "share_of_games_played": counts["games_played"] / n if n else None,
-               "noped_share": counts["noped"] / counts["plays"] if counts["plays"] else None,
+               "noped_share": counts["noped"] / counts["plays"] if counts["plays"] and counted else None,
+               "noped_counted": counted,
                "drawn_per_game": counts["drawn"] / n if n else None,
                "drawn_per_game_ci": stats.mean(n, counts["drawn"], drawn_ss)["ci"],
                "held_at_end_per_game": counts["held_at_end"] / n if n else None,
@@ -95,87 +100,6 @@ def _cards(tally, info: dict) -> list:
         row["never_played"] = bool(n and used == 0 and known and known["in_deck"] and known["playable"])
         rows.append(row)
     return rows
-
-
-# -- comparisons ------------------------------------------------------------------------
-def _pct(value: float) -> str:
-    return f"{100 * value:.1f}%"
-
-
-def _signed(value: float, unit: str = "") -> str:
-    return f"{value:+.1f}{unit}"
-
-
-def _p(p: float | None) -> str:
-    if p is None:
-        return "p n/a"
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
-
-
-def compare(paired, *, baseline: str, other: str) -> dict:
-    """Each metric's difference (other minus baseline) over the same games, with its
-    interval, p-value and a sentence."""
-    metrics = []
-    length = stats.ratio(paired.turns)
-    if length["ratio"] is not None:
-        change, (lo, hi) = length["ratio"] - 1, [x - 1 for x in length["ratio_ci"]]
-        if length["p_value"] < SIGNIFICANT:
-            word = "longer" if change > 0 else "shorter"
-            text = (f"games are {abs(100 * change):.0f}% {word} in turns "
-                    f"({length['mean_a']:.1f} -> {length['mean_b']:.1f}; 95% CI "
-                    f"{100 * lo:+.0f}% to {100 * hi:+.0f}%, {_p(length['p_value'])})")
-        else:
-            text = (f"game length is unchanged ({length['mean_a']:.1f} -> {length['mean_b']:.1f} turns, "
-                    f"{100 * change:+.1f}%; 95% CI {100 * lo:+.1f}% to {100 * hi:+.1f}%, "
-                    f"{_p(length['p_value'])})")
-        metrics.append({"metric": "turns", **length, "change": change, "change_ci": [lo, hi],
-                        "significant": length["p_value"] < SIGNIFICANT, "sentence": text})
-    decisions = stats.ratio(paired.decisions)
-    if decisions["ratio"] is not None:
-        change = decisions["ratio"] - 1
-        lo, hi = [x - 1 for x in decisions["ratio_ci"]]
-        moved = decisions["p_value"] < SIGNIFICANT
-        text = (f"decisions per game {'change by' if moved else 'are unchanged:'} {100 * change:+.0f}% "
-                f"({decisions['mean_a']:.1f} -> {decisions['mean_b']:.1f}; 95% CI {100 * lo:+.0f}% "
-                f"to {100 * hi:+.0f}%, {_p(decisions['p_value'])})")
-        metrics.append({"metric": "decisions", **decisions, "change": change, "change_ci": [lo, hi],
-                        "significant": moved, "sentence": text})
-    for seat, pm in enumerate(paired.seat_wins):
-        metrics.append(_rate_metric(f"seat {seat} win rate", f"seat {seat}'s win rate", pm))
-    metrics.append(_rate_metric("first player win rate", "the first player's win rate",
-                                paired.first_wins))
-    metrics.append(_rate_metric("no winner", "the share of games without a winner",
-                                paired.no_winner))
-    if len(paired.bot_wins) > 1:  # skill: how much each kind of bot wins
-        for name, pm in sorted(paired.bot_wins.items()):
-            metrics.append(_rate_metric(f"games won by {name}", f"the share of games won by the {name} bots", pm))
-    for card_id, pm in sorted(paired.card_plays.items()):
-        result = stats.paired(pm)
-        if result["difference"] is None:
-            continue
-        moved = result["p_value"] is not None and result["p_value"] < SIGNIFICANT
-        text = (f"'{card_id}' is played {result['mean_a']:.2f} -> {result['mean_b']:.2f} times a game"
-                f" ({result['difference']:+.2f}; 95% CI {result['ci'][0]:+.2f} to "
-                f"{result['ci'][1]:+.2f}, {_p(result['p_value'])})")
-        metrics.append({"metric": f"plays of {card_id}", **result, "significant": moved,
-                        "sentence": text})
-    return {"baseline": baseline, "other": other, "games": paired.turns.n, "metrics": metrics}
-
-
-def _rate_metric(name: str, words: str, pm) -> dict:
-    result = stats.paired_rate(pm)
-    if result["difference"] is None:
-        return {"metric": name, **result, "significant": False, "sentence": f"{words}: too few games"}
-    moved = result["p_value"] < SIGNIFICANT
-    points = 100 * result["difference"]
-    lo, hi = (100 * x for x in result["ci"])
-    detail = (f"{_pct(result['rate_a'])} -> {_pct(result['rate_b'])}; 95% CI {lo:+.1f} to {hi:+.1f} "
-              f"points, {_p(result['p_value'])}")
-    if moved:
-        text = f"{words} goes {'up' if points > 0 else 'down'} by {abs(points):.1f} points ({detail})"
-    else:
-        text = f"{words} is unchanged ({detail})"
-    return {"metric": name, **result, "significant": moved, "sentence": text}
 
 
 # -- sweeps -----------------------------------------------------------------------------

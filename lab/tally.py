@@ -254,6 +254,11 @@ class PairedMoments:
             setattr(self, name, value)
 
 
+#: what Paired follows per card, game by game: plays, plays cancelled, times spent in a
+#: combo, draws and copies in hand at the end (the figures of a card's row in a summary)
+PAIRED_CARD_FIGURES = ("plays", "noped", "in_combos", "drawn", "held_at_end")
+
+
 class Paired:
     """The same games (same seeds, same bots by seat) under a baseline and another ruleset."""
 
@@ -264,7 +269,8 @@ class Paired:
         self.seat_wins = [PairedMoments() for _ in range(players)]
         self.no_winner = PairedMoments()
         self.first_wins = PairedMoments()
-        self.card_plays: dict = {}  # card id -> PairedMoments of its plays per game
+        # figure (PAIRED_CARD_FIGURES) -> card id -> PairedMoments of it per game
+        self.cards: dict = {figure: {} for figure in PAIRED_CARD_FIGURES}
         self.bot_wins: dict = {}  # bot name -> PairedMoments of its seats' wins per game
 
     def add(self, a: dict, b: dict) -> None:
@@ -282,13 +288,10 @@ class Paired:
                 found = self.bot_wins[name] = PairedMoments()
             found.add(sum(1 for seat in won_a if bots[seat] == name),
                       sum(1 for seat in won_b if b["b"][seat] == name))
-        plays_a, plays_b = _plays_by_card(a), _plays_by_card(b)
-        for card_id in set(plays_a) | set(plays_b) | set(self.card_plays):
-            found = self.card_plays.get(card_id)
-            if found is None:  # a card first played now: the games before played it 0 times
-                found = self.card_plays[card_id] = PairedMoments()
-                found.n = self.turns.n - 1
-            found.add(plays_a.get(card_id, 0), plays_b.get(card_id, 0))
+        games = self.turns.n
+        figures_a, figures_b = _card_figures(a), _card_figures(b)
+        for figure in PAIRED_CARD_FIGURES:
+            _add_paired(self.cards[figure], figures_a[figure], figures_b[figure], games)
 
     def merge(self, other: "Paired") -> None:
         before = self.turns.n
@@ -298,27 +301,48 @@ class Paired:
             mine.merge(theirs)
         for name, theirs in other.bot_wins.items():
             self.bot_wins.setdefault(name, PairedMoments()).merge(theirs)
-        for card_id in set(self.card_plays) | set(other.card_plays):
-            found = self.card_plays.get(card_id)
-            if found is None:
-                found = self.card_plays[card_id] = PairedMoments()
-                found.n = before  # those games played it 0 times
-            theirs = other.card_plays.get(card_id)
-            if theirs is None:
-                found.n += other.turns.n
-            else:
-                found.merge(theirs)
+        for figure in PAIRED_CARD_FIGURES:
+            mine, theirs = self.cards[figure], other.cards[figure]
+            for card_id in set(mine) | set(theirs):
+                found = mine.get(card_id)
+                if found is None:
+                    found = mine[card_id] = PairedMoments()
+                    found.n = before  # those games had none of it
+                counted = theirs.get(card_id)
+                if counted is None:
+                    found.n += other.turns.n
+                else:
+                    found.merge(counted)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Paired) and vars(self) == vars(other)
 
 
-def _plays_by_card(record: dict) -> dict:
+def _add_paired(moments: dict, a: dict, b: dict, games: int) -> None:
+    """Add one game's counts by card (``a`` and ``b``, the game under each ruleset) to
+    ``moments``; every card seen before gets its zero, and a card first seen now its
+    zeros for the ``games - 1`` games before."""
+    for card_id in set(a) | set(b) | set(moments):
+        found = moments.get(card_id)
+        if found is None:
+            found = moments[card_id] = PairedMoments()
+            found.n = games - 1
+        found.add(a.get(card_id, 0), b.get(card_id, 0))
+
+
+def _card_figures(record: dict) -> dict:
+    """One game's counts by card of each of PAIRED_CARD_FIGURES."""
     plays: dict = {}
     for _seat, card_id, count in record["p"]:
         if card_id != "(blind)":
             plays[card_id] = plays.get(card_id, 0) + count
-    return plays
+    combos = {combo for _seat, combo, _count in record["c"]}
+    in_combos: dict = {}
+    for _seat, card_id, count in record.get("u", ()):
+        in_combos[card_id] = in_combos.get(card_id, 0) + count
+    noped = {key: count for key, count in record["n"].items() if key not in combos}
+    return {"plays": plays, "noped": noped, "in_combos": in_combos, "drawn": record["dr"],
+            "held_at_end": record["e"]}
 
 
 class Lab:

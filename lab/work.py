@@ -125,9 +125,50 @@ def _maybe_fail(fault: str, index: int) -> None:
         os._exit(17)
 
 
-def _worker_init(stop_flag: StopFlag) -> None:
+def _worker_init(stop_flag: StopFlag, parent: int | None = None) -> None:
     """In each worker: Ctrl-C is the main process's business (it tells workers through
-    ``stop_flag``), so the terminal's SIGINT does not kill them mid-game."""
+    ``stop_flag``), so the terminal's SIGINT does not kill them mid-game; and a worker
+    goes when ``parent``, the main process, does (see :func:`_die_with_parent`)."""
     global _STOP
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _STOP = stop_flag
+    if parent is not None:
+        _die_with_parent(parent)
+
+
+#: prctl's option asking the kernel for a signal when the parent dies (linux/prctl.h)
+_PR_SET_PDEATHSIG = 1
+#: how often a worker looks whether its parent is still there, where the kernel cannot say
+PARENT_POLL_SECONDS = 0.5
+
+
+def _die_with_parent(parent: int) -> None:
+    """End this worker when the main process ends without saying so (kill -9, a crash).
+
+    A pool's worker holds both ends of its queues' pipes, so it never reads an end of
+    file: left alone it plays on, then blocks for ever on a full pipe, keeping the
+    resource tracker alive with it. On Linux the kernel kills it when its parent dies
+    (PR_SET_PDEATHSIG; the pool's workers are started from the thread that runs the
+    pool, which outlives them); everywhere a thread also looks every half second
+    whether the parent is still the same process."""
+    import sys
+    import threading
+
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl here: the thread below still watches
+            pass
+    if os.getppid() != parent:  # it died before we asked
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="kittens-parent", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)

@@ -75,6 +75,31 @@ def test_partial_sums_merge_to_the_whole_in_any_order(eds):
     assert merged == whole and merged.games == 60
 
 
+def test_paired_card_figures_merge_to_the_whole_in_any_order():
+    """compare's per-card figures (plays, Nopes, combos, draws, copies at the end) are
+    whole-number sums too: parts merged in any order, a card first seen in a late part
+    included, equal every game added to one."""
+    games = [Game(load_edition("original"), 4), Game(load_edition("original", "older_printing"), 4)]
+    records = [{"i": i, "r": [play_record(game, i, seats_for(["random"], 4, i, True)) for game in games]}
+               for i in range(40)]
+    whole = Lab(2, 4, [0, 0])
+    for record in records:
+        whole.add(record)
+    paired = whole.paired[0]
+    assert all(pm.n == 40 for figure in paired.cards.values() for pm in figure.values())
+    plays = paired.cards["plays"]["skip"]
+    assert plays.sa == sum(n for _s, c, n in (e for r in records for e in r["r"][0]["p"]) if c == "skip")
+    shuffled = records[:]
+    random.Random(5).shuffle(shuffled)
+    parts = [Lab(2, 4, [0, 0]) for _ in range(4)]
+    for k, record in enumerate(shuffled):
+        parts[min(k // 10, 3)].add(record)
+    merged = Lab(2, 4, [0, 0])
+    for part in parts:
+        merged.merge(part)
+    assert merged == whole
+
+
 def test_memory_does_not_grow_with_the_games(eds):
     """No record per game is kept: the sums of 2,000 games take no more room than of 200."""
     job, _ = prepare(Job((Ruleset(eds["fair"]),), 3, ("random",), games=2000))
