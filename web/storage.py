@@ -158,6 +158,13 @@ class Storage:
                               "active_at": active_at, "finished_at": finished_at})
         return found
 
+    def progress(self, room_id: str) -> tuple[int, int | None] | None:
+        """How far a room has shown its events, and the event of its open round: (released,
+        round_at); None when no such room is stored."""
+        with self.lock:
+            row = self.db.execute("SELECT released, round_at FROM rooms WHERE id = ?", (room_id,)).fetchone()
+        return None if row is None else (row[0], row[1])
+
     def actions(self, room_id: str) -> list:
         with self.lock:
             rows = self.db.execute("SELECT option FROM actions WHERE room = ? ORDER BY n", (room_id,)).fetchall()
