@@ -10,7 +10,7 @@ people-like clients and two bots each), with a spectator of one of them pinging 
 times a second. Beside them, through the page's own API:
 
 - --hostile tables of four bots play an uploaded house rule that validates clean
-  but whose turn-end trigger shuffles an 11,000-card draw pile some two thousand
+  but whose turn-end trigger shuffles an 11,000-card draw pile some eight thousand
   times (many seconds of work in one move, under the step budget: each shuffle is
   one step);
 - a table is made from an uploaded rule whose game-start trigger does the same, so
@@ -58,10 +58,11 @@ BIG_DECK = ("set_counts: {attack: 1000, favor: 1000, nope: 1000, shuffle: 1000, 
             "beard_cat: 1000, rainbow_ralphing_cat: 1000}")
 
 
-def heavy_rule(rule_id: str, name: str, moment: str, depth: int = 5) -> str:
+def heavy_rule(rule_id: str, name: str, moment: str, depth: int = 6) -> str:
     """A house rule that validates clean and whose ``moment`` trigger (twice over)
-    shuffles the draw pile once for every player, ``depth`` loops deep: 2 x 4^5 shuffles
-    of an 11,000-card pile in a four-player game, each one step of the budget."""
+    shuffles the draw pile once for every player, ``depth`` loops deep: 2 x 4^6 shuffles
+    of an 11,000-card pile in a four-player game (half a minute and more), each one step
+    of the budget."""
     body = "shuffle(draw_pile)"
     for number in range(depth):
         body = f"for p{number} in players() {{ {body} }}"
@@ -78,7 +79,7 @@ def heavy_rule(rule_id: str, name: str, moment: str, depth: int = 5) -> str:
 #: each turn's end takes many seconds of rules (the moves are the slow part)
 HEAVY_TURNS = heavy_rule("heavy_turns", "Heavy Turns", "turn_end")
 #: the deal takes many seconds of rules (making the table is the slow part)
-HEAVY_START = heavy_rule("heavy_start", "Heavy Start", "game_start", depth=6)
+HEAVY_START = heavy_rule("heavy_start", "Heavy Start", "game_start")
 #: a house rule that behaves: the Original with eight Nopes
 HARMLESS = "format: 1\nkind: edition\nid: nope_party\nname: Nope Party\nextends: original\nset_counts: {nope: 8}\n"
 

@@ -63,7 +63,7 @@ from .rulesets import (
 )
 from .runner import SWITCH_INTERVAL, Runner, Stopping, threadsafe
 from .social import SocialError, rematch
-from .tables import Tables  # noqa: F401  (where it was before tables.py: tests import it from here)
+from .tables import Tables
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
 log = logging.getLogger("kittens.web")

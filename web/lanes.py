@@ -126,8 +126,10 @@ class Lane:
             ready = await asyncio.wait_for(_read_frame(process.stdout), START_SECONDS)
         except (asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError):
             ready = None
-        if not isinstance(ready, dict) or "ready" not in ready:
+        if not isinstance(ready, dict) or "ready" not in ready or self.pool.closed:
             process.kill()
+            if self.pool.closed:  # the server began to stop while it started
+                raise LaneError(STOPPING)
             raise LaneError("the process for uploaded rules did not start: the server's log says why")
         self.process = process
         asyncio.get_running_loop().create_task(self._read(process, self.generation))

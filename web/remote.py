@@ -24,7 +24,7 @@ import secrets
 from ..interpreter.engine.game import GameError
 from ..interpreter.rules.load import RuleError, UsageError
 from .lanes import Lane, LaneError, Lanes, Overran, Stale, raise_failure
-from .room import closed_message
+from .room import ActError, closed_message
 from .social import SocialError, next_seats, store_names
 
 log = logging.getLogger("kittens.web")
@@ -93,6 +93,8 @@ class RemoteRoom:
     # -- jobs -------------------------------------------------------------------------
     async def job(self, op: str, **args):
         """One job of this table in its lane (set up first if it must be): its value."""
+        if self.closed is not None:  # a page that found it before it closed
+            raise ActError(f"This table has closed: {self.closed}.", "closed")
         for _ in range(ATTEMPTS):
             await self.ensure()
             try:

@@ -39,6 +39,7 @@ and nothing after it is played.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import logging
 import time
@@ -105,6 +106,7 @@ class Runner:
         self.budgets: dict[str, Budget] = {}
         self.rooms: dict = {}  # table id -> its room (to tell and stop it)
         self.closed = False
+        self._closing = asyncio.Event()  # set by close(): a table waiting for its budget stops waiting
         self.lanes = lanes  # the processes for uploaded rules (None: they run here too)
         if lanes is not None:
             lanes.runner = self
@@ -113,6 +115,7 @@ class Runner:
         """The server stops: no job starts from now on (timers that fire do nothing), and
         the lanes are killed (what they were doing was not stored yet, and never will be)."""
         self.closed = True
+        self._closing.set()
         self.slow.shutdown(wait=False, cancel_futures=True)
         if self.lanes is not None:
             self.lanes.close()
@@ -162,7 +165,8 @@ class Runner:
             delay = budget.wait(time.monotonic())
             if delay > 0:
                 self._tell_slow(room_id, budget, delay)
-                await asyncio.sleep(delay)
+                with contextlib.suppress(asyncio.TimeoutError):  # a server that stops does not wait
+                    await asyncio.wait_for(self._closing.wait(), delay)
             if self.closed:
                 raise Stopping("the server is stopping")
             if budget.remote:  # in a lane, which stops it at its limit and charges its CPU
