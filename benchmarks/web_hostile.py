@@ -48,7 +48,6 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import web_load  # noqa: E402  (the ordinary load, its server and its clients)
-from websockets.asyncio.client import connect  # noqa: E402
 
 HOST = web_load.HOST
 
@@ -121,27 +120,15 @@ def make(base: str, key: str, seed: int, timeout: float) -> dict:
 
 
 async def watch(url: str, stop: float, outcome: dict) -> None:
-    """A spectator of an uploaded table: the moves it sees, and whether (and why) its game stops."""
-    outcome.update(updates=0, stopped=None, stopped_after=None, told={})
-    started = time.monotonic()
+    """A spectator of an uploaded table (web_load's): the moves it sees, and whether (and
+    why) its game stops, in ``outcome``."""
+    seen = {"slow_updates": 0, "slow_stopped": 0, "slow_told": {}}
     try:
-        async with connect(url, max_size=1 << 24, proxy=None, open_timeout=20) as ws:
-            await ws.send(json.dumps({"type": "hello"}))
-            while time.monotonic() < stop:
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
-                except asyncio.TimeoutError:
-                    break
-                message = json.loads(raw)
-                if message["type"] == "update":
-                    outcome["updates"] += 1
-                    if message.get("error") and outcome["stopped"] is None:
-                        outcome["stopped"] = message["error"]
-                        outcome["stopped_after"] = time.monotonic() - started
-                elif message["type"] == "error":
-                    outcome["told"][message["code"]] = outcome["told"].get(message["code"], 0) + 1
+        await web_load.watch(url, stop, seen)
     except Exception as exc:  # the connection failed or was cut: say so
         outcome["failed"] = f"{type(exc).__name__}: {exc}"
+    outcome.update(updates=seen["slow_updates"], told=seen["slow_told"])
+    outcome["stopped_after"], outcome["stopped"] = (seen.get("slow_why") or [(None, None)])[0]
 
 
 async def hostile_part(base: str, args, stop: float) -> dict:
@@ -179,7 +166,10 @@ def run(args, checkout: str | None) -> None:
         key = next(e["key"] for e in lobby["rulesets"] if e["name"].startswith("Exploding Kittens (Original"))
         ordinary_seats = ["person", "person", "heuristic", "random"]
         tables = [web_load.make_table(base, key, ordinary_seats, args.seed + i) for i in range(args.tables)]
+        cpu = web_load._cpu(process.pid)
         ordinary, hostile = asyncio.run(everything(base, tables, args))
+        if cpu is not None:  # the server's own process: the lanes are processes of their own
+            ordinary["cpu"] = web_load._cpu(process.pid) - cpu
         # hostile work in flight when the server is told to stop: a second slow table being made
         late: dict = {}
         thread = threading.Thread(target=lambda: late.update(make(base, hostile["start_key"], 7, args.exit_seconds)),
@@ -214,6 +204,8 @@ def _report(args, ordinary: dict, hostile: dict, exit_seconds: float | None) -> 
     if latency:
         print(f"  ordinary move: p50 {pct(latency, 0.5):.1f} ms, p95 {pct(latency, 0.95):.1f} ms, "
               f"p99 {pct(latency, 0.99):.1f} ms, max {max(latency):.1f} ms (target: p95 < 10 ms)")
+    if ordinary.get("cpu") is not None:
+        print(f"  the server process's CPU over the run: {ordinary['cpu']:.1f} s")
     if pings:
         print(f"  ping of an ordinary table: p50 {pct(pings, 0.5):.1f} ms, p90 {pct(pings, 0.9):.1f} ms, "
               f"max {max(pings):.1f} ms ({len(pings)} pings)")

@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx2")
 from starlette.testclient import TestClient  # noqa: E402
-from webtable import HOUSE_RULE  # noqa: E402
+from webtable import HOUSE_RULE, watch_until  # noqa: E402
 
 from kittens.web.app import Settings, create_app  # noqa: E402
 
@@ -199,16 +199,6 @@ def test_a_flooder_that_reconnects_at_once_is_refused_and_told_how_long_to_wait(
                 refused = ws.receive_json()
                 assert refused["code"] == "backoff" and "try again in 30 s" in refused["message"]
         assert flooder.app.state.tables.rooms[table["room"]].listeners == []
-
-
-def watch_until(ws, found, seconds=30.0):
-    """Messages a spectator gets until ``found(message)`` (or ``seconds`` pass): that one."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        message = ws.receive_json()
-        if found(message):
-            return message
-    raise AssertionError(f"nothing of the kind in {seconds} s")
 
 
 def slow_table(client):

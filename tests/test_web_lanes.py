@@ -27,7 +27,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx2")
 pytest.importorskip("websockets")
 from starlette.testclient import TestClient  # noqa: E402
-from webtable import HOUSE_RULE, play_out  # noqa: E402
+from webtable import HOUSE_RULE, play_out, watch_until  # noqa: E402
 
 from kittens.web.app import Settings, create_app  # noqa: E402
 
@@ -74,15 +74,6 @@ def token(table: dict, seat: int) -> str:
     return table["seats"][seat]["link"].split("#seat=")[1]
 
 
-def until(ws, found, seconds: float = 30.0) -> dict:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        message = ws.receive_json()
-        if found(message):
-            return message
-    raise AssertionError(f"nothing of the kind in {seconds} s")
-
-
 def prompted(message: dict) -> bool:
     return message["type"] == "update" and message["prompt"] is not None
 
@@ -90,7 +81,7 @@ def prompted(message: dict) -> bool:
 def press(ws, prompt: dict) -> dict:
     """Press the prompt's first button: the next update that asks something again."""
     ws.send_json({"type": "act", "prompt": prompt["id"], "choice": 0})
-    return until(ws, lambda m: prompted(m) and m["prompt"]["id"] != prompt["id"])
+    return watch_until(ws, lambda m: prompted(m) and m["prompt"]["id"] != prompt["id"])
 
 
 def lane_pids(client) -> set:
@@ -114,12 +105,12 @@ def test_an_uploaded_table_plays_in_a_lane_to_the_end_with_its_log_replay_and_ne
         with client.websocket_connect(f"/ws/{table['room']}") as ws:
             ws.send_json({"type": "hello", "token": token(table, 0), "social": True})
             ws.send_json({"type": "name", "name": "Ada"})
-            until(ws, lambda m: m["type"] == "names")
+            watch_until(ws, lambda m: m["type"] == "names")
             ws.send_json({"type": "rematch"})
-            new_room = until(ws, lambda m: m["type"] == "rematch")["room"]
+            new_room = watch_until(ws, lambda m: m["type"] == "rematch")["room"]
         with client.websocket_connect(f"/ws/{new_room}") as ws:  # the same link, one seat on
             ws.send_json({"type": "hello", "token": token(table, 0), "social": True})
-            welcome = until(ws, lambda m: m["type"] == "welcome")
+            welcome = watch_until(ws, lambda m: m["type"] == "welcome")
         assert welcome["seat"] == 1 and welcome["names"][1] == "Ada" and welcome["edition"] == "Nope Party"
 
 
@@ -129,17 +120,17 @@ def test_an_uploaded_table_comes_back_when_its_lane_dies_and_after_a_restart(set
         table = make_table(client, key, ["person", "random"])
         with client.websocket_connect(f"/ws/{table['room']}") as ws:
             ws.send_json({"type": "hello", "token": token(table, 0)})
-            prompt = press(ws, until(ws, prompted)["prompt"])["prompt"]
+            prompt = press(ws, watch_until(ws, prompted)["prompt"])["prompt"]
             for pid in lane_pids(client):  # the lane's process dies (a crash, out of memory)
                 os.kill(pid, signal.SIGKILL)
             prompt = press(ws, prompt)["prompt"]  # set up again from the database: the game goes on
         with client.websocket_connect(f"/ws/{table['room']}") as ws:
             ws.send_json({"type": "hello", "token": token(table, 0)})
-            assert until(ws, prompted)["prompt"]["id"] == prompt["id"]
+            assert watch_until(ws, prompted)["prompt"]["id"] == prompt["id"]
     with TestClient(create_app(settings)) as client:  # a restart: the table is where it was
         with client.websocket_connect(f"/ws/{table['room']}") as ws:
             ws.send_json({"type": "hello", "token": token(table, 0)})
-            again = until(ws, prompted)["prompt"]
+            again = watch_until(ws, prompted)["prompt"]
             assert again["id"] == prompt["id"]
             press(ws, again)
 
@@ -160,7 +151,7 @@ def test_making_a_table_of_a_slow_upload_is_stopped_at_its_limit_and_its_lane_go
         table = make_table(client, calm, ["person", "random"])  # in the same lane (a new process)
         with client.websocket_connect(f"/ws/{table['room']}") as ws:
             ws.send_json({"type": "hello", "token": token(table, 0)})
-            press(ws, until(ws, prompted)["prompt"])
+            press(ws, watch_until(ws, prompted)["prompt"])
 
 
 def test_a_slow_move_is_stopped_half_way_and_the_tables_beside_it_play_on(settings):
@@ -177,7 +168,7 @@ def test_a_slow_move_is_stopped_half_way_and_the_tables_beside_it_play_on(settin
                 while not over.is_set():
                     sent = time.perf_counter()
                     ws.send_json({"type": "ping"})
-                    until(ws, lambda m: m["type"] == "pong", 10)
+                    watch_until(ws, lambda m: m["type"] == "pong", 10)
                     pings.append(time.perf_counter() - sent)
                     time.sleep(0.1)
 
@@ -187,13 +178,13 @@ def test_a_slow_move_is_stopped_half_way_and_the_tables_beside_it_play_on(settin
         started = time.monotonic()
         with client.websocket_connect(f"/ws/{heavy['room']}") as ws:
             ws.send_json({"type": "hello"})
-            stopped = until(ws, lambda m: m["type"] == "update" and m["error"], 60)
+            stopped = watch_until(ws, lambda m: m["type"] == "update" and m["error"], 60)
         took = time.monotonic() - started
         over.set()
         pinger.join(15)
         with client.websocket_connect(f"/ws/{calm['room']}") as ws:  # its lane was killed: set up again
             ws.send_json({"type": "hello", "token": token(calm, 0)})
-            press(ws, until(ws, prompted)["prompt"])
+            press(ws, watch_until(ws, prompted)["prompt"])
     assert "one move took longer than 1 s" in stopped["error"] and "not played" in stopped["error"]
     assert stopped["prompt"] is None
     assert took < 1 + 10, f"the slow move was stopped after {took:.1f} s"
