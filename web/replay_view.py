@@ -218,8 +218,6 @@ def routes(tables, limiter, static: str) -> list:
     from starlette.responses import FileResponse, JSONResponse
     from starlette.routing import Route
 
-    from .lanes import LaneError
-
     page = os.path.join(static, "replay.html")
 
     def error(message: str, status: int):
@@ -239,8 +237,6 @@ def routes(tables, limiter, static: str) -> list:
             result = await tables().replay(room, _viewer(request.query_params.get("seat")))
         except ReplayError as exc:
             return error(str(exc), 409 if not room.finished else 400)
-        except LaneError as exc:
-            return error(str(exc), 422)
         return JSONResponse(result)
 
     async def of_upload(request):
@@ -262,8 +258,6 @@ def routes(tables, limiter, static: str) -> list:
             result = await tables().replay_log(data["log"], _viewer(data.get("seat")), data.get("game", 1))
         except ReplayError as exc:
             return error(str(exc), 400)
-        except LaneError as exc:  # an uploaded rule that does too much work: stopped
-            return error(str(exc), 422)
         return JSONResponse(result)
 
     return [Route("/replay", viewer_page), Route("/room/{room}/replay", viewer_page),

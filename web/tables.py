@@ -30,7 +30,7 @@ from ..interpreter.engine.bots import BOTS
 from ..interpreter.engine.game import GameError
 from ..interpreter.rules.load import RuleError, UsageError
 from . import replay_view
-from .lanes import raise_failure
+from .lanes import LaneError, raise_failure
 from .remote import RemoteRoom
 from .render import SPECTATOR
 from .retire import Retiring, expiry
@@ -304,7 +304,7 @@ class Tables(Retiring):
         if isinstance(room, RemoteRoom):
             if not room.finished:
                 raise replay_view.ReplayError("a table's game can be replayed once it is over")
-            return await room.replay(viewer)
+            return await _replayed(room.replay(viewer))
         return await run_in_threadpool(replay_view.room_replay, room, viewer)
 
     async def replay_log(self, text: str, viewer, game) -> dict:
@@ -316,14 +316,22 @@ class Tables(Retiring):
         if not self._in_lane({"rules": edition_path, "with": extras}):
             return await run_in_threadpool(replay_view.log_replay, games, game, viewer, self.rulesets)
         lanes = self.runner.lanes
-        reply = await lanes.pick().run("replay_log", {
+        reply = await _replayed(lanes.pick().run("replay_log", {
             "rules": edition_path, "with": extras, "header": header, "records": records, "viewer": viewer,
-            "line": line}, lanes.setup_seconds, "replay this game")
+            "line": line}, lanes.setup_seconds, "replay this game"))
         if "error" in reply:
             raise_failure(reply["error"])
         result = reply["value"]
         result["games"], result["game"] = len(games), game
         return result
+
+
+async def _replayed(job):
+    """A replay's job in a lane: a ReplayError (what the viewer shows) when it was stopped."""
+    try:
+        return await job
+    except LaneError as exc:
+        raise replay_view.ReplayError(str(exc)) from None
 
 
 def _made(room_id: str, name: str, seed: int, seats: list, tokens: dict) -> dict:
