@@ -169,7 +169,9 @@ class Person:
 
 
 async def watch(url: str, stop: float, stats: dict) -> None:
-    """A spectator of a slow table: counts its updates and notes whether its game stopped."""
+    """A spectator of a slow table: counts its updates and notes whether its game stopped
+    (and, in ``slow_why``, after how many seconds and why)."""
+    started = time.monotonic()
     async with connect(url, max_size=1 << 22, proxy=None) as ws:
         await ws.send(json.dumps({"type": "hello"}))
         stopped = False
@@ -184,6 +186,7 @@ async def watch(url: str, stop: float, stats: dict) -> None:
                 if message.get("error") and not stopped:
                     stopped = True
                     stats["slow_stopped"] += 1
+                    stats.setdefault("slow_why", []).append((time.monotonic() - started, message["error"]))
             elif message["type"] == "error":
                 stats["slow_told"][message["code"]] = stats["slow_told"].get(message["code"], 0) + 1
 

@@ -64,9 +64,10 @@ def serve(
     as_json = start("serve", output, as_json) == "json"
 
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (the web extra: serve_app runs it)
 
         from ..web.app import Settings, create_app
+        from ..web.app import serve as serve_app
     except ImportError as exc:
         fail(f"the web table needs the web extra ({exc.name} is missing): pip install 'kittens-engine[web]'",
              EXIT_USAGE)
@@ -112,8 +113,7 @@ def serve(
 
         echo(f"  a table closes {span(settings.keep_finished)} after its game ends, or "
                    f"{span(settings.idle_seconds)} after its last move (--keep-finished-hours, --idle-hours)")
-    config = uvicorn.Config(application, log_level="warning", ws_max_size=1 << 20, lifespan="on")
-    uvicorn.Server(config).run(sockets=[sock])
+    serve_app(application, [sock], log_level="warning", ws_max_size=1 << 20)
 
 
 def _serve_urls(host: str, port: int) -> list[str]:

@@ -71,6 +71,16 @@ def play_out(client, room_id: str, tokens: dict, rng, *, spectators: int = 0, sk
     return got
 
 
+def watch_until(ws, found, seconds=30.0):
+    """Messages a connection gets until ``found(message)`` (or ``seconds`` pass): that one."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        message = ws.receive_json()
+        if found(message):
+            return message
+    raise AssertionError(f"nothing of the kind in {seconds} s")
+
+
 class TestClock(Clock):
     """Time that moves only when the test says so: the rooms' clock (``now``, ``later``),
     and a wall clock (``wall``: what the database stores) ``offset`` ahead of it."""

@@ -14,6 +14,11 @@ know. The modules, from the inside out:
   checked in a process of their own, on a time limit);
 * ``quotas``: how many uploads one device and the server keep, which expire;
 * ``runner``: every table's rules run off the event loop, on a time budget;
+* ``lanes``, ``lane_worker``, ``remote``: uploaded rules run in processes of their own
+  (lanes), where a job past its time limit is stopped half-way; a ``RemoteRoom`` stands
+  in the server for a table whose room lives in a lane;
+* ``tables``: every table of a server: made from the lobby's form, brought back at a
+  restart, in the server or in a lane;
 * ``backoff``: a device cut off for flooding waits before it may come back;
 * ``app``: the ASGI application (Starlette): pages, the JSON API and websockets.
 

@@ -19,7 +19,9 @@ the seat's current one and the choice one of its buttons. A refused frame gets
 an ``error`` and changes nothing. A connection cut off for flooding gets an
 ``error`` with code ``flooded``; its device's new connections are refused (code
 ``backoff``, saying how long to wait) for a while that doubles with each cut-off
-(backoff.py). Rules run off the event loop (runner.py).
+(backoff.py). Rules run off the event loop (runner.py); uploaded rules in processes of
+their own, stopped at their time limits (lanes.py): a move stopped so gets an ``error``
+with code ``too-slow``.
 """
 
 from __future__ import annotations
@@ -27,12 +29,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import hashlib
-import hmac
 import html
 import logging
 import os
-import secrets
 import sys
 import time
 from dataclasses import dataclass
@@ -46,35 +45,32 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..about import EDITIONS_DIR
-
-# a browser names only the plain built-in bots: a bot spec could name a class to import
-# (code on this server) or a search budget that stalls every table
 from ..interpreter.engine.bots import BOTS
-from ..interpreter.engine.game import Game, GameError
-from ..interpreter.engine.logwriter import dumps, dumps_lines
-from ..interpreter.engine.simulate import game_header
 from ..interpreter.rules.load import RuleError, UsageError
 from . import replay_view
 from .backoff import Backoff
-from .render import SPECTATOR
-from .retire import Retiring, expiry
-from .room import ActError, Clock, Listener, Room, seat_bots
+from .lanes import LaneError, Lanes
+from .remote import RemoteRoom
+from .remote import rematch as remote_rematch
+from .room import ActError, Listener
 from .rulesets import (
     CHECK_SECONDS,
     CLIENT_UPLOAD_BYTES,
     CLIENT_UPLOADS,
     MAX_UPLOAD_BYTES,
     MAX_UPLOADS,
-    Rulesets,
     UploadError,
 )
-from .runner import SWITCH_INTERVAL, Runner, threadsafe
-from .social import Social, SocialError, rematch
-from .storage import Storage
+from .runner import SWITCH_INTERVAL, Runner, Stopping, threadsafe
+from .social import SocialError, rematch
+from .tables import Tables
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
 log = logging.getLogger("kittens.web")
+#: seconds a stopping server waits for the requests and connections in flight before it
+#: cancels them (uvicorn's graceful shutdown): a page waiting for a slow move is not
+#: worth a server that will not stop
+SHUTDOWN_SECONDS = 2.0
 
 
 @dataclass
@@ -107,23 +103,12 @@ class Settings:
     freeze_gc: bool = False  # a server process of its own: keep what loaded at start out of GC passes
     rules_share: float = 0.25  # the share of a core one table's rules may use on average (runner.py)
     rules_burst: float = 5.0  # CPU seconds of rules one table may use at once
-    move_seconds: float = 10.0  # CPU seconds one move may take before its table's game is stopped
+    # seconds one move may take before its table's game is stopped: an uploaded rule's move is
+    # stopped half-way there (wall-clock, in its lane); one of the server's own rules, after (CPU)
+    move_seconds: float = 10.0
     slow_job: float = 0.2  # CPU seconds of one job that send its table to the slow lane for good
-
-
-class LoopClock(Clock):
-    """The running event loop's time; a timer's failure is logged, never raised."""
-
-    def now(self) -> float:
-        return time.monotonic()
-
-    def later(self, delay: float, fn):
-        def guarded():
-            try:
-                fn()
-            except Exception:  # a room keeps going; the bug is logged
-                log.exception("a room's timer failed")
-        return asyncio.get_running_loop().call_later(delay, guarded)
+    rule_lanes: int = 2  # processes that run uploaded rules (lanes.py; 0: in the server, as its own)
+    setup_seconds: float = 10.0  # seconds a lane may take to compile and deal (or replay) a table
 
 
 class TokenBucket:
@@ -166,189 +151,6 @@ class Limiter:
         return bucket.take()
 
 
-def digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-class Tables(Retiring):
-    """Every room of a server, its storage and its rulesets (closing them: ``Retiring``)."""
-
-    def __init__(self, settings: Settings, clock: Clock | None = None, wall=time.time) -> None:
-        self.settings = settings
-        os.makedirs(settings.data, exist_ok=True)
-        self.storage = Storage(os.path.join(settings.data, "kittens.sqlite3"), wall=wall)
-        self.rulesets = Rulesets(os.path.join(settings.data, "uploads"), list(settings.rules),
-                                 max_uploads=settings.max_uploads, max_upload_bytes=settings.max_upload_bytes,
-                                 client_uploads=settings.client_uploads,
-                                 client_upload_bytes=settings.client_upload_bytes,
-                                 check_seconds=settings.upload_seconds)
-        self.rooms: dict[str, Room] = {}
-        self.clock = clock or LoopClock()
-        self.wall = wall  # what the database's times are measured in
-        self.runner: Runner | None = None  # a running server's lanes (a test's rooms run in the test)
-        self._sweeper = None
-
-    def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-        self.storage.close()
-
-    def run(self, room: Room) -> None:
-        """Keep a room, and hand its rules to the server's lanes (an uploaded house rule
-        starts in the slow one: nobody knows yet how much work its cards do)."""
-        self.rooms[room.id] = room
-        if self.runner is not None:
-            config = room.config
-            upload = any(self.rulesets.is_upload(path) for path in [config["rules"], *config.get("with", ())])
-            self.runner.add(room, slow=upload)
-
-    def uploads_in_use(self) -> set:
-        """The ids of the uploads live tables play (they never expire). In the loop."""
-        found = set()
-        for room in self.rooms.values():
-            for path in [room.config["rules"], *room.config.get("with", ())]:
-                upload = self.rulesets.upload_of(path)
-                if upload is not None:
-                    found.add(upload)
-        return found
-
-    def _close(self, reasons: dict) -> None:
-        super()._close(reasons)
-        if self.runner is not None:
-            for room_id in reasons:
-                self.runner.forget(room_id)
-
-    # -- rooms ------------------------------------------------------------------
-    def build(self, room_id: str, config: dict, seed: int, tokens: dict) -> Room:
-        """A room from its stored config (compiling its rules)."""
-        edition = self.rulesets.load(config["rules"], config.get("variant"), tuple(config.get("with", ())))
-        game = Game(edition, config["players"])
-        bots = seat_bots(game, config["seats"], seed)
-        clock = self.runner.clock(room_id) if self.runner is not None else self.clock
-        room = Room(room_id, config, game, seed, tokens, storage=self.storage, clock=clock,
-                    bots=bots, answer_seconds=self.settings.answer_seconds, bot_delay=self.settings.bot_delay)
-        Social(room, self.storage, self.wall)  # names and chat, as stored
-        return room
-
-    def restore(self) -> int:
-        """Every stored room back where it was, but those whose time is up, which are
-        deleted unplayed; those whose rules no longer load are skipped (and logged). How
-        many came back."""
-        count, expired = 0, {}
-        wall, now, settings = self.wall(), self.clock.now(), self.settings
-        for stored in self.storage.rooms():
-            # the stored times are wall-clock; a room counts on its clock, so both move
-            # back by how long ago they were
-            active = now - (wall - (stored["active_at"] or wall))  # no time (written by hand?): now
-            ended = None if stored["finished_at"] is None else now - (wall - stored["finished_at"])
-            why = expiry(active, ended, now, settings.keep_finished, settings.idle_seconds)
-            if why is not None:
-                expired[stored["id"]] = why
-                continue
-            try:
-                room = self.build(stored["id"], stored["config"], stored["seed"], stored["tokens"])
-                room.active, room.ended = active, ended
-                room.restore(self.storage.actions(stored["id"]), stored["released"], stored["round_at"])
-            except (RuleError, UsageError, GameError, OSError, ValueError) as exc:
-                log.warning("room %s could not be restored: %s", stored["id"], exc)
-                continue
-            self.run(room)
-            count += 1
-        self.storage.retire(expired)
-        if expired:
-            log.info("%d expired table(s) closed", len(expired))
-        return count
-
-    def create(self, request: dict) -> dict:
-        """A new room from the lobby's form: its seat links. UsageError for a bad form,
-        RuleError when the rules do not compile. Call it in the thread that runs the
-        rooms (their listeners are told when one closes to make room)."""
-        self.make_room()
-        room, result = self.prepare(request)
-        self.admit(room)
-        return result
-
-    def prepare(self, request: dict) -> tuple[Room, dict]:
-        """A new room from the lobby's form, not yet kept (any thread: it compiles the
-        rules): the room and what the lobby is told (its seat links)."""
-        rulesets = self.rulesets
-        path = rulesets.path(request.get("ruleset"))
-        variant = request.get("variant") or None
-        if variant is not None and (not isinstance(variant, str) or len(variant) > 100):
-            raise UsageError("choose a variant from the list")
-        extras = request.get("expansions") or []
-        if not isinstance(extras, list) or len(extras) > 6:
-            raise UsageError("choose at most six expansions")
-        extra_paths = tuple(rulesets.path(key) for key in extras)
-        edition = rulesets.load(path, variant, extra_paths)
-        lo, hi = edition.players
-        players = request.get("players")
-        if type(players) is not int or not lo <= players <= hi:
-            raise UsageError(f"{edition.name} is for {lo} to {hi} players")
-        seats = request.get("seats")
-        if not isinstance(seats, list) or len(seats) != players or \
-                any(name != "person" and name not in BOTS for name in seats):
-            raise UsageError(f"say for each of the {players} seats: a person, or a bot "
-                             f"({', '.join(BOTS)})")
-        seed = request.get("seed")
-        if seed is None:
-            seed = secrets.randbelow(1 << 31)
-        elif type(seed) is not int or not 0 <= seed < 1 << 63:
-            raise UsageError("a seed is a whole number from 0")
-        config = {"rules": path, "variant": variant, "with": list(extra_paths), "players": players,
-                  "seats": seats, "given": _given(path, rulesets),
-                  "given_with": [_given(p, rulesets) for p in extra_paths]}
-        room_id = secrets.token_urlsafe(9)
-        tokens = {seat: secrets.token_urlsafe(18) for seat, name in enumerate(seats) if name == "person"}
-        digests = {seat: digest(token) for seat, token in tokens.items()}
-        room = self.build(room_id, config, seed, digests)
-        return room, {"room": room_id, "name": edition.name, "seed": seed, "spectate": f"/room/{room_id}",
-                "seats": [{"seat": seat, "kind": name,
-                           "link": f"/room/{room_id}#seat={tokens[seat]}" if seat in tokens else None}
-                          for seat, name in enumerate(seats)]}
-
-    def admit(self, room: Room) -> None:
-        """Keep a prepared room (making room for it first: UsageError when the server is full)."""
-        self.make_room()
-        self.storage.create_room(room.id, room.config, room.seed, room.tokens)
-        self.run(room)
-        for path in [room.config["rules"], *room.config.get("with", ())]:
-            self.rulesets.used(path)
-
-    def seat_of(self, room: Room, token) -> int | None:
-        """The seat a token opens (SPECTATOR for no token); ActError for a wrong one."""
-        if token is None or token == "":
-            return SPECTATOR
-        if not isinstance(token, str) or len(token) > 200:
-            raise ActError("this seat link is not valid", "bad-token")
-        wanted = digest(token)
-        for seat, stored in room.tokens.items():
-            if hmac.compare_digest(stored, wanted):
-                return int(seat)
-        raise ActError("this seat link is not valid", "bad-token")
-
-    def game_log(self, room: Room) -> str:
-        """The finished game as a log ``kittens replay`` reads: a header line, then every event."""
-        config = room.config
-        # named as a player can use them (a shipped name, an upload's file name), never by
-        # where this server keeps them: the server's folders are no business of the table's
-        fields = {"edition": config["given"]}
-        if config.get("with"):
-            fields["with"] = config["given_with"]
-        header = game_header(room.game, room.seed, room.labels, **fields)
-        return dumps(header) + "\n" + dumps_lines(room.state.events) + "\n"
-
-
-def _given(path: str, rulesets: Rulesets) -> str:
-    """How a log names a rule file: a shipped edition by its name, an uploaded file by its
-    file name (a log kept beside it replays), any other file by its path."""
-    if os.path.dirname(os.path.realpath(path)) == os.path.realpath(EDITIONS_DIR):
-        return os.path.splitext(os.path.basename(path))[0]
-    if rulesets.is_upload(path):
-        return os.path.basename(path)
-    return path
-
-
 # -- the application --------------------------------------------------------------
 def create_app(settings: Settings | None = None) -> Starlette:
     """The web table's ASGI application; rooms stored in ``settings.data`` come back
@@ -362,13 +164,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app):
         tables = await run_in_threadpool(Tables, settings)
+        lanes = None
+        if settings.rule_lanes > 0:  # uploaded rules in processes of their own, stopped at their limits
+            lanes = Lanes(settings.rule_lanes, settings.data, settings.answer_seconds, settings.bot_delay,
+                          move_seconds=settings.move_seconds, setup_seconds=settings.setup_seconds)
         tables.runner = Runner(asyncio.get_running_loop(), share=settings.rules_share, burst=settings.rules_burst,
-                               slow_job=settings.slow_job, move_seconds=settings.move_seconds)
+                               slow_job=settings.slow_job, move_seconds=settings.move_seconds, lanes=lanes)
         # a worker running rules holds the interpreter lock: the loop gets it back within this
         switch = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL)
         restored = tables.restore()
         app.state.tables = holder["tables"] = tables
+        app.state.stop_rules = tables.runner.close  # see serve(): the first thing a stopping server does
         tables.sweep()  # and every sweep_seconds from now on
         if settings.freeze_gc:
             # what start-up loaded (the compiled rules, the libraries) lives as long as the
@@ -432,28 +239,39 @@ def create_app(settings: Settings | None = None) -> Starlette:
         data = _json(body) if body is not None else None
         if not isinstance(data, dict):
             return _error("send the table's rules and seats as a JSON object", 400)
+        room = None
         try:
             # in the event loop, which keeps the list of rooms: a room closed to make room
-            # tells its listeners; the rules compile in a worker meanwhile
+            # tells its listeners; the rules compile meanwhile, in a worker thread or, for
+            # an uploaded house rule, in a lane (stopped at its limit)
             tables().make_room()
-            room, result = await run_in_threadpool(tables().prepare, data)
+            room, result = await tables().prepare_async(data)
             tables().admit(room)
-        except UsageError as exc:
-            return _error(str(exc), 400)
-        except RuleError as exc:
+        except (UsageError, RuleError, LaneError) as exc:
+            if isinstance(room, RemoteRoom):  # set up in its lane, but not kept: let go there
+                room.close("it could not be kept")
+            if isinstance(exc, UsageError):
+                return _error(str(exc), 400)
+            if isinstance(exc, LaneError):
+                return _error(f"this table could not be made: {exc}", 422)
             return JSONResponse({"error": "the rules do not compile", "code": 422,
                                  "diagnostics": [d.render() for d in exc.diagnostics] or [str(exc)]},
                                 status_code=422)
-        await tables().runner.call(room.id, room.step)  # the first bot moves
+        try:
+            await tables().runner.call(room.id, room.step)  # the first bot moves
+        except (LaneError, Stopping):  # its first move took too long (its game stopped), or the server stops
+            pass
         return JSONResponse(result)
 
     async def rules(request: Request):
         room = tables().rooms.get(request.path_params["room"])
         if room is None:
             return missing(request.path_params["room"], page=True)
-        config = room.config
-        sheet = await run_in_threadpool(tables().rulesets.rulesheet, config["rules"], config.get("variant"),
-                                        tuple(config.get("with", ())), config["players"])
+        try:
+            sheet = await tables().rulesheet(room)
+        except LaneError as exc:
+            return HTMLResponse(_note_page("No rulesheet", f"This table's rulesheet could not be written: {exc}."),
+                                status_code=422)
         return HTMLResponse(sheet)
 
     async def game_log(request: Request):
@@ -462,7 +280,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return missing(request.path_params["room"], page=False)
         if not room.finished:
             return _error("the log can be downloaded once the game is over", 409)
-        return Response(tables().game_log(room), media_type="application/x-ndjson", headers={
+        try:
+            text = await tables().game_log(room)
+        except LaneError as exc:
+            return _error(f"the log could not be written: {exc}", 422)
+        return Response(text, media_type="application/x-ndjson", headers={
             "Content-Disposition": f'attachment; filename="kittens-{room.id}.jsonl"'})
 
     routes = [
@@ -478,6 +300,23 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+def serve(application: Starlette, sockets: list, **options) -> None:
+    """Run the application with uvicorn until it is told to stop (Ctrl-C, SIGTERM). The
+    processes running uploaded rules are stopped first, so that nothing in flight waits
+    for them; what is still in flight after SHUTDOWN_SECONDS is cancelled."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets=None) -> None:
+            stop = getattr(application.state, "stop_rules", None)
+            if stop is not None:
+                stop()
+            await super().shutdown(sockets=sockets)
+
+    config = uvicorn.Config(application, lifespan="on", timeout_graceful_shutdown=SHUTDOWN_SECONDS, **options)
+    Server(config).run(sockets=sockets)
 
 
 async def _connection(websocket: WebSocket, tables: Tables, settings: Settings, backoff: Backoff) -> None:
@@ -573,11 +412,14 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings, 
                     elif kind == "chat":
                         await runner.call(room.id, room.social.say, listener, data.get("text"))
                     else:
-                        await runner.call(room.id, rematch, tables, room, listener.seat)
+                        again = remote_rematch if isinstance(room, RemoteRoom) else rematch
+                        await runner.call(room.id, again, tables, room, listener.seat)
                 else:
                     raise ActError(f"unknown message type '{kind[:40]}'", "unknown-type")
-            except (ActError, SocialError) as exc:
+            except (ActError, SocialError, LaneError) as exc:
                 refuse(exc.code, str(exc))
+            except Stopping:
+                refuse("stopping", "the server is stopping: this page reconnects when it is back")
             except Exception:  # a bug: the client is told, the room goes on
                 log.exception("room %s failed on a message", room.id)
                 refuse("internal", "the server could not do that (a bug in kittens)")
@@ -588,7 +430,7 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings, 
             try:
                 await runner.call(room.id, room.detach, listener)
             except Exception:  # the server is stopping, or the table closed: leave directly
-                room.detach(listener)
+                (room.forget if isinstance(room, RemoteRoom) else room.detach)(listener)
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender
@@ -638,7 +480,11 @@ def _error(message: str, status: int) -> JSONResponse:
 
 def _missing_page(why: str | None = None) -> str:
     if why is not None:
-        return ("<!doctype html><meta charset=utf-8><title>This table has closed</title>"
-                f"<p>This table has closed: {html.escape(why)}. <a href='/'>Make a table</a>.</p>")
-    return ("<!doctype html><meta charset=utf-8><title>No such table</title>"
-            "<p>There is no table here. <a href='/'>Make a table</a>.</p>")
+        return _note_page("This table has closed", f"This table has closed: {why}.")
+    return _note_page("No such table", "There is no table here.")
+
+
+def _note_page(title: str, text: str) -> str:
+    """A page of one sentence (escaped) and a way back to the lobby."""
+    return (f"<!doctype html><meta charset=utf-8><title>{html.escape(title)}</title>"
+            f"<p>{html.escape(text)} <a href='/'>Make a table</a>.</p>")

@@ -101,14 +101,18 @@ def _find(name, rulesets, what: str) -> str:
     return found
 
 
-def load_game(header: dict, rulesets):
-    """The compiled edition a header names (through the server's rulesets cache)."""
-    edition_path, extras = rule_files(header, rulesets)
+def variant_of(header: dict) -> str | None:
+    """The variant a header names (None: the edition itself)."""
     variant = header.get("variant")
     if variant is not None and (not isinstance(variant, str) or len(variant) > 100):
         raise ReplayError("the game header's variant is not a name")
+    return variant
+
+
+def load_game(header: dict, rulesets, edition_path: str, extras: list):
+    """The compiled edition of a header's rule files (through a rulesets cache)."""
     try:
-        return rulesets.load(edition_path, variant, tuple(extras))
+        return rulesets.load(edition_path, variant_of(header), tuple(extras))
     except (RuleError, UsageError) as exc:
         raise ReplayError(f"the rules this game was played with do not load: {exc}") from None
 
@@ -189,13 +193,17 @@ def room_replay(room, viewer) -> dict:
     return result
 
 
-def upload_replay(text: str, viewer, game: int, rulesets) -> dict:
-    """A game of an uploaded log, step by step; ``game`` counts from 1."""
-    games = parse_log(text)
+def pick_game(games: list, game) -> tuple[int, dict, list]:
+    """Game ``game`` (counting from 1) of a parsed log."""
     if type(game) is not int or not 1 <= game <= len(games):
         raise ReplayError(f"the log holds {len(games)} game(s): choose one from 1 to {len(games)}")
-    line, header, records = games[game - 1]
-    edition = load_game(header, rulesets)
+    return games[game - 1]
+
+
+def log_replay(games: list, game: int, viewer, rulesets) -> dict:
+    """A game of a parsed log, step by step, its rules compiled here."""
+    line, header, records = pick_game(games, game)
+    edition = load_game(header, rulesets, *rule_files(header, rulesets))
     result = steps(edition, header, records, viewer, first_line=line)
     result["games"] = len(games)
     result["game"] = game
@@ -207,7 +215,6 @@ def routes(tables, limiter, static: str) -> list:
     """``/replay`` (the viewer, for an uploaded log), ``/room/ID/replay`` (a finished
     table's game), ``GET /api/replay/room/ID?seat=N|all`` and ``POST /api/replay``
     (``{"log": text, "seat": N or "all", "game": K}``)."""
-    from starlette.concurrency import run_in_threadpool
     from starlette.responses import FileResponse, JSONResponse
     from starlette.routing import Route
 
@@ -227,7 +234,7 @@ def routes(tables, limiter, static: str) -> list:
         if room is None:
             return error("no such table", 404)
         try:
-            result = await run_in_threadpool(room_replay, room, _viewer(request.query_params.get("seat")))
+            result = await tables().replay(room, _viewer(request.query_params.get("seat")))
         except ReplayError as exc:
             return error(str(exc), 409 if not room.finished else 400)
         return JSONResponse(result)
@@ -248,8 +255,7 @@ def routes(tables, limiter, static: str) -> list:
         if not isinstance(data, dict) or not isinstance(data.get("log"), str):
             return error("send a JSON object with the log's text", 400)
         try:
-            result = await run_in_threadpool(upload_replay, data["log"], _viewer(data.get("seat")),
-                                             data.get("game", 1), tables().rulesets)
+            result = await tables().replay_log(data["log"], _viewer(data.get("seat")), data.get("game", 1))
         except ReplayError as exc:
             return error(str(exc), 400)
         return JSONResponse(result)

@@ -25,11 +25,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ..interpreter.engine.game import GameError, RuleRuntimeError
+from ..interpreter.engine.game import Game, GameError, RuleRuntimeError
+from ..interpreter.engine.logwriter import dumps, dumps_lines
 from ..interpreter.engine.players import make_bots
 from ..interpreter.engine.reactions import PASS
+from ..interpreter.engine.simulate import game_header
 from ..interpreter.engine.views import decision_for, view_for
 from .render import SPECTATOR, card_list, decision_prompt, frozen_at, log_entries, round_prompt, table_view
+from .social import Social
 from .words import Words
 
 #: event types that open a round of a reaction window (a play's window, or an answer in it)
@@ -157,10 +160,9 @@ class Room:
             if timer is not None:
                 timer.cancel()
         self._bot_timer = None
-        message = {"type": "error", "code": "closed", "message": f"This table has closed: {reason}."}
         listeners, self.listeners = self.listeners, []
         for listener in listeners:
-            listener.send(message)
+            listener.send(closed_message(reason))
 
     # -- people -----------------------------------------------------------------
     def attach(self, listener: Listener) -> None:
@@ -426,6 +428,17 @@ class Room:
             message["remaining_ms"] = max(0, int((round_.deadline - self.clock.now()) * 1000))
         return message
 
+    def game_log(self) -> str:
+        """The game as a log ``kittens replay`` reads: a header line, then every event."""
+        config = self.config
+        # named as a player can use them (a shipped name, an upload's file name), never by
+        # where the server keeps them: the server's folders are no business of the table's
+        fields = {"edition": config["given"]}
+        if config.get("with"):
+            fields["with"] = config["given_with"]
+        header = game_header(self.game, self.seed, self.labels, **fields)
+        return dumps(header) + "\n" + dumps_lines(self.state.events) + "\n"
+
     def prompt(self, seat) -> dict | None:
         """The question ``seat`` must answer now, with its buttons (None: nothing to do)."""
         if seat is SPECTATOR or self.error is not None:
@@ -440,6 +453,22 @@ class Room:
                 self.released < len(self.state.events):
             return None
         return decision_prompt(self.words, pending, self._decision_id(), self.state)
+
+
+def closed_message(reason: str) -> dict:
+    """What each page at a table is told when the server retires it (then let go)."""
+    return {"type": "error", "code": "closed", "message": f"This table has closed: {reason}."}
+
+
+def open_room(room_id: str, config: dict, seed: int, tokens: dict, edition, *, storage, clock: Clock,
+              answer_seconds: float, bot_delay: float, wall) -> Room:
+    """A room of a compiled edition, from its config (rules, players, seats), with its people
+    (names and chat, as stored): in the server, or in a process running uploaded rules."""
+    game = Game(edition, config["players"])
+    room = Room(room_id, config, game, seed, tokens, storage=storage, clock=clock,
+                bots=seat_bots(game, config["seats"], seed), answer_seconds=answer_seconds, bot_delay=bot_delay)
+    Social(room, storage, wall)
+    return room
 
 
 def seat_bots(game, seats: list, seed: int) -> dict:

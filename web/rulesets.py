@@ -59,6 +59,8 @@ CLIENT_UPLOAD_BYTES = 10 * 1024 * 1024
 CHECK_SECONDS = 30.0
 #: uploads checked at once (each in a process of its own)
 CHECKS_AT_ONCE = 2
+#: what an upload sent while the server stops is told
+STOPPING = "the server is stopping: send these files again in a moment"
 
 
 class UploadError(Exception):
@@ -110,23 +112,76 @@ def _shared_folders() -> list[str]:
     return folders
 
 
-class Rulesets:
+class Editions:
+    """Compiled editions, kept for the next table (an uploaded file compiled confined): what
+    a server compiles, and what a process running uploaded rules compiles (lane_worker.py)."""
+
+    def __init__(self, uploads: str) -> None:
+        self.uploads = uploads
+        self._kept: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()  # editions compile in worker threads
+
+    def is_upload(self, path: str) -> bool:
+        return plugins.confined(path, [os.path.realpath(self.uploads)])
+
+    def load(self, path: str, variant: str | None, expansions: tuple = ()):
+        """The compiled edition (kept for the next table): RuleError or UsageError."""
+        key = (path, variant, tuple(expansions))
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+                return found
+        workspace = ConfinedWorkspace() if self.is_upload(path) else None
+        edition = load_edition(path, variant, tuple(expansions), workspace=workspace)
+        with self._lock:
+            self._kept[key] = edition
+            while len(self._kept) > EDITIONS_KEPT:
+                self._kept.popitem(last=False)
+        return edition
+
+    def rulesheet(self, path: str, variant: str | None, expansions: tuple, players: int) -> str:
+        """The table's rulesheet as an HTML page, with what it changes against its base."""
+        from ..interpreter.words.resolved import against_base
+        from ..interpreter.words.rulesheet import render_rulesheet
+
+        edition = self.load(path, variant, expansions)
+        whole = self.load(path, None, expansions)
+        try:
+            base, changes = against_base(edition, whole, lambda other: self.load(other, None))
+        except (RuleError, UsageError):
+            base, changes = None, []
+        lines = None
+        if base is not None:
+            label = f"Against {base.name}" + (f" ({base.variant})" if base.variant else "")
+            lines = [f"{label}:"] + [change.render() for change in changes] if changes else \
+                [f"{label}: no differences in the rules"]
+        return render_rulesheet(edition, players, "html", changes=lines)
+
+
+class Rulesets(Editions):
     """What the lobby offers, compiled editions (kept), and uploads."""
 
     def __init__(self, uploads: str, extra: list[str] = (), *, max_uploads: int = MAX_UPLOADS,
                  max_upload_bytes: int = MAX_UPLOAD_BYTES, client_uploads: int = CLIENT_UPLOADS,
                  client_upload_bytes: int = CLIENT_UPLOAD_BYTES, check_seconds: float = CHECK_SECONDS) -> None:
-        self.uploads = uploads
+        super().__init__(uploads)
         self.quota = quotas.Quota(max_uploads, max_upload_bytes, client_uploads, client_upload_bytes)
         self.check_seconds = check_seconds
         self._checks = threading.BoundedSemaphore(CHECKS_AT_ONCE)
+        self._checking: set = set()  # the checker processes running now (stopped when the server stops)
+        self.closed = False
         self.entries: list[dict] = []
         self.expansions: list[dict] = []
         self._paths: dict[str, str] = {}  # key -> absolute path
-        self._kept: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()  # editions compile in worker threads
         found = catalog([shipped_editions()]) + installed_catalog() + (catalog(list(extra)) if extra else [])
         self._index(found, source="server")
+
+    def close(self) -> None:
+        """The server stops: the uploads being checked are refused at once."""
+        self.closed = True
+        for process in list(self._checking):
+            process.kill()
 
     def _index(self, found: list[dict], source: str, folder: str | None = None) -> list[dict]:
         """Lobby entries (editions and expansions, their variants inside) of catalog entries."""
@@ -171,44 +226,6 @@ class Rulesets:
         elif isinstance(key, str) and key in self._paths:
             return self._paths[key]
         raise UsageError("no such ruleset: choose one from the list, or upload it again")
-
-    def is_upload(self, path: str) -> bool:
-        return plugins.confined(path, [os.path.realpath(self.uploads)])
-
-    # -- compiling ------------------------------------------------------------------
-    def load(self, path: str, variant: str | None, expansions: tuple = ()):
-        """The compiled edition (kept for the next table): RuleError or UsageError."""
-        key = (path, variant, tuple(expansions))
-        with self._lock:
-            found = self._kept.get(key)
-            if found is not None:
-                self._kept.move_to_end(key)
-                return found
-        workspace = ConfinedWorkspace() if self.is_upload(path) else None
-        edition = load_edition(path, variant, tuple(expansions), workspace=workspace)
-        with self._lock:
-            self._kept[key] = edition
-            while len(self._kept) > EDITIONS_KEPT:
-                self._kept.popitem(last=False)
-        return edition
-
-    def rulesheet(self, path: str, variant: str | None, expansions: tuple, players: int) -> str:
-        """The table's rulesheet as an HTML page, with what it changes against its base."""
-        from ..interpreter.words.resolved import against_base
-        from ..interpreter.words.rulesheet import render_rulesheet
-
-        edition = self.load(path, variant, expansions)
-        whole = self.load(path, None, expansions)
-        try:
-            base, changes = against_base(edition, whole, lambda other: self.load(other, None))
-        except (RuleError, UsageError):
-            base, changes = None, []
-        lines = None
-        if base is not None:
-            label = f"Against {base.name}" + (f" ({base.variant})" if base.variant else "")
-            lines = [f"{label}:"] + [change.render() for change in changes] if changes else \
-                [f"{label}: no differences in the rules"]
-        return render_rulesheet(edition, players, "html", changes=lines)
 
     # -- uploads --------------------------------------------------------------------
     def upload(self, files: list, client: str = "", in_use: set = frozenset()) -> dict:
@@ -272,8 +289,11 @@ class Rulesets:
         names = list(texts)
         given = json.dumps({"folder": folder, "files": texts}).encode("utf-8")
         with self._checks:
+            if self.closed:
+                raise UploadError(STOPPING, 503)
             process = subprocess.Popen([sys.executable, "-m", "kittens.web.rulesets"],
                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.PIPE)
+            self._checking.add(process)
             try:
                 out, err = process.communicate(given, timeout=self.check_seconds)
             except subprocess.TimeoutExpired:
@@ -282,6 +302,10 @@ class Rulesets:
                 raise UploadError(f"checking these files took longer than {self.check_seconds:g} s, as "
                                   "long as this server gives one upload: they ask too much work of the "
                                   "checker (very long lists, deeply nested effects?)", 422) from None
+            finally:
+                self._checking.discard(process)
+        if self.closed:  # stopped half-way by close(): not a bug
+            raise UploadError(STOPPING, 503)
         try:
             found = json.loads(out) if process.returncode == 0 else None
         except ValueError:

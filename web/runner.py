@@ -14,6 +14,11 @@ run one at a time per table, in one of two *lanes*:
   starts (nobody knows yet how much work its cards do), and where any table goes
   for good once one of its jobs used more than ``slow_job`` seconds of CPU.
 
+A table of an uploaded house rule runs in neither when the server has *lanes*
+(lanes.py): processes of their own, where a job past its limit is stopped half-way.
+Its jobs are coroutines (remote.RemoteRoom's), awaited here one at a time per table
+like the others, on the same budget (the lane says how much CPU each used).
+
 Why one thread rather than a pool: rules are pure Python, so a thread running
 them holds the interpreter lock, and the event loop waits for it whenever it
 wakes up. With one busy worker the loop waits at most a switch interval (the
@@ -34,11 +39,14 @@ and nothing after it is played.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import inspect
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from .lanes import LaneError, Lanes
 from .room import Clock
 
 log = logging.getLogger("kittens.web")
@@ -62,6 +70,7 @@ class Budget:
     credit: float = 0.0
     stamp: float = field(default_factory=time.monotonic)
     slow: bool = False
+    remote: bool = False  # it plays in a lane (lanes.py): its jobs are coroutines
     told: bool = False  # its players were told that it is being slowed down
     used: float = 0.0  # CPU seconds used in all, for the server's owner
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -89,7 +98,7 @@ class Runner:
     method but :meth:`clock` and :meth:`submit` is called in the loop."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, *, share: float = 0.25, burst: float = 5.0,
-                 slow_job: float = 0.2, move_seconds: float = 10.0) -> None:
+                 slow_job: float = 0.2, move_seconds: float = 10.0, lanes: Lanes | None = None) -> None:
         self.loop = loop
         self.share, self.burst = share, burst
         self.slow_job, self.move_seconds = slow_job, move_seconds
@@ -97,29 +106,46 @@ class Runner:
         self.budgets: dict[str, Budget] = {}
         self.rooms: dict = {}  # table id -> its room (to tell and stop it)
         self.closed = False
+        self._closing = asyncio.Event()  # set by close(): a table waiting for its budget stops waiting
+        self.lanes = lanes  # the processes for uploaded rules (None: they run here too)
+        if lanes is not None:
+            lanes.runner = self
 
     def close(self) -> None:
-        """The server stops: no job starts from now on (timers that fire do nothing)."""
+        """The server stops: no job starts from now on (timers that fire do nothing), and
+        the lanes are killed (what they were doing was not stored yet, and never will be)."""
         self.closed = True
+        self._closing.set()
         self.slow.shutdown(wait=False, cancel_futures=True)
+        if self.lanes is not None:
+            self.lanes.close()
 
     async def stop(self, timeout: float = 15.0) -> None:
-        """Close, and wait (at most ``timeout`` seconds) for the jobs running now to end:
-        they may still store a move, so the database closes after them."""
+        """Close, and wait (at most ``timeout`` seconds) for the jobs running now in the
+        slow thread to end: they may still store a move, so the database closes after them."""
         self.close()
-
+        if self.lanes is not None:
+            await self.lanes.wait_closed()
         try:
             await asyncio.wait_for(asyncio.to_thread(self.slow.shutdown, wait=True), timeout)
         except asyncio.TimeoutError:
             log.warning("a table's rules were still running when the server stopped")
 
-    def add(self, room, slow: bool = False) -> None:
-        """A table this runner runs (``slow``: in the slow lane from the start)."""
+    def add(self, room, slow: bool = False, remote: bool = False) -> None:
+        """A table this runner runs (``slow``: in the slow lane from the start; ``remote``:
+        in a lane, its jobs coroutines)."""
         self.rooms[room.id] = room
         budget = self.budgets.get(room.id)
         if budget is None:
             budget = self.budgets[room.id] = Budget(self.share, self.burst)
         budget.slow = budget.slow or slow
+        budget.remote = remote
+
+    def charge(self, room_id: str, seconds: float) -> None:
+        """CPU a table's job used elsewhere (in its lane)."""
+        budget = self.budgets.get(room_id)
+        if budget is not None:
+            budget.charge(seconds)
 
     def forget(self, room_id: str) -> None:
         self.rooms.pop(room_id, None)
@@ -134,14 +160,17 @@ class Runner:
         within its budget: its result, or the exception it raised."""
         budget = self.budgets.get(room_id)
         if budget is None:  # a table closed since (a late timer): its job still leaves the loop
-            budget = Budget(self.share, self.burst)
+            budget = Budget(self.share, self.burst, remote=inspect.iscoroutinefunction(fn))
         async with budget.lock:
             delay = budget.wait(time.monotonic())
             if delay > 0:
                 self._tell_slow(room_id, budget, delay)
-                await asyncio.sleep(delay)
+                with contextlib.suppress(asyncio.TimeoutError):  # a server that stops does not wait
+                    await asyncio.wait_for(self._closing.wait(), delay)
             if self.closed:
                 raise Stopping("the server is stopping")
+            if budget.remote:  # in a lane, which stops it at its limit and charges its CPU
+                return await fn(*args)
             lane = self.slow if budget.slow else None
             if lane is None:  # the quick lane: here, in the loop
                 used, outcome, failed = _timed(fn, args)
@@ -212,8 +241,11 @@ def _timed(fn, args):
 
 
 def _logged(task: asyncio.Task) -> None:
-    if not task.cancelled() and task.exception() is not None and not isinstance(task.exception(), Stopping):
-        log.error("a table's timer failed", exc_info=task.exception())
+    if task.cancelled() or task.exception() is None:
+        return
+    if isinstance(task.exception(), (Stopping, LaneError)):  # a server stopping; a move stopped (logged)
+        return
+    log.error("a table's timer failed", exc_info=task.exception())
 
 
 def _in_loop(loop) -> bool:

@@ -135,34 +135,54 @@ def rematch(tables, room, seat) -> str:
     (who sat at seat 0 sits at seat 1, ...), and a new deal. Its room id; every page at
     this table is told, and follows with its own link."""
     social = room.social
-    if seat is SPECTATOR:
-        raise SocialError("spectators watch: a seat's link starts the next game", "spectator")
-    if not room.finished and room.error is None:
-        raise SocialError("the next game can start once this one is over", "not-over")
+    check_rematch(room, seat)
     if social.next is not None and social.next in tables.rooms:
         social.tell({"type": "rematch", "room": social.next})  # a page that missed it follows now
         return social.next
-    players = room.game.players
-    config = dict(room.config, seats=[room.config["seats"][(seat_ - 1) % players] for seat_ in range(players)])
-    tokens = {(int(old) + 1) % players: token for old, token in room.tokens.items()}
-    new_id = secrets.token_urlsafe(9)
+    new_id, config, tokens, names = next_seats(room, social.names)
     try:
         tables.make_room()
         new = tables.build(new_id, config, secrets.randbelow(1 << 31), tokens)
         tables.admit(new)
     except (RuleError, UsageError, GameError, OSError) as exc:
         raise SocialError(f"the next game could not start: {exc}", "no-rematch") from None
-    for old, name in social.names.items():
-        new.social.names[(old + 1) % players] = name
-        if tables.storage is not None:
-            _store_name(tables.storage, new_id, (old + 1) % players, name)
-    social.next = new_id
-    if social.storage is not None:
-        with social.storage._transaction() as db:
-            db.execute("INSERT OR REPLACE INTO rematches (room, next) VALUES (?, ?)", (room.id, new_id))
+    new.social.names.update(names)
+    store_names(tables.storage, new_id, names)
+    note_next(social, new_id)
     new.step()
     social.tell({"type": "rematch", "room": new_id})
     return new_id
+
+
+def check_rematch(room, seat) -> None:
+    """SocialError when the next game cannot start: asked by a spectator, or too early."""
+    if seat is SPECTATOR:
+        raise SocialError("spectators watch: a seat's link starts the next game", "spectator")
+    if not room.finished and room.error is None:
+        raise SocialError("the next game can start once this one is over", "not-over")
+
+
+def next_seats(room, names: dict) -> tuple[str, dict, dict, dict]:
+    """The next game's room id, config, seat tokens and names: everyone one seat on."""
+    players = room.config["players"]
+    config = dict(room.config, seats=[room.config["seats"][(seat - 1) % players] for seat in range(players)])
+    tokens = {(int(old) + 1) % players: token for old, token in room.tokens.items()}
+    return (secrets.token_urlsafe(9), config, tokens,
+            {(int(old) + 1) % players: name for old, name in names.items()})
+
+
+def store_names(storage, room_id: str, names: dict) -> None:
+    if storage is not None:
+        for seat, name in names.items():
+            _store_name(storage, room_id, seat, name)
+
+
+def note_next(social: Social, new_id: str) -> None:
+    """The table's next game is ``new_id`` (stored, so a restart keeps the link)."""
+    social.next = new_id
+    if social.storage is not None:
+        with social.storage._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO rematches (room, next) VALUES (?, ?)", (social.room.id, new_id))
 
 
 # -- the database rows (tables in storage.SCHEMA, dropped with their room) --------------

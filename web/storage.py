@@ -4,7 +4,10 @@ A room is stored when it is made (its rules, seats, seed and the digests of its
 seat tokens), and every decision as it is made, in the same transaction as how
 far the room has shown its events: a server stopped at any moment comes back
 with every room where it was, the engine replaying each game from its seed and
-decisions. The database is in WAL mode, so a write does not wait for readers.
+decisions. The database is in WAL mode, so a write does not wait for readers. The
+processes that run uploaded rules (lane_worker.py) open it too, for their tables:
+SQLite keeps one writer at a time, and a process killed half-way through a write
+leaves the database as it was before that transaction.
 
 Tables do not live for ever: each row says when the room was last played in and
 when its game ended (wall-clock seconds, so they mean the same after a restart),
@@ -157,6 +160,13 @@ class Storage:
                               "round_at": round_at, "finished": bool(finished), "tokens": tokens,
                               "active_at": active_at, "finished_at": finished_at})
         return found
+
+    def progress(self, room_id: str) -> tuple[int, int | None] | None:
+        """How far a room has shown its events, and the event of its open round: (released,
+        round_at); None when no such room is stored."""
+        with self.lock:
+            row = self.db.execute("SELECT released, round_at FROM rooms WHERE id = ?", (room_id,)).fetchone()
+        return None if row is None else (row[0], row[1])
 
     def actions(self, room_id: str) -> list:
         with self.lock:
