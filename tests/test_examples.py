@@ -94,3 +94,17 @@ def test_the_example_package_validates_and_plays_on_any_base():
     party = load_edition(str(ROOT / "editions" / "party.yaml"), None,
                          (str(PACKAGE / "space_cats" / "expansion.yaml"),))
     assert party.deck_for(8)["orbit"] == 4
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_zombie_kittens_always_ends_with_a_winner(players):
+    """Issue 41: a Raise the Dead played while the only kitten out of the pile sat in a
+    hand (five different cards fetch any card) left the pile a kitten short, and about
+    one game in sixty ran dry with two players left, to the turn limit. Seed 1091 and
+    the 199 after it held three such games with 3 players, two with 4 and three with 5."""
+    from kittens.interpreter.engine.game import Game
+    from kittens.interpreter.engine.simulate import run_games
+
+    game = Game(load_edition(str(EXPANSIONS / "zombie_kittens.yaml")), players)
+    summary = run_games(game, games=200, seed=1091, bots=["random"], keep_results=False)
+    assert summary.games == 200 and summary.no_winner == 0
