@@ -42,6 +42,7 @@ except ImportError as exc:  # the plain install stays light: these come with the
     raise ImportError("kittens.env (the PettingZoo environment) needs the rl extra: "
                       f"pip install 'kittens-engine[rl]' ({exc.name or exc} is missing)") from exc
 
+from ..interpreter.engine.endings import outcome
 from ..interpreter.engine.encoding import ActionCatalogue, ObservationEncoder
 from ..interpreter.engine.game import Game
 from ..interpreter.rules.load import load_edition
@@ -171,7 +172,7 @@ class KittensAEC(AECEnv):
         if state is None:
             return "(reset() first)"
         if state.is_terminal():
-            return f"game over after {state.table.turn} turns; winners: {list(state.winners) or 'nobody'}"
+            return f"game over after {state.table.turn} turns: {outcome(state.table.end_reason, state.winners)}"
         seat = state.decision().seat
         view = state.view(seat)
         others = ", ".join(f"seat {other}: {view.hand_count(other)} cards"

@@ -46,6 +46,7 @@ class Replayed:
     events: int  # events that matched
     winner: int | None
     mismatch: str | None = None  # the first difference, if any
+    reason: str | None = None  # why the game ended ("turn_limit": a limit stopped it), once replayed
     incomplete: str | None = None  # why the log stops before the game's end, if it does
     game: int = 1  # its number in the log
     line: int = 1  # the line of its header
@@ -164,7 +165,7 @@ def _replay_game(header: dict, line: int, number: int, lines: "_Lines",
                 result.events += 1
             else:
                 lines.skim = True  # the verdict is in: the game's other lines are only counted
-    result.winner = state.winner
+    result.winner, result.reason = state.winner, state.table.end_reason
     if result.verified and not _finished(state, result.events):
         result.incomplete = (f"{lines.path}:{last}: the log stops after line {last}, before the "
                              "game's end (no game_over event): the run that wrote it was stopped, "

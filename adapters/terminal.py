@@ -10,6 +10,7 @@ card to answer with, so nobody learns who was asked (ruling 6).
 from __future__ import annotations
 
 from ..interpreter.engine.decisions import Chance
+from ..interpreter.engine.endings import outcome
 from ..interpreter.engine.events import AFTER_THE_DEAL, for_seat
 from ..interpreter.engine.views import decision_for, view_for
 from ..interpreter.lang.diagnostics import printable
@@ -100,12 +101,8 @@ class HumanTable:
         for seat in self.humans:
             self._switch_to(seat)
             self._show_events(seat)
-        winner = state.winner
         self.io.write(RULE)
-        team = state.winners if len(state.winners) > 1 else ()
-        self.io.write("Game over: " + ("nobody wins (turn limit)" if winner is None else
-                                       f"seats {', '.join(map(str, team))} win together." if team
-                                       else f"seat {winner} wins."))
+        self.io.write(f"Game over: {outcome(state.table.end_reason, state.winners)}.")
         if state.game.phases.scoring:
             self.io.write("Scores: " + ", ".join(f"seat {seat} {score}" for seat, score in enumerate(state.scores())))
 

@@ -52,6 +52,7 @@ def run(
     """Play bot-only games and print who won each and a summary. Ctrl-C stops after the
     finished games, with their summary (exit 130)."""
     from ..adapters.replay import header_fields
+    from ..interpreter.engine.endings import no_winner, outcome
     from ..interpreter.engine.game import Game, RuleRuntimeError
     from ..interpreter.engine.simulate import run_games
 
@@ -64,9 +65,12 @@ def run(
     show_each = not as_json and (each or (each is None and games <= 20))
 
     def print_game(game_seed, state):
-        winner = state.winner
-        who = "nobody (turn limit)" if winner is None else f"seat {winner} ({seats[winner]})"
-        echo(f"seed {game_seed}: {who} wins after {state.table.turn} turns")
+        turns, reason = state.table.turn, state.table.end_reason
+        if not state.winners:
+            echo(f"seed {game_seed}: {no_winner(reason, turns)}")
+            return
+        who = outcome(reason, state.winners, lambda seat: f"{seat} ({seats[seat]})")
+        echo(f"seed {game_seed}: {who} after {turns} turns")
 
     stream = _open_log(log, "run")
     with stream or contextlib.nullcontext():
@@ -96,6 +100,8 @@ def run(
 
 
 def _print_summary(summary, name: str, seats: list[str]) -> None:
+    from ..interpreter.engine.endings import stopped_lines
+
     count, games = len(seats), summary.games
     echo(f"{games} game{'s' if games != 1 else ''} of {name}, "
                f"{count} players, bots {', '.join(seats)}")
@@ -110,8 +116,8 @@ def _print_summary(summary, name: str, seats: list[str]) -> None:
             share = seats.count(bot)
             echo(f"  all {bot} bots ({share} seat{'s' if share != 1 else ''}): {wins} wins "
                        f"({100 * wins / games:.1f}%)")
-    if summary.no_winner:
-        echo(f"  no winner (turn limit): {summary.no_winner}")
+    for line in stopped_lines(summary.ends, summary.no_winner):
+        echo(f"  {line}")
     speed = f"; {games / summary.seconds:.0f} games/s" if summary.seconds else ""
     echo(f"  mean turns per game: {summary.turns / games:.1f}{speed}")
 
@@ -141,6 +147,7 @@ def replay(
 
     Exit 1 if a game differs or is incomplete (the log stops before its end)."""
     from ..adapters.replay import LogError, replay_log
+    from ..interpreter.engine.endings import outcome
     from ..interpreter.rules.load import RuleError
 
     as_json = start("replay", output, as_json) == "json"
@@ -163,7 +170,7 @@ def replay(
             else:
                 verified += 1
                 entry.update(status="verified", events=result.events, winner=result.winner)
-                who = "no winner" if result.winner is None else f"seat {result.winner} wins"
+                who = outcome(result.reason, () if result.winner is None else (result.winner,))
                 say(f"{label}: verified {result.events} events; {who}")
             results.append(entry)
     except LogError as exc:

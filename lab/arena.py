@@ -23,6 +23,7 @@ import html
 import math
 from dataclasses import dataclass, field
 
+from ..interpreter.engine.endings import stopped_lines
 from ..interpreter.engine.game import Game
 from .play import play_record, seats_for
 
@@ -239,7 +240,8 @@ def format_table(report: Report, edition_name: str) -> str:
         lines.append(f"{row['bot']:<28} {row['seats_played']:>6} {row['wins']:>6} {rate:>9} "
                      f"{interval:>15} {row['mean_rank'] or 0:>9.2f} {rating:>22} {row['ordinal']:>8.1f}")
     if report.no_winner:
-        lines.append(f"no winner (turn limit): {report.no_winner}")
+        ends = (report.summary or {}).get("limits", {}).get("ends", {})
+        lines += stopped_lines(ends, report.no_winner)
     lines.append("ratings: openskill Plackett-Luce, updated game by game in game order")
     return "\n".join(lines)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..interpreter.engine.endings import is_limit, limit_name
 from .comparison import card_lines
 from .summary import SIGNIFICANT
 
@@ -90,8 +91,10 @@ def _wins(summary: dict) -> list:
         out.append(f"  first player: {_pct(first['rate'])} {_ci(first['ci'])} against {_pct(first['chance'])}, "
                    f"{_p(first['p_value'])}")
     limits = summary["limits"]
+    which = "; ".join(f"{count} at {limit_name(reason)}" for reason, count in limits.get("ends", {}).items()
+                      if is_limit(reason) and count)
     out.append(f"  games stopped at a limit: {limits['count']} ({_pct(limits['rate'])}, 95% CI "
-               f"{_ci(limits['ci'])[1:-1]})"
+               f"{_ci(limits['ci'])[1:-1]})" + (f": {which}" if which else "")
                + (f"; no winner in {summary['no_winner']['count']}" if summary['no_winner']['count'] else ""))
     return out
 

@@ -10,6 +10,7 @@ and so says nothing about any game.
 
 from __future__ import annotations
 
+from ..interpreter.engine.endings import no_winner
 from ..interpreter.engine.events import AFTER_THE_DEAL, for_seat
 from ..interpreter.engine.table import PUBLIC
 from ..interpreter.engine.views import View
@@ -62,6 +63,8 @@ def table_view(state, seat) -> dict:
         "finished": table.finished,
         "winners": list(table.winners),
     }
+    if table.finished and not table.winners:  # why nobody won: a limit stopped the game, or the rules
+        out["no_winner"] = no_winner(table.end_reason)
     if table.finished and state.game.phases.scoring:  # the final scores, once the game is over
         out["scores"] = state.scores()
     return out

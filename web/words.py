@@ -8,6 +8,8 @@ serve players (``viewer`` a seat) and spectators (``viewer`` None).
 
 from __future__ import annotations
 
+from ..interpreter.engine.endings import no_winner
+
 PASS, DRAW, PLAY_BLIND = "pass", "draw", "play blind"
 
 
@@ -250,7 +252,7 @@ class Words:
     def _game_over(self, event, viewer):
         winners = event.get("winners") or ([event["winner"]] if event.get("winner") is not None else [])
         if not winners:
-            return "Game over: nobody wins."
+            return f"Game over: {no_winner(event.get('reason'))}."
         names = " and ".join(self.who(s, viewer) for s in winners)
         verb = "win" if len(winners) > 1 or winners[0] == viewer else "wins"
         return f"Game over: {names} {verb}!"

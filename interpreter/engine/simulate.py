@@ -33,6 +33,7 @@ class Summary:
     games: int = 0
     wins: dict = field(default_factory=dict)  # seat -> wins
     no_winner: int = 0
+    ends: dict = field(default_factory=dict)  # why games ended (table.end_reason) -> games
     turns: int = 0
     decisions: int = 0
     seconds: float = 0.0
@@ -44,6 +45,8 @@ class Summary:
         self.games += 1
         self.turns += state.table.turn
         self.decisions += state.decisions
+        reason = state.table.end_reason
+        self.ends[reason] = self.ends.get(reason, 0) + 1
         if state.winner is None:
             self.no_winner += 1
         else:  # in a team game every member of the winning team wins
@@ -65,6 +68,7 @@ class Summary:
             "wins": {str(seat): self.wins.get(seat, 0) for seat in range(players)},
             "wins_by_bot": self.wins_by_bot(bots),
             "no_winner": self.no_winner,
+            "ends": dict(sorted(self.ends.items())),
             "players": players,
             "bots": bots,
             "seed": seed,

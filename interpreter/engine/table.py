@@ -238,6 +238,7 @@ class Table:
         self.turn = 0
         self.turn_ended = False
         self.finished = False
+        self.end_reason: str | None = None  # why the game ended: "ended", "turn_limit", ...
         self.winner: int | None = None
         self.winners: tuple = ()  # every winning seat: one, or a whole team
         self.teams = getattr(edition, "teams", 0)
@@ -267,6 +268,7 @@ class Table:
         other._marked, other._homes, other._reactive = self._marked, self._homes, self._reactive
         other.current, other.direction, other.turn = self.current, self.direction, self.turn
         other.turn_ended, other.finished, other.winner = self.turn_ended, self.finished, self.winner
+        other.end_reason = self.end_reason
         other.winners, other.teams, other.together = self.winners, self.teams, self.together
         other.bounds, other.watch, other.outs, other.ending = self.bounds, self.watch, self.outs, self.ending
         other.alive, other.owed, other.attacked = list(self.alive), list(self.owed), list(self.attacked)
@@ -778,6 +780,7 @@ class Table:
             self.ending = True  # game_end triggers run, and a game on points names its winners
             winner, winners = self.at_end(winner, reason, winners)
         self.finished = True
+        self.end_reason = reason
         self.winner = winner
         self.winners = tuple(winners) if winners is not None else (() if winner is None else (winner,))
         if self.teams or len(self.winners) > 1:  # every winner named; other games' events as they were

@@ -482,7 +482,7 @@ function renderOver(view) {
   $("download").href = `/room/${roomId}/log`;
   $("replay").href = `/room/${roomId}/replay`;
   const winners = view.winners;
-  $("over-text").textContent = (!winners.length ? "Game over: nobody wins." :
+  $("over-text").textContent = (!winners.length ? `Game over: ${view.no_winner || "no winner"}.` :
     winners.includes(mySeat) ? (winners.length > 1 ? "Game over: your team wins!" : "Game over: you win!") :
     `Game over: ${winners.map((s) => names[s]).join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`)
     + (view.scores ? " Scores: " + view.scores.map((score, s) => `${names[s]} ${score}`).join(", ") + "." : "");
