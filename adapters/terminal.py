@@ -14,6 +14,7 @@ from ..interpreter.engine.endings import outcome
 from ..interpreter.engine.events import AFTER_THE_DEAL, for_seat
 from ..interpreter.engine.views import decision_for, view_for
 from ..interpreter.lang.diagnostics import printable
+from ..interpreter.words.answers import standing
 
 RULE = "-" * 64
 
@@ -194,7 +195,16 @@ class HumanTable:
             return f"Your turn (you owe {info.get('owed', 1)}). Play a card, or draw to end the turn:"
         if kind == "answer":
             play = info["play"]
-            return f"{self.who(play['seat'], seat).capitalize()} played {self.title(play['id'])}. Answer it?"
+            said = f"{self.who(play['seat'], seat).capitalize()} played {self.title(play['id'])}"
+            _window, answers = _answers_so_far(self.state.events, len(self.state.events))
+            if not answers or len(answers) != info.get("depth", 1) - 1:
+                return f"{said}. Answer it?"
+            last = info.get("answering") or {}
+            chain = ", then ".join(f"{self.who(e['seat'], seat)} answered with {self.title(e['card'])}"
+                                   for e in answers)
+            where = standing(self.edition, [e["card"] for e in answers], self.title(play["id"]), open_=False)
+            return (f"{said}; {chain}. As it stands, {where}. Answer the "
+                    f"{self.title(last.get('id'))} of {self.who(last.get('seat'), seat)}?")
         if kind == "combo_card":
             return "Pick the next card of the combo:"
         if kind == "ask":
@@ -299,7 +309,9 @@ class HumanTable:
         if start == 0:  # setup is summed up, not told card by card
             start = next((i for i, e in enumerate(events) if e["type"] in AFTER_THE_DEAL), len(events))
             self.io.write("The cards are dealt.")
-        seen = [e for e in (for_seat(event, seat) for event in events[start:]) if e is not None]
+        shown = [(place, for_seat(event, seat)) for place, event in enumerate(events[start:], start)]
+        places = [place for place, e in shown if e is not None]  # where each event seen stands in all
+        seen = [e for _place, e in shown if e is not None]
         absorbed = _knockouts(seen)
         for index, event in enumerate(seen):
             if absorbed.get(index, index) != index:
@@ -308,6 +320,8 @@ class HumanTable:
                 continue  # the `play` or `answer` event that follows tells it
             if event["type"] == "out":
                 line = self._knockout_line(seen, index, absorbed, seat)
+            elif event["type"] == "answer":  # (an earlier screen may have shown the play)
+                line = self._answer_line(events, places[index], seat)
             else:
                 line = self.describe(event, seat)
             if line:
@@ -381,6 +395,16 @@ class HumanTable:
             return "Final scores: " + ", ".join(f"seat {s} {v}" for s, v in enumerate(event["scores"])) + "."
         return None
 
+    def _answer_line(self, events: list, index: int, viewer: int) -> str:
+        """An answer (a Nope; ``events[index]`` of all the game's events), and where it
+        leaves the play it answers: cancelled, or standing again after a Nope of a Nope."""
+        line = self.describe(events[index], viewer) or ""
+        window, answers = _answers_so_far(events, index + 1)
+        if window is None:
+            return line
+        where = standing(self.edition, [e["card"] for e in answers], self.title(window["id"]))
+        return f"{line[:-1]}: {where}."
+
     def _knockout_line(self, events: list, out_index: int, absorbed: dict, viewer: int) -> str:
         """A player knocked out, in one line: what was shown and where their hand went."""
         event = events[out_index]
@@ -449,6 +473,21 @@ def _knockouts(events: list) -> dict:
             absorbed[j] = index
         absorbed.setdefault(index, index)  # marks the out event itself as a knock-out
     return absorbed
+
+
+def _answers_so_far(events: list, stop: int) -> tuple:
+    """(the `window` event of the reaction window open at ``stop``, its `answer` events
+    before ``stop`` in order), or (None, []) when no window is open there."""
+    answers = []
+    for place in range(stop - 1, -1, -1):
+        kind = events[place]["type"]
+        if kind == "answer":
+            answers.append(events[place])
+        elif kind == "window":
+            return events[place], answers[::-1]
+        elif kind == "window_closed":
+            break
+    return None, []
 
 
 def _played(events: list, index: int) -> bool:

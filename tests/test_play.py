@@ -5,7 +5,7 @@ import re
 from conftest import ROOT
 from typer.testing import CliRunner
 
-from kittens.adapters.terminal import HumanTable, Terminal
+from kittens.adapters.terminal import HumanTable, Quit, Terminal
 from kittens.cli import app
 from kittens.interpreter.engine.bots import HeuristicBot
 from kittens.interpreter.engine.game import Game
@@ -132,3 +132,87 @@ def test_terminal_play_shows_counters_free_actions_and_final_scores():
     result = runner.invoke(app, ["play", gifts, "-p", "4", "--seed", "2"], input="1\n" * 600)
     assert result.exit_code == 0, result.output
     assert "Give your partner a card" in result.output and "Traceback" not in result.output
+
+
+class _Noper:
+    """A bot that answers every play it can with a Nope, and otherwise draws or passes."""
+    name = "noper"
+
+    def choose(self, view, decision):
+        return "play nope" if "play nope" in decision.options else decision.options[0]
+
+
+def test_each_nope_says_whether_the_play_now_stands_or_is_cancelled():
+    """Issue 41: at a Nope the prompt only said "You played Attack. Answer it?", so a
+    person had to count the Nopes to know where the Attack stood. Now the answer's line
+    and the next prompt say it: cancelled after a Nope, standing again after a Nope of
+    that Nope."""
+    edition = load_edition(ORIGINAL)
+
+    def layout(table):
+        for card in ("attack", "nope"):
+            table.new_card(edition.cards[card], table.hands[0])
+        table.new_card(edition.cards["nope"], table.hands[1])
+        for _ in range(6):
+            table.new_card(edition.cards["tacocat"], table.draw_pile)
+
+    state = Game(edition, 2).new_state(0, layout=layout)
+    lines: list[str] = []
+    answers = iter(["2", "2", "q"])  # play Attack, Nope the Nope, then stop
+    table = HumanTable(state, [0], {1: _Noper()}, Terminal(read=lambda prompt: next(answers),
+                                                           write=lines.append))
+    try:
+        table.play()
+    except Quit:
+        pass
+    text = "\n".join(lines)
+    assert "* Seat 1 (noper) answered with Nope: the Attack is cancelled, unless someone answers again." in text
+    assert ("You played Attack; seat 1 (noper) answered with Nope. As it stands, the Attack is "
+            "cancelled. Answer the Nope of seat 1 (noper)?") in text
+    assert "* You answered with Nope: the Attack stands again." in text
+    assert "Seat 1 (noper) now owes 2 turns." in text
+
+
+def test_where_a_chain_of_answers_leaves_the_play(write):
+    """Answers resolve from the last: a cancel cancels the one below unless it was
+    cancelled itself; an answer that does not cancel changes nothing, and one that
+    cancels only under a condition leaves the outcome untold."""
+    from kittens.interpreter.words.answers import cancels, play_stands, standing
+
+    write("answers.yaml", f"""format: 1
+kind: cards
+uses: [{ROOT / "rulebook" / "original.yaml"}]
+cards:
+  - id: shrug
+    title: Shrug
+    text: Answer a card to draw a card; it cancels nothing.
+    when: reaction
+    effect: draw(me)
+  - id: maybe
+    title: Maybe Nope
+    text: Cancel a card you answer, if you hold no Defuse.
+    when: reaction
+    effect: 'if not has(me, "defuse") {{ cancel() }}'
+""")
+    path = write("answers_edition.yaml", f"""format: 1
+kind: edition
+id: answers
+name: Answers
+players: {{min: 2, max: 2}}
+include: [{ROOT / "rulebook" / "original.yaml"}, answers.yaml]
+deck: {{exploding_kitten: 1, nope: 2, shrug: 1, maybe: 1, tacocat: 4}}
+setup:
+  - deal: {{count: 0}}
+turn: {{draw: "draw(me) end_turn()"}}
+win: last_standing
+""")
+    edition = load_edition(path)
+    assert [cancels(edition, c) for c in ("nope", "shrug", "maybe", "tacocat")] == [True, False, None, False]
+    for answers, stands in [([], True), (["nope"], False), (["nope", "nope"], True),
+                            (["nope", "nope", "nope"], False), (["shrug"], True),
+                            (["nope", "shrug"], False), (["shrug", "nope"], True), (["maybe"], None)]:
+        assert play_stands(edition, answers) is stands, answers
+    assert standing(edition, ["nope", "nope"], "Skip") == "the Skip stands again"
+    assert standing(edition, ["shrug"], "Skip") == "the Skip stands"
+    assert standing(edition, ["nope"], "Skip", open_=False) == "the Skip is cancelled"
+    assert "depends" in standing(edition, ["maybe"], "Skip")
