@@ -66,3 +66,51 @@ def test_a_scenario_step_in_the_wrong_form_gets_the_right_form(write, step, righ
     problems = findings(path)
     assert len(problems) == 1, problems
     assert f"write it as `{right}" in problems[0][3] and problems[0][1] == 8
+
+
+HOUSE = "format: 1\nkind: edition\nid: h\nname: H\nextends: original\n"
+ZAP = "define_cards:\n  - id: zap\n    title: {title}\n    text: Zap.\n    tags: {tags}\n    when: {when}\n" \
+      "    effect: end_turn()\ndeck: {{zap: 1}}\n"
+
+
+@pytest.mark.parametrize("body,line,column,code,words", [
+    ("patch_cards:\n  skip: {nopeable: flase}\n", 7, 20, "bad-value",
+     "should be true or false, or a `rules.NAME` parameter, not the text 'flase'; did you mean false?"),
+    ("patch_combos:\n  two_of_a_kind: {nopeable: 'yes'}\n", 7, 29, "bad-value",
+     "should be true or false, or a `rules.NAME` parameter, not the text 'yes'; did you mean true?"),
+    ("patch_cards:\n  skip: {nopeable: 1}\n", 7, 20, "wrong-type",
+     "should be true or false, or a `rules.NAME` parameter, not the whole number 1"),
+    ("players: {min: two, max: 5}\n", 6, 16, "wrong-type", "should be a whole number, not the text 'two'"),
+    ("players: {min: 1.5, max: 5}\n", 6, 16, "wrong-type", "should be a whole number, not the number 1.5"),
+    (ZAP.format(title="Zap", tags="[action]", when="own_trun"), 11, 11, "bad-value",
+     "should be one of 'own_turn', 'any_time', 'reaction' or 'never', not the text 'own_trun'; "
+     "did you mean 'own_turn'?"),
+    (ZAP.format(title="12", tags="[action]", when="own_turn"), 8, 12, "wrong-type",
+     "should be text, not the whole number 12"),
+    (ZAP.format(title="Zap", tags="action", when="own_turn"), 10, 11, "wrong-type",
+     "should be a list, not the text 'action'"),
+    ("set_counts: {skip: lots}\n", 6, 20, "wrong-type", "should be a whole number or a mapping, not the text 'lots'"),
+], ids=["boolean-typo", "boolean-quoted", "boolean-number", "integer-text", "integer-fraction", "enum-typo",
+        "string-number", "list-text", "count-text"])
+def test_a_simple_value_of_the_wrong_kind_says_what_the_field_takes(write, body, line, column, code, words):
+    """Issue 41: `nopeable: flase` was "'flase' is not valid under any of the given schemas"
+    (jsonschema's words for a failed anyOf). A true-or-false, whole-number, text or
+    listed-word field says what it takes, shows the value it got, and names the word a
+    slip was probably meant to be."""
+    (found,) = findings(write("house.yaml", HOUSE + body))
+    assert found == (code, line, column, words)
+
+
+@pytest.mark.parametrize("body,words", [
+    ("patch_cards:\n  skpi: {nopeable: false}\n",
+     "no card 'skpi' to patch; did you mean 'skip'? If not, define a new card with `define_cards`"),
+    ("patch_cards:\n  zzzzqq: {nopeable: false}\n", "no card 'zzzzqq' to patch: define a new card with `define_cards`"),
+    ("set_counts: {skpi: 3}\n", "; did you mean 'skip'? If not, put a new card in with `add_cards`"),
+    ("remove_cards: [skpi]\n", "; did you mean 'skip'? If not, there is nothing to remove"),
+    ("set_params: {hand_sise: 3}\n",
+     "no parameter 'hand_sise' to set; did you mean 'hand_size'? If not, add a new one with `add_params`"),
+])
+def test_a_did_you_mean_question_ends_its_sentence(write, body, words):
+    """Issue 41: "did you mean 'skip'?: define a new card ..." ran a question into a colon."""
+    (found,) = findings(write("house.yaml", HOUSE + body))
+    assert words in found[3] and "?:" not in found[3]

@@ -517,11 +517,11 @@ STEAL = textwrap.dedent("""\
 
 
 @pytest.mark.parametrize("value, words", [
-    ("{card: favor}", "should be a whole number or text or a list, not a mapping"),
+    ("{card: favor}", "should be a whole number, text or a list, not a mapping"),
     ("-1", "-1 is too small (the least allowed is 0)"),
-    ("1.5", "should be a whole number or text or a list, not a number"),
-    ("true", "should be a whole number or text or a list, not true or false"),
-    ("[1, 0]", "should be text, not a whole number"),
+    ("1.5", "should be a whole number, text or a list, not the number 1.5"),
+    ("true", "should be a whole number, text or a list, not true: quote it"),
+    ("[1, 0]", "should be text, not the whole number 1"),
     ("favour", "the edition has no card 'favour'; did you mean 'favor'?"),
 ])
 def test_a_bad_chance_value_is_named_by_validate(write, value, words):

@@ -182,8 +182,8 @@ class Checker:
         spec = AGGREGATES.get(expr.op)
         if spec is None:
             self._error(expr.pos, "unknown-aggregate",
-                        f"no aggregate is called '{expr.op}'{did_you_mean(expr.op, AGGREGATES)}; "
-                        f"the aggregates are {', '.join(AGGREGATES)}")
+                        f"no aggregate is called '{expr.op}'"
+                        f"{did_you_mean(expr.op, AGGREGATES, 'the aggregates are ' + ', '.join(AGGREGATES))}")
             return None
         wanted, gives = spec
         self.aggregating += 1
@@ -317,7 +317,7 @@ class Checker:
         for kw in call.kwargs:
             if kw.name not in by_name:
                 self._error(kw.pos, "arity", f"{call.name}() has no argument '{kw.name}'"
-                            f"{did_you_mean(kw.name, by_name)}: {prim.signature()}")
+                            f"{did_you_mean(kw.name, by_name, f'its arguments are {prim.signature()}')}")
                 self._expr(kw.value)
                 continue
             if kw.name in given:

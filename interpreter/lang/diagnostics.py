@@ -187,10 +187,22 @@ def quote(value, *, items: int = 3, chars: int = 60, depth: int = 2) -> str:
 _LONGEST_NAME = 64
 
 
-def did_you_mean(word: str, candidates: Iterable[str]) -> str:
-    """A ``; did you mean 'x'?`` suffix when a near name exists, else ``''``."""
+def did_you_mean(word: str, candidates: Iterable[str], otherwise: str = "") -> str:
+    """A ``; did you mean 'x'?`` suffix when a near name exists, else ``''``.
+
+    ``otherwise`` is the fix to offer when the name was not a slip: it follows the
+    question as a sentence of its own ("; did you mean 'skip'? If not, define a new
+    card ..."), or the message after a colon when no name is near (": define ...")."""
+    near = nearest_name(word, candidates)
+    if not otherwise:
+        return f"; did you mean '{near}'?" if near else ""
+    return f"; did you mean '{near}'? If not, {otherwise}" if near else f": {otherwise}"
+
+
+def nearest_name(word: str, candidates: Iterable[str]) -> str | None:
+    """The candidate nearest to ``word``, if one is near enough to be a slip."""
     if len(word) > 2 * _LONGEST_NAME:  # its one-letter deletions alone would take length² memory
-        return ""
+        return None
     names = frozenset(candidates)
     if len(names) > _SMALL:  # narrow a large set first: difflib alone is quadratic overall
         index = _deletion_index(names)
@@ -199,7 +211,7 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
             near.update(index.get(variant, ()))
         names = frozenset(near)
     close = difflib.get_close_matches(word, sorted(names), n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
+    return close[0] if close else None
 
 
 _SMALL = 200

@@ -18,7 +18,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from ...about import SCHEMA_DIR
-from .diagnostics import Diagnostic, did_you_mean, quote
+from .diagnostics import Diagnostic, did_you_mean, nearest_name, quote
 from .loader import Document
 
 KINDS = ("cards", "combos", "edition", "expansion", "scenario")
@@ -123,7 +123,73 @@ def _wanted(types) -> str:
             word = _YAML_TYPES.get(name, name)
             if word not in words:
                 words.append(word)
-    return " or ".join(words)
+    return _either(words)
+
+
+def _either(words: list[str]) -> str:
+    """Alternatives in a sentence: "a, b or c"; "a, or true or false" when one of them
+    holds an "or" of its own."""
+    if len(words) < 2:
+        return "".join(words)
+    last = ", or " if any(" or " in word for word in words) else " or "
+    return ", ".join(words[:-1]) + last + words[-1]
+
+
+#: the patterns of the schemas' text values, as a designer names what they take
+_PATTERN_WORDS = {
+    r"^rules\.[a-z][a-z0-9_]*$": "a `rules.NAME` parameter",
+    r"^[a-z][a-z0-9_]*$": "an id in lower_case_with_underscores",
+    r"^[a-z_]+$": "a name in lower_case_with_underscores",
+    r"^[0-9]+$": "a number",
+    r"^[0-9]+(-[0-9]+)?$": "a player count or a range such as \"2-3\"",
+}
+
+
+def _branch_words(branch) -> str | None:
+    """What one branch of an ``anyOf``/``oneOf`` takes, in words (None: too intricate
+    to say in a few words, such as a mapping with keys of its own)."""
+    if not isinstance(branch, dict):
+        return None
+    if "const" in branch:
+        return quote(branch["const"])
+    if "enum" in branch:
+        return "one of " + _either([quote(option) for option in branch["enum"]])
+    kind = branch.get("type")
+    if kind == "string" and "pattern" in branch:
+        return _PATTERN_WORDS.get(branch["pattern"])
+    if kind in ("boolean", "integer", "number", "string"):
+        return _YAML_TYPES[kind]
+    return None
+
+
+def _shown(value) -> str:
+    """A value as a message names it: "the text 'flase'", "the number 1.5", "true"."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"the whole number {value}"
+    if isinstance(value, float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text {quote(value if len(value) <= 40 else value[:37] + '...')}"
+    return _yaml_type(value)
+
+
+def _slip(value, branches: list) -> str:
+    """"; did you mean false?" when a text value is a slip for a word the branches take:
+    true or false (written without quotes), or one of their listed words."""
+    if not isinstance(value, str):
+        return ""
+    words = [str(o) for b in branches if isinstance(b, dict) for o in b.get("enum", [])]
+    words += [str(b["const"]) for b in branches if isinstance(b, dict) and "const" in b]
+    near = nearest_name(value.lower(), words)
+    if near is not None:
+        return f"; did you mean {quote(near)}?"
+    if any(isinstance(b, dict) and b.get("type") == "boolean" for b in branches):
+        near = nearest_name(value.lower(), ["true", "false", "yes", "no"])
+        if near is not None:
+            return f"; did you mean {'true' if near in ('true', 'yes') else 'false'}?"
+    return ""
 
 
 def _to_diagnostics(doc: Document, error: ValidationError, lengths: dict | None = None) -> list[Diagnostic]:
@@ -160,14 +226,11 @@ def _to_diagnostics(doc: Document, error: ValidationError, lengths: dict | None 
         return [_wrong_type(doc, path, error.validator_value, error.instance)]
     if rule in ("enum", "const"):
         options = error.validator_value if rule == "enum" else [error.validator_value]
-        text = ", ".join(quote(o) for o in options)
+        text = _either([quote(o) for o in options])
         hint = did_you_mean(str(error.instance), [str(o) for o in options]) \
             if isinstance(error.instance, (str, int, float)) else ""
-        if isinstance(error.instance, (list, dict)):  # a list where a word was wanted
-            return [doc.diagnostic(path, "bad-value",
-                                   f"should be one of {text}, not {_yaml_type(error.instance)}")]
-        return [doc.diagnostic(path, "bad-value", f"{quote(error.instance)} is not allowed here{hint} "
-                                                  f"(expected {text})")]
+        return [doc.diagnostic(path, "bad-value", f"should be {'one of ' if len(options) > 1 else ''}{text}, "
+                                                  f"not {_shown(error.instance)}{hint}")]
     if rule == "maxProperties" and isinstance(error.instance, dict):
         return [_too_many_keys(doc, path, schema, error.validator_value, error.instance)]
     if rule == "maxItems" and isinstance(error.instance, list):
@@ -176,7 +239,7 @@ def _to_diagnostics(doc: Document, error: ValidationError, lengths: dict | None 
                                f"{error.validator_value:,} are allowed here")]
     if rule == "minProperties":
         return [doc.diagnostic(path, "bad-value", "this mapping must not be empty")]
-    if rule == "oneOf":
+    if rule in ("oneOf", "anyOf"):
         return _one_of(doc, path, error, lengths)
     if rule == "uniqueItems" and isinstance(error.instance, list):
         seen = []
@@ -218,10 +281,18 @@ def _unevaluated(doc: Document, path: tuple, schema: dict, value: dict) -> list[
 
 
 def _one_of(doc: Document, path: tuple, error: ValidationError, lengths: dict | None = None) -> list[Diagnostic]:
-    """Report a failed oneOf through the branch whose type fits the value."""
+    """Report a failed oneOf (or anyOf): a plain value by what each branch takes, in
+    words ("should be true or false, or a `rules.NAME` parameter, not the text
+    'flase'"); anything else through the branch whose type fits the value."""
     branches = error.validator_value
     types = [b.get("type") for b in branches if isinstance(b, dict) and "type" in b]
-    if types and not any(_fits_type(error.instance, t) for t in types):
+    fits = not types or any(_fits_type(error.instance, t) for t in types)
+    words = [_branch_words(branch) for branch in branches]
+    if error.instance is not None and words and all(words) and not (fits and isinstance(error.instance, (dict, list))):
+        return [doc.diagnostic(path, "bad-value" if fits else "wrong-type",
+                               f"should be {_either(list(dict.fromkeys(words)))}, "
+                               f"not {_shown(error.instance)}{_slip(error.instance, branches)}")]
+    if not fits:
         return [_wrong_type(doc, path, types, error.instance)]
     for index, branch in enumerate(branches):
         if isinstance(branch, dict) and _fits_type(error.instance, branch.get("type", "")):
@@ -240,7 +311,9 @@ def _wrong_type(doc: Document, path: tuple, wanted, value) -> Diagnostic:
     elif value is None:  # `key:` with nothing after it; the key is the useful place to point
         return doc.diagnostic(path, "wrong-type", f"has no value; it should be {_wanted(wanted)}",
                               key=path in doc.key_marks)
-    return doc.diagnostic(path, "wrong-type", f"should be {_wanted(wanted)}, not {_yaml_type(value)}{hint}")
+    elif "boolean" in wanted:
+        hint = _slip(value, [{"type": "boolean"}])
+    return doc.diagnostic(path, "wrong-type", f"should be {_wanted(wanted)}, not {_shown(value)}{hint}")
 
 
 def _too_many_keys(doc: Document, path: tuple, schema: dict, most: int, value: dict) -> Diagnostic:

@@ -71,8 +71,7 @@ def gather(ws: Workspace, sources: list[Source], settled: frozenset = frozenset(
                 if card.overrides and lib.kind == "inline":
                     ws.report(lib.doc.diagnostic(path + ("id",), "nothing-to-change",
                                                  f"no card '{card_id}' to replace"
-                                                 f"{did_you_mean(card_id, cards)}: define a new card "
-                                                 "with `define_cards`"))
+                                                 f"{did_you_mean(card_id, cards, 'define a new card with `define_cards`')}"))
                     continue
                 owner[card_id], cards[card_id] = source, card
                 continue
@@ -178,8 +177,8 @@ def _patch_records(ws: Workspace, doc, records: dict, key: str, patched) -> tupl
             path = (key, card_id)
             if card_id not in cards:
                 ws.report(layer.diagnostic(path, "nothing-to-change",
-                                           f"no {what} '{card_id}' to patch{did_you_mean(card_id, cards)}: "
-                                           f"define a new {what} with `{define}`", key=True))
+                                           f"no {what} '{card_id}' to patch"
+                                           f"{did_you_mean(card_id, cards, f'define a new {what} with `{define}`')}", key=True))
                 continue
             for field_name, value in changes.items():
                 claimed, field_path = (card_id, field_name), path + (field_name,)
@@ -288,5 +287,5 @@ def unknown_params(ws: Workspace, doc, params: dict) -> None:
         name = path[-1]
         if name not in params:
             ws.report(layer.diagnostic(path, "nothing-to-change",
-                                       f"no parameter '{name}' to set{did_you_mean(name, known)}: add "
-                                       "a new one with `add_params`", key=True))
+                                       f"no parameter '{name}' to set"
+                                       f"{did_you_mean(name, known, 'add a new one with `add_params`')}", key=True))

@@ -380,7 +380,7 @@ class Layered:
             if card_id not in deck:
                 problems.append(Problem(layer, ("remove_cards", index), "nothing-to-change",
                                         f"'{card_id}' is not in the deck ({deck_at})"
-                                        f"{did_you_mean(card_id, deck)}: there is nothing to remove"))
+                                        f"{did_you_mean(card_id, deck, 'there is nothing to remove')}"))
                 continue
             del deck[card_id]
             self.routes.pop(("deck", card_id), None)
@@ -388,8 +388,7 @@ class Layered:
             if card_id not in deck:
                 problems.append(Problem(layer, ("set_counts", card_id), "nothing-to-change",
                                         f"'{card_id}' is not in the deck ({deck_at})"
-                                        f"{did_you_mean(card_id, deck)}: put a new card in with "
-                                        "`add_cards`", True))
+                                        f"{did_you_mean(card_id, deck, 'put a new card in with `add_cards`')}", True))
                 continue
             self._claim(("deck", card_id), layer, ("set_counts", card_id))
             deck[card_id] = count
@@ -417,7 +416,7 @@ class Layered:
                 listed = f" (the combos on: {where(*self.route(('combos',)))})" if "combos" in self.data else ""
                 problems.append(Problem(layer, ("remove_combos", index), "nothing-to-change",
                                         f"the combo '{combo_id}' is not on{listed}"
-                                        f"{did_you_mean(combo_id, enabled)}: there is nothing to remove"))
+                                        f"{did_you_mean(combo_id, enabled, 'there is nothing to remove')}"))
                 continue
             at = enabled.index(combo_id)
             self.data["combos"] = enabled[:at] + enabled[at + 1:]

@@ -211,7 +211,7 @@ def _check_card_refs(ws: Workspace, cards: dict, zones: dict) -> None:
             zone = getattr(card, key)
             if zone is not None and zone not in shared:
                 problems.append((key, f"`{key}` names '{zone}', which is not a shared zone of this "
-                                      f"edition{did_you_mean(zone, shared)}: declare it under `zones:`"))
+                                      f"edition{did_you_mean(zone, shared, 'declare it under `zones:`')}"))
         if card.stands_for is not None:
             titles, tag, excluded = card.stands_for
             for other in sorted((titles or frozenset()) | excluded):
@@ -472,8 +472,7 @@ class _ViewCompiler:
                 if kind == "place" and (zone not in self.zones or self.zones[zone].get("per_player")):
                     self.ws.report(self.doc.diagnostic(path + (kind, "zone"), "unknown-zone",
                                                        f"no shared zone is called '{zone}'"
-                                                       f"{did_you_mean(str(zone), self.zones)}: "
-                                                       "declare it under `zones:`"))
+                                                       f"{did_you_mean(str(zone), self.zones, 'declare it under `zones:`')}"))
                 if kind == "place" and ("cards" in value) == ("count" in value):
                     self.ws.report(self.doc.diagnostic(path + (kind,), "bad-step",
                                                        "give either `cards` or `count`, not both or neither"))
