@@ -228,7 +228,7 @@ def print_cards(
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in ("fpdf", "fontTools"):
             raise
-        fail(f"kittens print needs the print extra ({exc.name} is missing): pip install 'kittens-engine[print]'")
+        fail(f"the print extra is not installed ({exc.name} is missing): pip install 'kittens-engine[print]'")
     whole = _load_edition(edition, None, "print", expansions)
     compiled = _load_edition(edition, variant, "print", expansions) if variant else whole
     count = _players_for(compiled, players, "print")

@@ -107,7 +107,7 @@ def _lab_libraries(command: str, report: Optional[str], scheduler: Optional[str]
             importlib.import_module(name)
         except ImportError:
             extra = "cluster" if name == "distributed" else "lab"
-            fail(f"kittens {command} needs the {extra} extra ({name} is missing): "
+            fail(f"the {extra} extra is not installed ({name} is missing): "
                  f"pip install 'kittens-engine[{extra}]'", EXIT_USAGE)
 
 

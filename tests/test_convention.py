@@ -484,3 +484,17 @@ def test_lsp_without_pygls_says_how_to_install_it_in_json_too(capsys, monkeypatc
 def test_kittens_new_keeps_the_letters_of_an_accented_name(tmp_path, capsys, name, made):
     code, out, _err = invoke(capsys, "new", "house-rule", name, "--dir", str(tmp_path), "--json")
     assert code == 0 and os.path.basename(json.loads(out)["written"][0]["path"]) == f"{made}.yaml"
+
+
+def test_no_command_message_names_its_command_a_second_time():
+    """`fail` and the command's errors put "kittens COMMAND: " before every message, so a
+    message that starts with the command's name says it twice (issue 41: "kittens print:
+    kittens print needs ...")."""
+    import re
+
+    offenders = []
+    for path in sorted((ROOT / "commands").glob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if re.search(r"""\bfail\(\s*f?["']kittens """, line):
+                offenders.append(f"{path.name}:{number}")
+    assert offenders == []

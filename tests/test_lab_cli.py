@@ -260,6 +260,9 @@ def test_a_missing_extra_is_named_before_any_game(monkeypatch, missing, args, ex
     assert result.exit_code == 2, result.output
     error = json.loads(result.output)["error"]
     assert missing in error and f"pip install 'kittens-engine[{extra}]'" in error
+    assert "kittens simulate" not in error  # the text form puts the command's name before it, once
+    said = _run("simulate", "original", "-g", "5", "-j", "1", *args)
+    assert said.output.count("kittens simulate") == 1, said.output
 
 
 def test_deal_per_rotation_plays_each_deal_from_every_turn_of_the_line_up(tmp_path):

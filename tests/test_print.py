@@ -252,6 +252,7 @@ def test_without_the_print_extra_it_says_how_to_install_it(tmp_path, monkeypatch
     result = run("print", SNEAK_PEEK, "-o", str(tmp_path / "x.pdf"))
     assert result.exit_code == 2
     assert "pip install 'kittens-engine[print]'" in result.output and "Traceback" not in result.output
+    assert result.output.count("kittens print") == 1, result.output  # issue 41: it said it twice
     assert not (tmp_path / "x.pdf").exists()
 
 
