@@ -14,7 +14,7 @@ from ..interpreter.engine.endings import outcome
 from ..interpreter.engine.events import AFTER_THE_DEAL, for_seat
 from ..interpreter.engine.views import decision_for, view_for
 from ..interpreter.lang.diagnostics import printable
-from ..interpreter.words.answers import standing
+from ..interpreter.words.answers import printed_text, standing
 
 RULE = "-" * 64
 
@@ -59,8 +59,8 @@ class HumanTable:
         card = self.edition.cards.get(card_id)
         if card is None:
             combo = next((c for c in self.edition.combos if c.id == card_id), None)
-            return f"{combo.title}: {' '.join(combo.text.split())}" if combo else self.title(card_id)
-        return f"{card.title}: {' '.join(card.text.split())}"
+            return f"{combo.title}: {printed_text(self.edition, combo)}" if combo else self.title(card_id)
+        return f"{card.title}: {printed_text(self.edition, card)}"
 
     def option_card(self, decision, option):
         """The card (or combo) an option is about, if any."""

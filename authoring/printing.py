@@ -24,6 +24,7 @@ from fpdf import FPDF
 
 from ..interpreter.lang.loader import load_file
 from ..interpreter.rules.model import Edition
+from ..interpreter.words.answers import printed_text
 from ..interpreter.words.describe import words
 from ..interpreter.words.howto import change_sentences
 from ..interpreter.words.rulesheet import _WHEN, SetupRun, _card_ids_for, _Context  # the rulesheet's wording, reused
@@ -75,6 +76,9 @@ def choose_cards(edition: Edition, players: int, base: Edition | None = None, ch
     deck = edition.deck_for(players)
     before = base.deck_for(players) if base is not None else {}
     changed = {c.path.split(".")[1] for c in changes if c.path.startswith("cards.")}
+    if base is not None:  # a card that reads differently here (a Nope that cannot cancel a Skip)
+        changed |= {card_id for card_id, card in edition.cards.items() if card_id in base.cards
+                    and printed_text(edition, card) != printed_text(base, base.cards[card_id])}
     entries = []
     for card_id in _card_ids_for(edition, players):
         have = deck.get(card_id, 0)
@@ -186,10 +190,11 @@ class _Face:
     footer: tuple
 
 
-def layout_card(pdf: FPDF, card) -> _Face:
-    """Fit a card's title, text and footer inside its frame, or raise :class:`PrintError`."""
+def layout_card(pdf: FPDF, card, text: str | None = None) -> _Face:
+    """Fit a card's title, text (``text``: as players read it, by default the card's own)
+    and footer inside its frame, or raise :class:`PrintError`."""
     width = CARD_W - 2 * FRAME - 4
-    title, text = _clean(card.title), _clean(card.text)
+    title, text = _clean(card.title), _clean(card.text if text is None else text)
     _check_glyphs(title, "the title", card)
     _check_glyphs(text, "the text", card)
     fitted_title = _fit(pdf, title, width, 12, _steps(11, 7), "B", most_lines=2)
@@ -435,7 +440,8 @@ def render_pdf(edition: Edition, players: int, entries: list[Entry], paper: str 
     kept, short = capped(entries, sheets)
     pdf = _new_pdf(paper)
     pdf.add_page()  # the rules' first page; measuring text needs a page
-    faces = {e.card_id: layout_card(pdf, edition.cards[e.card_id]) for e in kept}
+    faces = {e.card_id: layout_card(pdf, edition.cards[e.card_id], printed_text(edition, edition.cards[e.card_id]))
+             for e in kept}
     cards = [edition.cards[e.card_id] for e in kept for _ in range(e.copies)]
     pdf.set_title(f"{edition.name}: print and play")
     pdf.set_creator("kittens print")

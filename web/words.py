@@ -9,6 +9,7 @@ serve players (``viewer`` a seat) and spectators (``viewer`` None).
 from __future__ import annotations
 
 from ..interpreter.engine.endings import no_winner
+from ..interpreter.words.answers import printed_text
 
 PASS, DRAW, PLAY_BLIND = "pass", "draw", "play blind"
 
@@ -36,9 +37,9 @@ class Words:
     def text(self, rule_id) -> str:
         card = self.edition.cards.get(rule_id)
         if card is not None:
-            return card.text
+            return printed_text(self.edition, card)
         combo = self.combos.get(rule_id)
-        return combo.text if combo is not None else ""
+        return printed_text(self.edition, combo) if combo is not None else ""
 
     def seat_name(self, seat: int) -> str:
         if seat in self.chosen:

@@ -56,3 +56,46 @@ def standing(edition: Edition, answers: list[str], title: str, *, open_: bool = 
         return f"the {title} is cancelled" + (", unless someone answers again" if open_ else "")
     cancelled_once = any(play_stands(edition, answers[:count]) is False for count in range(1, len(answers)))
     return f"the {title} stands again" if cancelled_once else f"the {title} stands"
+
+
+# -- what the cards say about answers -------------------------------------------------
+def _in_deck(edition: Edition) -> list[str]:
+    """The cards the deck holds at some player count."""
+    return [card_id for card_id, ranges in edition.deck.items() if any(n for _lo, _hi, n in ranges)]
+
+
+def _list(titles: list[str], word: str) -> str:
+    return titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + f" {word} " + titles[-1]
+
+
+def cancellers(edition: Edition) -> list:
+    """The deck's cards that cancel what they answer (Nope), outright or on a condition."""
+    return [edition.cards[c] for c in _in_deck(edition) if c in edition.cards and cancels(edition, c) is not False]
+
+
+def unanswerable(edition: Edition) -> list:
+    """The deck's cards a player plays that no canceller may answer (`nopeable: false`)."""
+    return [edition.cards[c] for c in _in_deck(edition)
+            if c in edition.cards and edition.cards[c].when != "never" and not edition.cards[c].nopeable]
+
+
+def printed_text(edition: Edition, record) -> str:
+    """The text a player reads on a card or combo: its own, plus what the rules say of
+    answering it that the text leaves out. A card or combo a house rule made
+    unanswerable (`nopeable: false`) says that no Nope can cancel it, and a Nope names
+    the cards it cannot cancel, so that neither reads as it does in the box."""
+    text = " ".join(record.text.split())
+    stoppers = cancellers(edition)
+    if not stoppers:
+        return text
+    said = text.lower()
+    if not record.nopeable and getattr(record, "when", "own_turn") != "never":
+        if "cancel" not in said and not any(c.title.lower() in said for c in stoppers):
+            return f"{text} No {_list([c.title for c in stoppers], 'or')} can cancel it."
+        return text
+    if any(c.id == getattr(record, "id", None) for c in stoppers):
+        closed = [c.title for c in unanswerable(edition) if c.title.lower() not in said]
+        closed += [c.title for c in edition.combos if not c.nopeable and c.title.lower() not in said]
+        if closed:
+            return f"{text} In these rules it cannot cancel {_list(closed, 'or')}."
+    return text

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import yaml
 
 from ..rules.model import Edition
+from .answers import printed_text
 
-#: top-level parts compared one value at a time, in the order they are shown
 _PARTS = ("players", "deck", "combos", "params", "rules", "setup", "turn", "win", "zones", "counters",
           "checks", "triggers", "actions", "restrictions")
 
@@ -118,6 +118,15 @@ def _entry(key, value, origin: str | None, indent: int) -> list[str]:
     return [f"{pad}{key}: {_flow(value)}{comment}"]
 
 
+def _read_as(edition: Edition, record) -> list[str]:
+    """A comment under a card whose players read more than its `text` (one a house rule
+    made unanswerable, a Nope that cannot cancel it), with what they read."""
+    own, text = " ".join(record.text.split()), printed_text(edition, record)
+    if text == own:
+        return []
+    return [f"    # players read after its text: {text[len(own):].strip()}"]
+
+
 def render_show(edition: Edition) -> str:
     """The resolved edition as YAML, every value followed by ``# file:line``."""
     data, origins = as_data(edition), edition.origins
@@ -155,13 +164,13 @@ def render_show(edition: Edition) -> str:
         card = edition.cards[card_id]
         said = f"defined at {_where(card.origin)}" + "".join(
             f", changed at {_where(origin)}" for origin in card.changed_at)
-        lines += _entry(card_id, raw, said, 2)
+        lines += _entry(card_id, raw, said, 2) + _read_as(edition, card)
     if edition.combos:
         lines.append("combo_rules:")
         for combo in edition.combos:
             said = f"defined at {_where(combo.origin)}" + "".join(
                 f", changed at {_where(origin)}" for origin in combo.changed_at)
-            lines += _entry(combo.id, data["combo_rules"][combo.id], said, 2)
+            lines += _entry(combo.id, data["combo_rules"][combo.id], said, 2) + _read_as(edition, combo)
     return "\n".join(lines) + "\n"
 
 

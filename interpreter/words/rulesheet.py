@@ -24,6 +24,7 @@ from ..rules.model import Edition
 from ..rules.setup import dry_run
 from ..rules.textcheck import effect_trees as _trees
 from ..rules.textcheck import number_mismatches
+from .answers import printed_text
 from .describe import choice_names, describe_expression, describe_program, words
 from .howto import change_sentences, how_to_play, switches, variant_sections
 
@@ -501,7 +502,7 @@ def _card_blocks(edition: Edition, players: int) -> list:
     blocks = [Heading(2, "Cards")]
     for card_id in _card_ids_for(edition, players):
         card = edition.cards[card_id]
-        blocks += [Heading(3, card.title), Quote(card.text)]
+        blocks += [Heading(3, card.title), Quote(printed_text(edition, card))]
         facts = [_WHEN.get(card.when, f"Played: {card.when}.")]
         if card.when != "never":
             facts.append(ctx.nope(card.nopeable, card_id))
@@ -562,7 +563,7 @@ def _combo_blocks(edition: Edition) -> list:
         if combo.tag:  # the cards the tag stands for, by title
             kinds = sorted({c.title for c in edition.cards.values() if combo.tag in c.tags})
             tag = f", every one of them one of {_and(kinds)}" if kinds else ""
-        blocks += [Heading(3, combo.title), Quote(combo.text),
+        blocks += [Heading(3, combo.title), Quote(printed_text(edition, combo)),
                    Para(f"{combo.size} cards played together, {match}{tag}. {ctx.nope(combo.nopeable)}",
                         "Use:")]
         blocks += ctx.play_paras(combo, this)
