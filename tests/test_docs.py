@@ -111,3 +111,34 @@ def test_the_order_of_state_checks_is_documented():
         flat = " ".join(text.split())
         assert "starting with the player whose turn it is" in flat
         assert "in the order the file lists them" in flat
+
+
+def _scenarios(folder) -> int:
+    return sum(1 for _ in (ROOT / folder).rglob("*.yaml"))
+
+
+def test_the_guides_scenario_counts_are_the_files_there_are():
+    """Issue 41: guide.md said 329 scenarios and 33 for the example house rules long after
+    there were more. Every count it gives is checked against the folders here; when one
+    fails, the message has the number to write."""
+    guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    text = " ".join(guide.split())
+    folders = {"the Original": "original", "Imploding Kittens": "imploding", "Good vs Evil": "good_vs_evil",
+               "the party deck": "party", "Streaking Kittens": "streaking", "Barking Kittens": "barking",
+               "the NSFW deck": "nsfw", "the two-player edition": "two_player"}
+    editions = _scenarios("tests/scenarios")
+    examples = {"house rules": _scenarios("examples/house-rules/scenarios"),
+                "expansions": _scenarios("examples/expansions/scenarios"),
+                "package": sum(1 for _ in (ROOT / "examples" / "expansion-package").rglob("scenarios/*.yaml"))}
+    wanted = {
+        f"{editions} scenarios across the editions, {sum(examples.values())} more for the examples": "the table",
+        f"`tests/scenarios/` holds {editions} of them": "the scenarios section",
+        f"{_scenarios('tests/scenarios/format')} that try the scenario format itself": "the format folder",
+        f"`examples/house-rules/scenarios/` holds {examples['house rules']} more": "the house rules",
+        f"the example expansion {examples['expansions']}": "the example expansion",
+        f"the example package {examples['package']}": "the example package",
+        f"{len(list((ROOT / 'examples' / 'house-rules').glob('*.yaml')))} example house rules": "the table",
+    }
+    wanted.update({f"{name} ({_scenarios('tests/scenarios/' + folder)}": name for name, folder in folders.items()})
+    missing = [f"{where}: write “{words}”" for words, where in wanted.items() if words not in text]
+    assert not missing, "docs/guide.md's counts are stale:\n" + "\n".join(missing)
