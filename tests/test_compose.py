@@ -191,7 +191,8 @@ def test_show_prints_yaml_whose_values_carry_their_origins(tmp_path):
     assert "favor" not in loaded["deck"]
     cards_part = text.split("\ncards:\n", 1)[1]
     attack_line = next(line for line in cards_part.splitlines() if line.startswith("  attack:"))
-    assert attack_line.endswith("rulebook/original.yaml:53")  # where the card is defined
+    defined = (ROOT / "rulebook" / "original.yaml").read_text(encoding="utf-8").splitlines().index("  - id: attack")
+    assert attack_line.endswith(f"rulebook/original.yaml:{defined + 1}")  # where the card is defined
 
 
 def test_diff_names_each_change_and_where_it_was_made(tmp_path):

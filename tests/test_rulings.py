@@ -9,6 +9,7 @@ ways they can be misused.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -272,3 +273,87 @@ def test_rearrange_never_names_cards_the_chooser_was_not_shown(tmp_path):
         while state.decision().kind == "answer":
             state.apply_action("pass")
         assert state.decision().kind == "rearrange" and state.decision().info["cards"] == seen
+
+
+# -- the rulings live in the project, and players read them in words (issue 41) ------------
+ROOT = Path(__file__).resolve().parent.parent
+RULINGS = ROOT / "docs" / "rulings.md"
+NUMBERED = re.compile(r"(?i)\brulings?\s+(\d+)((?:\s*(?:,|and)\s*\d+)*)")
+
+
+def _anchors() -> set[int]:
+    return {int(n) for n in re.findall(r'<a id="ruling-(\d+)"></a>', RULINGS.read_text(encoding="utf-8"))}
+
+
+def test_the_rulings_are_a_doc_of_the_project_with_one_anchor_each():
+    assert _anchors() == set(range(1, 18))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rulings_section = readme.split("## Rulings", 1)[1]
+    assert "(docs/rulings.md)" in rulings_section and "../" not in rulings_section
+
+
+def test_every_ruling_cited_by_number_has_its_anchor():
+    """Rule files' comments, scenarios, code and tests cite rulings by number: each number
+    must be one docs/rulings.md has."""
+    anchors, cited = _anchors(), {}
+    folders = ("rulebook", "editions", "examples", "interpreter", "adapters", "web", "lab", "authoring",
+               "commands", "tests", "docs")
+    for folder in folders:
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix not in (".py", ".yaml", ".md") or "artifacts" in path.parts:
+                continue
+            for found in NUMBERED.finditer(path.read_text(encoding="utf-8", errors="replace")):
+                for number in [found.group(1), *re.findall(r"\d+", found.group(2))]:
+                    cited.setdefault(int(number), path.relative_to(ROOT))
+    assert {n: str(p) for n, p in cited.items() if n not in anchors} == {}
+
+
+def _player_texts():
+    """Every text of the shipped rules and the examples that players read: card and combo
+    texts and `ruling:` notes (printed with the cards), effects (shown by `kittens show`),
+    descriptions, checks and triggers."""
+    import yaml
+
+    files = [*(ROOT / "rulebook").glob("*.yaml"), *(ROOT / "editions").glob("*.yaml"),
+             *(ROOT / "examples").rglob("*.yaml")]
+    for path in sorted(files):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("kind") == "scenario":
+            continue  # a scenario's `ruling:` is for developers: it cites the ruling it tests
+        stack = [((), data)]
+        while stack:
+            where, value = stack.pop()
+            if isinstance(value, dict):
+                stack += [(where + (str(k),), v) for k, v in value.items()]
+            elif isinstance(value, list):
+                stack += [(where + (str(i),), v) for i, v in enumerate(value)]
+            elif isinstance(value, str):
+                yield f"{path.relative_to(ROOT)}:{'/'.join(where)}", value
+
+
+def test_no_text_players_read_names_a_ruling_by_number():
+    """The printed rules said "Ruling 5 - a Nope may answer a Nope" to players."""
+    named = [where for where, text in _player_texts() if NUMBERED.search(text)]
+    assert named == []
+
+
+@pytest.mark.parametrize("edition", sorted(p.stem for p in (ROOT / "editions").glob("*.yaml")))
+def test_no_rulesheet_or_show_names_a_ruling_by_number(edition):
+    from kittens.interpreter.words.resolved import render_show
+    from kittens.interpreter.words.rulesheet import render_rulesheet
+
+    compiled = load_edition(edition)
+    for players in range(compiled.players[0], compiled.players[1] + 1):
+        assert not NUMBERED.search(render_rulesheet(compiled, players, "markdown")), (edition, players)
+    assert not NUMBERED.search(render_show(compiled)), edition
+
+
+def test_the_printed_rules_state_each_ruling_in_words(tmp_path):
+    pypdf = pytest.importorskip("pypdf")
+    pytest.importorskip("fpdf")
+    out = tmp_path / "original.pdf"
+    result = CliRunner().invoke(app, ["print", "original", "--all", "-p", "4", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    rules = " ".join(" ".join(page.extract_text().split()) for page in pypdf.PdfReader(out).pages[:2])
+    assert "Nope: A Nope may answer another Nope, with no limit" in rules
+    assert not NUMBERED.search(rules)

@@ -11,7 +11,7 @@ kittens run ../../editions/original.yaml -p 3 --seed 2 --bots heuristic,random -
 kittens run ../../editions/original.yaml -p 2 --seed 3 --variant older_printing --bots heuristic --log older-printing-2p-seed3.jsonl
 python - original-4p-random-seed1.jsonl original-3p-heuristic-seed2.jsonl older-printing-2p-seed3.jsonl <<'EOF'
 import json, sys
-from kittens.interpreter.engine.events import dumps
+from kittens.interpreter.engine.logwriter import dumps
 from kittens.interpreter.engine.simulate import header_check
 for name in sys.argv[1:]:  # the header without edition_path, and its check worked out again
     lines = open(name, encoding="utf-8").read().split("\n")
