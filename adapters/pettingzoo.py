@@ -42,8 +42,8 @@ except ImportError as exc:  # the plain install stays light: these come with the
     raise ImportError("kittens.env (the PettingZoo environment) needs the rl extra: "
                       f"pip install 'kittens-engine[rl]' ({exc.name or exc} is missing)") from exc
 
-from ..interpreter.engine.endings import outcome
 from ..interpreter.engine.encoding import ActionCatalogue, ObservationEncoder
+from ..interpreter.engine.endings import outcome
 from ..interpreter.engine.game import Game
 from ..interpreter.rules.load import load_edition
 

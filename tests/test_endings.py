@@ -111,8 +111,8 @@ def test_kittens_play_says_a_turn_hit_the_limit_of_plays(write):
 
 
 def test_the_web_table_says_why_nobody_won(dry_pile):
-    from kittens.interpreter.engine.simulate import play_game
     from kittens.interpreter.engine.bots import RandomBot
+    from kittens.interpreter.engine.simulate import play_game
     from kittens.web.render import table_view
     from kittens.web.words import Words
 

@@ -287,8 +287,10 @@ def _one_of(doc: Document, path: tuple, error: ValidationError, lengths: dict | 
     branches = error.validator_value
     types = [b.get("type") for b in branches if isinstance(b, dict) and "type" in b]
     fits = not types or any(_fits_type(error.instance, t) for t in types)
-    words = [_branch_words(branch) for branch in branches]
-    if error.instance is not None and words and all(words) and not (fits and isinstance(error.instance, (dict, list))):
+    said = [_branch_words(branch) for branch in branches]
+    words = [word for word in said if word is not None]
+    plain = error.instance is not None and not (fits and isinstance(error.instance, (dict, list)))
+    if plain and words and len(words) == len(said):  # every branch said in a few words
         return [doc.diagnostic(path, "bad-value" if fits else "wrong-type",
                                f"should be {_either(list(dict.fromkeys(words)))}, "
                                f"not {_shown(error.instance)}{_slip(error.instance, branches)}")]

@@ -69,9 +69,9 @@ def gather(ws: Workspace, sources: list[Source], settled: frozenset = frozenset(
             before = owner.get(card_id)
             if before is None:
                 if card.overrides and lib.kind == "inline":
+                    fix = did_you_mean(card_id, cards, "define a new card with `define_cards`")
                     ws.report(lib.doc.diagnostic(path + ("id",), "nothing-to-change",
-                                                 f"no card '{card_id}' to replace"
-                                                 f"{did_you_mean(card_id, cards, 'define a new card with `define_cards`')}"))
+                                                 f"no card '{card_id}' to replace{fix}"))
                     continue
                 owner[card_id], cards[card_id] = source, card
                 continue
@@ -176,9 +176,9 @@ def _patch_records(ws: Workspace, doc, records: dict, key: str, patched) -> tupl
         for card_id, changes in layer.data.get(key, {}).items():
             path = (key, card_id)
             if card_id not in cards:
-                ws.report(layer.diagnostic(path, "nothing-to-change",
-                                           f"no {what} '{card_id}' to patch"
-                                           f"{did_you_mean(card_id, cards, f'define a new {what} with `{define}`')}", key=True))
+                fix = did_you_mean(card_id, cards, f"define a new {what} with `{define}`")
+                ws.report(layer.diagnostic(path, "nothing-to-change", f"no {what} '{card_id}' to patch{fix}",
+                                           key=True))
                 continue
             for field_name, value in changes.items():
                 claimed, field_path = (card_id, field_name), path + (field_name,)

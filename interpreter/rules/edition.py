@@ -470,9 +470,9 @@ class _ViewCompiler:
                     self._known_card(card_id, path + (kind, "cards", position))
                 zone = value.get("zone")
                 if kind == "place" and (zone not in self.zones or self.zones[zone].get("per_player")):
+                    fix = did_you_mean(str(zone), self.zones, "declare it under `zones:`")
                     self.ws.report(self.doc.diagnostic(path + (kind, "zone"), "unknown-zone",
-                                                       f"no shared zone is called '{zone}'"
-                                                       f"{did_you_mean(str(zone), self.zones, 'declare it under `zones:`')}"))
+                                                       f"no shared zone is called '{zone}'{fix}"))
                 if kind == "place" and ("cards" in value) == ("count" in value):
                     self.ws.report(self.doc.diagnostic(path + (kind,), "bad-step",
                                                        "give either `cards` or `count`, not both or neither"))
