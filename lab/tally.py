@@ -130,12 +130,15 @@ class Tally:
                 self.scores = [Moments() for _ in range(self.players)]
             for seat, score in enumerate(scores):
                 self.scores[seat].add(score)
+        went_out = 0  # the seats that went out in this game (one who came back may go out again)
         for k, (seat, turn) in enumerate(record["out"], start=1):
             moments = self.out_order.get(k)
             if moments is None:
                 moments = self.out_order[k] = Moments()
             moments.add(turn)
-            self.out_seat[seat] += 1
+            if not went_out >> seat & 1:
+                went_out |= 1 << seat
+                self.out_seat[seat] += 1
         self._add_cards(record, won)
 
     def _add_cards(self, record: dict, won: int) -> None:

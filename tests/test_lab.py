@@ -557,3 +557,19 @@ def test_a_ctrl_c_between_a_chunks_lines_and_its_count_keeps_file_and_report_ali
     written = open(out, "rb").read().splitlines()[1:]
     assert outcome.interrupted and 0 < outcome.games < 400
     assert len(written) == outcome.games
+
+
+def test_a_seat_that_goes_out_twice_in_a_game_counts_once_in_its_share():
+    """A player brought back into the game (Zombie Kittens) may go out again: the share of
+    games each seat went out in still counts that game once (the lab crashed on it)."""
+    from kittens.lab.summary import summarize
+    from kittens.lab.tally import Tally
+    tally = Tally(3)
+    record = play_record(Game(load_edition("original"), 3), 1, ["random"] * 3)
+    record["out"] = [(1, 3), (1, 9), (2, 12)]  # seat 1 out, back, out again
+    record["w"] = [0]
+    tally.add(record)
+    by_seat = summarize(tally)["eliminations"]["by_seat"]
+    assert tally.out_seat == [0, 1, 1]
+    assert [row["rate"] for row in by_seat] == [0.0, 1.0, 1.0]
+    assert len(summarize(tally)["eliminations"]["order"]) == 3  # the order still has every exit
