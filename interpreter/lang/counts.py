@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from .compiler import compile_expression
 from .errors import RuleRuntimeError
+from .limits import STEP_BUDGET
 from .machine import Ctx
 
 
@@ -46,7 +47,7 @@ class _Setup:
         self.rules = rules
         self.draw_pile = _Pile(pile)
         self.table = self
-        self.budget = 0
+        self.budget = STEP_BUDGET  # a count walking the pile is charged as an effect is
 
 
 def _compiled(tree):

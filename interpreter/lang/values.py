@@ -51,6 +51,28 @@ def cards_of(value) -> list:
     return list(cards) if cards is not None else [value]
 
 
+def listed(value) -> list:
+    """Cards, a zone or one card (or nothing) as a list, for reading only: a zone's own
+    list, not a copy (a query that picks a few cards need not copy a whole pile)."""
+    if isinstance(value, list):
+        return value
+    if value is None:
+        return []
+    cards = getattr(value, "cards", None)
+    return cards if cards is not None else [value]
+
+
+def size_of(value) -> int:
+    """How many items a value holds, as a primitive walking it sees them: a list's
+    length, a zone's cards, one for a card or a player, none for nothing."""
+    if isinstance(value, list):
+        return len(value)
+    if value is None:
+        return 0
+    cards = getattr(value, "cards", None)
+    return len(cards) if cards is not None else 1
+
+
 def seats_of(value) -> list:
     """Players or one player (or nobody) as a list of seats."""
     if isinstance(value, list):
