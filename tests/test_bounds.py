@@ -275,20 +275,29 @@ def test_the_budget_is_refilled_for_each_action(tmp_path, monkeypatch):
         state.apply_action("play heavy")
 
 
-def test_what_play_charges_is_what_the_validator_estimates(tmp_path):
+@pytest.mark.parametrize("effect, steps", [
+    # each inner pass: its weight (the pass and the call) and the one card reveal walks
+    ("for a in draw_pile {\n  for b in draw_pile {\n    reveal(b)\n  }\n}", 2 + 40 * (1 + 40 * (2 + 1))),
+    # the aggregate's value (two calls and the pass) for each card, and tagged's walk of the pile
+    ('let n = sum(count(tagged(draw_pile, "cat")) for c in draw_pile)', 2 + 40 * 3 + 40 * 40),
+    # the effect's weight counts top, which gives five cards; each pass moves one
+    ("for c in top(draw_pile, 5) { move(c, discard_pile) }", 3 + 5 + 5 * (2 + 1)),
+    # two lists of 40 compared, each made by walking the pile; top gives one card, reveal walks it
+    ('if tagged(draw_pile, "cat") == filter(c for c in draw_pile) { reveal(top(draw_pile)) }',
+     5 + 40 + 40 + 40 + 1 + 1),
+], ids=["nested loops", "tagged in a sum", "top in a loop", "lists compared"])
+def test_what_play_charges_is_what_the_validator_estimates(tmp_path, effect, steps):
     """With every zone as full as the estimate assumes, the charge is the estimate exactly."""
-    effect = "for a in draw_pile {\n  for b in draw_pile {\n    reveal(b)\n  }\n}\nask(\"done?\")"
+    effect += '\nask("done?")'
     pile = 40
-    estimate = cost.Estimate(cost.Limits(cards=pile, players=3), {"draw_pile": "zone", "me": "player"})
-    program = parse_program(effect)
-    estimate.program(program)
-    expected = estimate.steps
+    estimate = cost.Estimate(cost.Limits(cards=pile, players=3), {"draw_pile": "zone", "me": "player",
+                                                                   "discard_pile": "zone"})
+    estimate.program(parse_program(effect))
     path = house_rule(tmp_path, {"walk": effect})
     state = start(path, {0: ["walk"]}, ["tacocat"] * pile)
     state.apply_action("play walk")
     assert state.decision().kind == "ask"  # still inside the play: nothing refilled the budget
-    # each inner pass: its weight (the pass and the call) and the one card reveal walks
-    assert cost.STEP_BUDGET - state.budget == expected == 2 + 40 * (1 + 40 * (2 + 1))
+    assert cost.STEP_BUDGET - state.budget == estimate.steps == steps
 
 
 def test_no_shipped_edition_comes_near_the_budget(monkeypatch):
