@@ -165,6 +165,35 @@ def test_a_rule_value_beyond_the_limit_stops_the_card_that_reads_it(tmp_path):
     assert "card 'attack' (" in str(caught.value) and "rules.attack_turns is 5,000,000,000" in str(caught.value)
 
 
+OVERFLOW = "100000 * 100000"  # worked out in play: beyond the number limit
+
+
+@pytest.mark.parametrize("patch, named, hands, action", [
+    (f"patch_cards:\n  skip:\n    effect: 'let a = {OVERFLOW}'", "card 'skip'", {0: ["skip"]}, "play skip"),
+    (f"patch_cards:\n  skip:\n    requires: '{OVERFLOW} > 0'", "card 'skip'", {0: ["skip"]}, None),
+    (f"patch_cards:\n  tacocat:\n    on_draw: 'let a = {OVERFLOW}'", "card 'tacocat'", {0: ["skip"]}, "draw"),
+    (f"patch_combos:\n  two_of_a_kind:\n    effect: 'let a = {OVERFLOW}'", "combo 'two_of_a_kind'",
+     {0: ["tacocat", "tacocat"], 1: ["skip"]}, "combo two_of_a_kind tacocat"),
+    ("replace_cards:\n  - id: skip\n    title: Skip\n    text: A card.\n    when: own_turn\n"
+     f"    effect: 'let a = {OVERFLOW}'", "card 'skip'", {0: ["skip"]}, "play skip"),
+], ids=["card effect", "card requires", "card on_draw", "combo effect", "card replaced"])
+def test_an_error_in_a_patched_part_names_the_house_rule_line_that_wrote_it(tmp_path, patch, named, hands,
+                                                                           action):
+    """The shipped card's line was named (<kittens>/rulebook/original.yaml:96) though the
+    effect that broke was the house rule's."""
+    path = tmp_path / "patched.yaml"
+    path.write_text(f"format: 1\nkind: edition\nid: patched\nname: Patched\nextends: {ORIGINAL}\n{patch}\n",
+                    encoding="utf-8")
+    line = len(path.read_text(encoding="utf-8").splitlines())  # the patched part is the last line
+    if "replace_cards" in patch:  # a card defined anew is named by its own entry
+        line -= 4
+    with pytest.raises(RuleRuntimeError) as caught:
+        state = start(path, hands, ["tacocat"] * 5)
+        state.apply_action(action)
+    assert str(caught.value).startswith(f"{named} ({path}:{line}): a calculation gave 10,000,000,000"), \
+        str(caught.value)
+
+
 def test_a_setup_count_beyond_the_limit_stops_setup_naming_the_step():
     edition = load_edition(str(ORIGINAL))
     index = next(i for i, step in enumerate(edition.setup) if step.kind == "deal" and not step.cards)

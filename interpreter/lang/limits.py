@@ -31,9 +31,11 @@ MAY_OVERFLOW = "may-overflow"
 TOO_MUCH_WORK = "too-much-work"
 
 
-def label(record) -> str:
-    """How errors name a card, combo or check: "card 'x' (file:line)"."""
-    return f"{type(record).__name__.lower()} '{record.id}' ({record.origin})"
+def label(record, part: str | None = None) -> str:
+    """How errors name a card, combo or check: "card 'x' (file:line)". For one ``part``
+    (its effect, requires, ...) the line is the one of the patch that rewrote it, if any."""
+    origin = getattr(record, "written_at", {}).get(part) or record.origin
+    return f"{type(record).__name__.lower()} '{record.id}' ({origin})"
 
 
 def fail(where: str | None, message: str):
