@@ -632,9 +632,12 @@ def reverse(ctx):
 
 
 @primitive([("player", PLAYER)], None, ACTION,
-           'Take `player` out of the game; their owed turns are dropped. Nothing happens to a player who is already out.')
+           'Take `player` out of the game; their owed turns are dropped. Nothing happens to a player who is already out. Not in a `game_end` trigger: the game is decided there, and its winners must still be in it.')
 def eliminate(ctx, player):
     if player is not None:
+        if ctx.table.ending:  # (the loader refuses it in game_end triggers; here for any other way)
+            fail(ctx.state.where(ctx), "eliminate() cannot take a player out once the game is decided "
+                                       "(a `game_end` trigger): who is in settles who wins")
         ctx.table.eliminate(player)
 
 
