@@ -53,24 +53,32 @@ def test_a_counter_within_its_bounds_is_clean(tmp_path):
     assert findings(path) == []
 
 
-def test_a_team_score_beyond_the_number_limit_stops_the_game_naming_the_win_condition(tmp_path):
-    """Partners at the counter's largest value add up past the limit: an error, as an
-    attack stacking turns past it is, rather than a number no effect may hold."""
-    path = house_rule(tmp_path, """teams: {count: 2}
+def team_game(folder: Path, at_limit: tuple):
+    """Two teams of two playing on points (seats 0 and 2 against 1 and 3), seat 0 to play
+    a Skip, which ends the game; the seats ``at_limit`` hold the largest number."""
+    path = house_rule(folder, """teams: {count: 2}
 counters:
   pts: {}
 win:
   score: counter("pts")
   ends_when: count(discard_pile) > 0
 """)
+
     def layout(table):
         cards = table.edition.cards
         table.new_card(cards["skip"], table.hands[0])
         for _ in range(5):
             table.new_card(cards["tacocat"], table.draw_pile)
         table.owed[0] = 1
-        table.counters["pts"][0] = table.counters["pts"][2] = NUMBER_LIMIT  # seats 0 and 2: one team
-    state = Game(load_edition(str(path)), 4).new_state(0, layout=layout)
+        for seat in at_limit:
+            table.counters["pts"][seat] = NUMBER_LIMIT
+    return path, Game(load_edition(str(path)), 4).new_state(0, layout=layout)
+
+
+def test_a_team_score_beyond_the_number_limit_stops_the_game_naming_the_win_condition(tmp_path):
+    """Partners at the counter's largest value add up past the limit: an error, as an
+    attack stacking turns past it is, rather than a number no effect may hold."""
+    path, state = team_game(tmp_path, (0, 2))
     with pytest.raises(RuleRuntimeError) as caught:
         state.apply_action("play skip")
     message = str(caught.value)
@@ -79,21 +87,7 @@ win:
 
 
 def test_a_team_score_at_the_limit_names_its_winners(tmp_path):
-    path = house_rule(tmp_path, """teams: {count: 2}
-counters:
-  pts: {}
-win:
-  score: counter("pts")
-  ends_when: count(discard_pile) > 0
-""")
-    def layout(table):
-        cards = table.edition.cards
-        table.new_card(cards["skip"], table.hands[0])
-        for _ in range(5):
-            table.new_card(cards["tacocat"], table.draw_pile)
-        table.owed[0] = 1
-        table.counters["pts"][1] = NUMBER_LIMIT  # seat 1 alone: team 1 at the limit
-    state = Game(load_edition(str(path)), 4).new_state(0, layout=layout)
+    _path, state = team_game(tmp_path, (1,))
     state.apply_action("play skip")
     assert state.is_terminal() and state.winners == (1, 3)
 

@@ -51,17 +51,11 @@ def counting_tagged(monkeypatch) -> list:
     return walked
 
 
-def edition(folder: Path, body: str) -> Path:
-    """A house rule on the Original with ``body`` (YAML) and a card `heavy` whose effect
-    the body may set."""
-    path = folder / "heavy.yaml"
-    path.write_text(f"""format: 1
-kind: edition
-id: heavy
-name: Heavy
-extends: {ORIGINAL}
-{textwrap.dedent(body).strip()}
-""", encoding="utf-8")
+def edition(folder: Path, body: str, name: str = "heavy") -> Path:
+    """A house rule on the Original with ``body`` (YAML)."""
+    path = folder / f"{name}.yaml"
+    path.write_text(f"format: 1\nkind: edition\nid: {name}\nname: {name.title()}\nextends: {ORIGINAL}\n"
+                    f"{textwrap.dedent(body).strip()}\n", encoding="utf-8")
     return path
 
 
@@ -182,12 +176,7 @@ def deck_edition(folder: Path, expression: str) -> Path:
     tags: [cat]
     when: never""" for i in range(PILE // 1000))
     yes = f"'{expression} > 0'"
-    path = folder / "deck.yaml"
-    path.write_text(f"""format: 1
-kind: edition
-id: deck
-name: Deck
-extends: {ORIGINAL}
+    return edition(folder, f"""
 define_cards:{fillers}
   - id: heavy
     title: Heavy
@@ -224,8 +213,7 @@ win:
   score: '{expression}'
   ends_when: {yes}
   tie_break: '{expression}'
-""", encoding="utf-8")
-    return path
+""", "deck")
 
 
 @pytest.mark.parametrize("expression", [HEAVY, NESTED], ids=["tagged in a sum", "a sum in a sum"])

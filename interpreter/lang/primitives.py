@@ -31,7 +31,7 @@ from types import SimpleNamespace
 
 from .limits import NUMBER_LIMIT, fail, shown
 from .machine import Chance, Decision
-from .values import HAND, PrivateInt, as_secret_as, cards_of, listed, seats_of
+from .values import HAND, PrivateInt, as_secret_as, cards_of, listed, seats_of, size_of
 
 # value types
 INT, BOOL, STR = "int", "bool", "str"
@@ -277,12 +277,7 @@ def tagged(ctx, cards, tag):
 @primitive([("of", (CARDS, PLAYERS))], INT, QUERY,
            'How many cards or players there are in `of`.', contexts=EFFECT_CONTEXTS | {SETUP})
 def count(ctx, of):
-    if isinstance(of, list):
-        return len(of)
-    if of is None:
-        return 0
-    cards = getattr(of, "cards", None)
-    return len(cards) if cards is not None else 1
+    return size_of(of)
 
 
 @primitive([("cards", CARDS)], CARD_ID, QUERY,
