@@ -36,19 +36,23 @@ class WalkedTooFar(Exception):
     """`tagged` walked many times the budget's worth of cards: nothing stopped it."""
 
 
-def counting_tagged(monkeypatch) -> list:
-    """Replace `tagged` by one that counts the cards it walks (in the returned list's one
-    item) and gives up at ten budgets' worth."""
-    walked = [0]
+@pytest.fixture
+def walked(monkeypatch):
+    """Replace `tagged` by one that counts the cards it walks (in the list given, one
+    item) and gives up at ten budgets' worth. Code compiled meanwhile and kept (a setup
+    count's) may go on calling it after the test: it then only hands over."""
+    walked, counting = [0], [True]
     real = P.PRIMITIVES["tagged"].impl
 
     def tagged(ctx, cards, tag):
-        walked[0] += len(cards if isinstance(cards, list) else getattr(cards, "cards", [cards]))
-        if walked[0] > 10 * cost.STEP_BUDGET:
-            raise WalkedTooFar(f"tagged() walked {walked[0]:,} cards and was not stopped")
+        if counting[0]:
+            walked[0] += len(cards if isinstance(cards, list) else getattr(cards, "cards", [cards]))
+            if walked[0] > 10 * cost.STEP_BUDGET:
+                raise WalkedTooFar(f"tagged() walked {walked[0]:,} cards and was not stopped")
         return real(ctx, cards, tag)
     monkeypatch.setitem(P.PRIMITIVES, "tagged", dataclasses.replace(P.PRIMITIVES["tagged"], impl=tagged))
-    return walked
+    yield walked
+    counting[0] = False
 
 
 def edition(folder: Path, body: str, name: str = "heavy") -> Path:
@@ -137,10 +141,9 @@ PLACES = {
 
 
 @pytest.mark.parametrize("place", PLACES)
-def test_walking_a_huge_pile_stops_within_the_budget_in_every_place(tmp_path, monkeypatch, place):
+def test_walking_a_huge_pile_stops_within_the_budget_in_every_place(tmp_path, walked, place):
     body, named, hands, action = PLACES[place]
     path = edition(tmp_path, body)
-    walked = counting_tagged(monkeypatch)
     game = Game(load_edition(str(path)), 3)
     with pytest.raises(RuleRuntimeError) as caught:
         state = game.new_state(0, layout=layout(hands))
@@ -152,14 +155,13 @@ def test_walking_a_huge_pile_stops_within_the_budget_in_every_place(tmp_path, mo
     assert walked[0] <= cost.STEP_BUDGET  # each walk was charged before it was made
 
 
-def test_the_testers_turn_start_trigger_stops_within_the_budget(tmp_path, monkeypatch):
+def test_the_testers_turn_start_trigger_stops_within_the_budget(tmp_path, walked):
     path = edition(tmp_path, f"""
         triggers:
           - id: heavy
             on: turn_start
             text: Count cats many times.
             effect: 'let n = {HEAVY}'""")
-    walked = counting_tagged(monkeypatch)
     game = Game(load_edition(str(path)), 2)
     with pytest.raises(RuleRuntimeError, match=rf"^trigger 'heavy' \({path}:\d+\): one action took more"):
         game.new_state(0, layout=layout({0: ["skip"]}))

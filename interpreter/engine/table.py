@@ -28,7 +28,7 @@ import weakref
 from ..lang.limits import NUMBER_LIMIT
 from ..lang.machine import Stop, shuffle
 from ..lang.values import HAND, PILE, PUBLIC, PrivateInt, as_secret_as  # noqa: F401 (re-exported)
-from .events import EventLog
+from .events import EventLog, places_of
 
 
 class CardInst:
@@ -648,8 +648,9 @@ class Table:
         for inst in cards:
             inst.known = self.everyone
         if cards and self.log.record:  # places only within a pile: a hand's order is its owner's business
+            places = places_of(cards)
             self.log.reveal([c.id for c in cards], [c.zone.name for c in cards],
-                            [c.zone.cards.index(c) if c.zone.kind == PILE else None for c in cards])
+                            [place if c.zone.kind == PILE else None for c, place in zip(cards, places)])
 
     # -- turns ----------------------------------------------------------------
     def start_turn(self, seat: int) -> None:
