@@ -309,12 +309,14 @@ def test_the_budget_is_refilled_for_each_action(tmp_path, monkeypatch):
     ("for a in draw_pile {\n  for b in draw_pile {\n    reveal(b)\n  }\n}", 2 + 40 * (1 + 40 * (2 + 1))),
     # the aggregate's value (two calls and the pass) for each card, and tagged's walk of the pile
     ('let n = sum(count(tagged(draw_pile, "cat")) for c in draw_pile)', 2 + 40 * 3 + 40 * 40),
-    # the effect's weight counts top, which gives five cards; each pass moves one
-    ("for c in top(draw_pile, 5) { move(c, discard_pile) }", 3 + 5 + 5 * (2 + 1)),
+    # the effect's weight counts top, which gives five cards; each pass reveals one
+    ("for c in top(draw_pile, 5) { reveal(c) }", 3 + 5 + 5 * (2 + 1)),
+    # a hand of 40 moved: a step per card, and per card of the hand each leaves
+    ("move(hand(me), discard_pile)", 4 + 40 * (1 + 40)),
     # two lists of 40 compared, each made by walking the pile; top gives one card, reveal walks it
     ('if tagged(draw_pile, "cat") == filter(c for c in draw_pile) { reveal(top(draw_pile)) }',
      5 + 40 + 40 + 40 + 1 + 1),
-], ids=["nested loops", "tagged in a sum", "top in a loop", "lists compared"])
+], ids=["nested loops", "tagged in a sum", "top in a loop", "a hand moved", "lists compared"])
 def test_what_play_charges_is_what_the_validator_estimates(tmp_path, effect, steps):
     """With every zone as full as the estimate assumes, the charge is the estimate exactly."""
     effect += '\nask("done?")'
@@ -323,10 +325,12 @@ def test_what_play_charges_is_what_the_validator_estimates(tmp_path, effect, ste
                                                                    "discard_pile": "zone"})
     estimate.program(parse_program(effect))
     path = house_rule(tmp_path, {"walk": effect})
-    state = start(path, {0: ["walk"]}, ["tacocat"] * pile)
+    hand = ["tacocat"] * pile if "hand(me)" in effect else []  # as full as the deck, once walk is played
+    state = start(path, {0: ["walk", *hand]}, ["tacocat"] * pile)
+    before = state.budget  # (offering the combos a hand of cats makes walks the other players)
     state.apply_action("play walk")
     assert state.decision().kind == "ask"  # still inside the play: nothing refilled the budget
-    assert cost.STEP_BUDGET - state.budget == estimate.steps == steps
+    assert before - state.budget == estimate.steps == steps
 
 
 def test_no_shipped_edition_comes_near_the_budget(monkeypatch):

@@ -44,7 +44,7 @@ from .machine import (
     STORE,
 )
 from .operators import ARITHMETIC, COMPARE
-from .values import as_secret_as, items_of, seats_of, size_of
+from .values import as_secret_as, items_of, moving_steps, seats_of, size_of
 
 #: what Code.constant holds when the code is not a constant
 _NO_CONSTANT = object()
@@ -497,7 +497,8 @@ def _walking(impl, prim: P.Primitive, where: str | None):
     def walking_all(ctx, *args):
         steps = 0
         for index, kind in walks:
-            steps += size_of(args[index]) if kind == P.ITEMS else _hand_cards(ctx, args[index])
+            steps += size_of(args[index]) if kind == P.ITEMS else moving_steps(args[index]) \
+                if kind == P.LEAVES else _hand_cards(ctx, args[index])
         state = ctx.state
         state.budget -= steps
         if state.budget < 0:

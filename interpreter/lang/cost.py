@@ -55,6 +55,7 @@ class Limits:
     cards: int  # the most cards a game can hold: no zone holds more
     players: int  # the most players
     values: dict = field(default_factory=dict)  # rule or parameter name -> its largest magnitude
+    copies: dict = field(default_factory=dict)  # card id -> the most copies of it in a game
 
 
 def edition_limits(data: dict, card_params: dict | None = None) -> Limits:
@@ -72,7 +73,7 @@ def edition_limits(data: dict, card_params: dict | None = None) -> Limits:
             if isinstance(value, int):
                 values[name] = max(values.get(name, 0), abs(int(value)))
     return Limits(cards=sum(per_card.values()), players=data.get("players", {}).get("max", 20),
-                  values=values)
+                  values=values, copies=per_card)
 
 
 def value_findings(edition) -> list[tuple]:
@@ -197,8 +198,10 @@ class Estimate:
         for name, kind in prim.walks:
             if kind == P.GIVES:
                 steps += self._size(node)
-            elif name in given:
-                steps += self.limits.cards if kind == P.HANDS else self._size(given[name])
+            elif name in given:  # a card moved may leave a hand holding every card
+                size = self._size(given[name])
+                steps += self.limits.cards if kind == P.HANDS else \
+                    size * (1 + self.limits.cards) if kind == P.LEAVES else size
         self._cost(node.pos, steps, "this call")
 
     def _size(self, node) -> int:
@@ -216,6 +219,8 @@ class Estimate:
             return self._size(node.iterable)
         if isinstance(node, s.Call) and node.args and node.name in _PICKS:
             whole = self._size(node.args[0])
+            if node.name == P.NAMES.find and len(node.args) > 1 and isinstance(node.args[1], s.StrLit):
+                return min(whole, limits.copies.get(node.args[1].value, whole))  # copies of one card
             if node.name not in (P.NAMES.top, P.NAMES.bottom):
                 return whole
             count = node.args[1] if len(node.args) > 1 else \

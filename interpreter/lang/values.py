@@ -73,6 +73,25 @@ def size_of(value) -> int:
     return len(cards) if cards is not None else 1
 
 
+def moving_steps(value) -> int:
+    """What moving ``value``'s cards walks: a step per card, and for each card taken from
+    a hand a step per card of that hand (what every seat knows of the cards left there is
+    looked at as it leaves)."""
+    if value is None:
+        return 0
+    cards = value if isinstance(value, list) else getattr(value, "cards", None)
+    if cards is None:
+        cards = [value]
+    elif cards is not value and value.kind == HAND:  # a whole hand: each card leaves it
+        return len(cards) * (1 + len(cards))
+    steps = len(cards)
+    for inst in cards:
+        zone = inst.zone
+        if zone.kind == HAND:
+            steps += len(zone.cards)
+    return steps
+
+
 def seats_of(value) -> list:
     """Players or one player (or nobody) as a list of seats."""
     if isinstance(value, list):
