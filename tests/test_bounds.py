@@ -311,12 +311,15 @@ def test_the_budget_is_refilled_for_each_action(tmp_path, monkeypatch):
     ('let n = sum(count(tagged(draw_pile, "cat")) for c in draw_pile)', 2 + 40 * 3 + 40 * 40),
     # the effect's weight counts top, which gives five cards; each pass reveals one
     ("for c in top(draw_pile, 5) { reveal(c) }", 3 + 5 + 5 * (2 + 1)),
-    # a hand of 40 moved: a step per card, and per card of the hand each leaves
-    ("move(hand(me), discard_pile)", 4 + 40 * (1 + 40)),
+    # a hand of 40 moved at once: a step per card, and the hand walked once
+    ("move(hand(me), discard_pile)", 4 + 40 * 2),
+    # one by one: each card a step, and the hand it leaves each time
+    ("discard(hand(me))", 4 + 40 * (1 + 40)),
     # two lists of 40 compared, each made by walking the pile; top gives one card, reveal walks it
     ('if tagged(draw_pile, "cat") == filter(c for c in draw_pile) { reveal(top(draw_pile)) }',
      5 + 40 + 40 + 40 + 1 + 1),
-], ids=["nested loops", "tagged in a sum", "top in a loop", "a hand moved", "lists compared"])
+], ids=["nested loops", "tagged in a sum", "top in a loop", "a hand moved", "a hand discarded",
+        "lists compared"])
 def test_what_play_charges_is_what_the_validator_estimates(tmp_path, effect, steps):
     """With every zone as full as the estimate assumes, the charge is the estimate exactly."""
     effect += '\nask("done?")'

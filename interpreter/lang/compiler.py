@@ -497,8 +497,8 @@ def _walking(impl, prim: P.Primitive, where: str | None):
     def walking_all(ctx, *args):
         steps = 0
         for index, kind in walks:
-            steps += size_of(args[index]) if kind == P.ITEMS else moving_steps(args[index]) \
-                if kind == P.LEAVES else _hand_cards(ctx, args[index])
+            steps += size_of(args[index]) if kind == P.ITEMS else _hand_cards(ctx, args[index]) \
+                if kind == P.HANDS else moving_steps(args[index], kind == P.MOVES)
         state = ctx.state
         state.budget -= steps
         if state.budget < 0:

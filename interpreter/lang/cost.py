@@ -198,11 +198,18 @@ class Estimate:
         for name, kind in prim.walks:
             if kind == P.GIVES:
                 steps += self._size(node)
-            elif name in given:  # a card moved may leave a hand holding every card
-                size = self._size(given[name])
-                steps += self.limits.cards if kind == P.HANDS else \
-                    size * (1 + self.limits.cards) if kind == P.LEAVES else size
+            elif name in given:
+                steps += self.limits.cards if kind == P.HANDS else self._size(given[name]) \
+                    if kind == P.ITEMS else self._moving(given[name], kind == P.MOVES)
         self._cost(node.pos, steps, "this call")
+
+    def _moving(self, node, at_once: bool) -> int:
+        """The most steps moving ``node``'s cards takes (values.moving_steps)."""
+        size, limits = self._size(node), self.limits
+        assert limits is not None  # (asked only where the edition is known)
+        if self._type(node) == P.ZONE:  # a whole zone, maybe a hand: walked once, or once a card
+            return 2 * size if at_once else size * (1 + size)
+        return size * (1 + limits.cards)  # each card may leave a hand holding every card
 
     def _size(self, node) -> int:
         """The most items a value can hold (a zone: every card of the deck; nothing is

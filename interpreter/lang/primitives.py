@@ -56,8 +56,9 @@ ACTION, QUERY, CHOICE, CHANCE = "action", "query", "choice", "chance"
 # items of an argument (a zone's cards, a list's cards or players), the cards in the hands
 # of the players an argument names, the items the call gives (`top(zone, 3)` reads three),
 # or the cards it moves with, for each taken from a hand, every card of that hand (what
-# each seat knows of the cards left there is looked at: values.moving_steps)
-ITEMS, HANDS, GIVES, LEAVES = "items", "hands", "gives", "leaves"
+# each seat knows of the cards left there is looked at), but a whole hand moved at once
+# once (MOVES; MOVES_EACH moves the cards one by one: values.moving_steps)
+ITEMS, HANDS, GIVES, MOVES, MOVES_EACH = "items", "hands", "gives", "moves", "moves each"
 
 # contexts an effect runs in (the loader picks one for each place an effect is
 # written: rules/library.py and rules/cardset.py for cards, rules/edition.py for
@@ -121,7 +122,8 @@ class Primitive:
         parts = [f"a step per card in the hands of `{name}`" if kind == HANDS else
                  "a step per item it gives" if kind == GIVES else
                  f"a step per card of `{name}` and, for a card taken from a hand, per card of that hand"
-                 if kind == LEAVES else f"a step per item of `{name}`" for name, kind in self.walks]
+                 + (" (a whole hand given: once)" if kind == MOVES else "")
+                 if kind in (MOVES, MOVES_EACH) else f"a step per item of `{name}`" for name, kind in self.walks]
         return " and ".join(parts)
 
     def signature(self) -> str:
@@ -519,7 +521,7 @@ group("Actions")
 
 @primitive([("cards", CARDS), ("to", ZONE), ("at", INT, "0"), ("face_up", BOOL, "false")], None, ACTION,
            'Move cards into a zone, at position `at` counted from the top (a place past the bottom is the bottom, a negative one the top). Whoever owns the destination hand learns the cards; a public zone shows them to everyone. With `face_up=true` a card lies face up: in a pile everyone sees it and its place; in a hand everyone sees it there until it leaves the hand. A place picked with `choose_position` stays known only to whoever picked it.',
-           walks=(("cards", LEAVES),))
+           walks=(("cards", MOVES),))
 def move(ctx, cards, to, at, face_up):
     moving = cards_of(cards)
     sight = ctx.sight
@@ -616,7 +618,7 @@ def attack(ctx, victim, turns):
 
 @primitive([("cards", CARDS)], None, ACTION,
            'Put cards on the discard pile, one by one (a card with a home, `returns_to`, goes home instead, as it does whenever it would reach the discard pile).',
-           walks=(("cards", LEAVES),))
+           walks=(("cards", MOVES_EACH),))
 def discard(ctx, cards):
     table = ctx.table
     for inst in cards_of(cards):  # one by one: the last card lands on top

@@ -73,17 +73,17 @@ def size_of(value) -> int:
     return len(cards) if cards is not None else 1
 
 
-def moving_steps(value) -> int:
+def moving_steps(value, at_once: bool) -> int:
     """What moving ``value``'s cards walks: a step per card, and for each card taken from
     a hand a step per card of that hand (what every seat knows of the cards left there is
-    looked at as it leaves)."""
+    looked at as it leaves). A whole hand moved ``at_once`` is walked once."""
     if value is None:
         return 0
     cards = value if isinstance(value, list) else getattr(value, "cards", None)
     if cards is None:
         cards = [value]
-    elif cards is not value and value.kind == HAND:  # a whole hand: each card leaves it
-        return len(cards) * (1 + len(cards))
+    elif cards is not value and value.kind == HAND:  # a whole hand
+        return len(cards) * 2 if at_once else len(cards) * (1 + len(cards))
     steps = len(cards)
     for inst in cards:
         zone = inst.zone
