@@ -95,10 +95,11 @@ stack on a player (a counter stays within its `min` and `max`). One action of a 
 sets off: answers, drawn cards' effects, state checks) may take at most
 {STEP_BUDGET:,} steps: starting an effect costs one step plus one per primitive call
 it makes outside its loops, a `for` loop (or an aggregate) costs its
-body's steps once per card or player it walks, and a primitive that walks a
-list costs a step for each card or player it walks (`tagged(draw_pile, "cat")`
-a step per card of the pile; each primitive below says what it walks), as does
-comparing two lists. This holds wherever an expression is written: effects,
+body's steps once per card or player it walks, and a primitive that walks
+cards costs a step for each card it walks (`tagged(draw_pile, "cat")` a step
+per card of the pile; each primitive below says what it walks; a list of
+players, at most 20, is covered by the call's own step), as does comparing two
+lists. This holds wherever an expression is written: effects,
 `requires`, restrictions, triggers' and checks' `if`, `ends_when`, `score` and
 `tie_break`. Going over either stops the game with an error that
 names the card and the file and line defining it. `kittens validate` warns

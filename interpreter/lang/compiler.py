@@ -471,28 +471,29 @@ def _may_be_missing(node) -> bool:
 
 def _walking(impl, prim: P.Primitive, where: str | None):
     """Wrap a primitive that walks lists so that a call first charges a step per item it
-    walks (a call that gives its items, such as `top`, charges them as it gives them)."""
+    walks (a call that gives its items, such as `top`, charges them as it gives them).
+    The commonest shapes get a wrapper of their own arity (effects run on every turn)."""
     names = [param.name for param in prim.params]
     walks = tuple((names.index(name) if name is not None else -1, kind) for name, kind in prim.walks)
     if walks[0][1] == P.GIVES:
-        def giving(ctx, *args):
-            found = impl(ctx, *args)
-            state = ctx.state
-            state.budget -= len(found)
-            if state.budget < 0:
-                over_budget(where)
-            return found
-        return giving
-    if len(walks) == 1 and walks[0][1] == P.ITEMS:  # the commonest: one list walked
-        index = walks[0][0]
+        return _giving(impl, len(names), where)
+    if walks == ((0, P.ITEMS),) and len(names) <= 2:  # the first argument's items
+        if len(names) == 1:
+            def walking_one(ctx, a):
+                state = ctx.state
+                state.budget -= size_of(a)
+                if state.budget < 0:
+                    over_budget(where)
+                return impl(ctx, a)
+            return walking_one
 
-        def walking(ctx, *args):
+        def walking_two(ctx, a, b):
             state = ctx.state
-            state.budget -= size_of(args[index])
+            state.budget -= size_of(a)
             if state.budget < 0:
                 over_budget(where)
-            return impl(ctx, *args)
-        return walking
+            return impl(ctx, a, b)
+        return walking_two
 
     def walking_all(ctx, *args):
         steps = 0
@@ -505,6 +506,19 @@ def _walking(impl, prim: P.Primitive, where: str | None):
             over_budget(where)
         return impl(ctx, *args)
     return walking_all
+
+
+def _giving(impl, arity: int, where: str | None):
+    """``impl`` charging a step per item it gives."""
+    def charged(ctx, found):
+        state = ctx.state
+        state.budget -= len(found)
+        if state.budget < 0:
+            over_budget(where)
+        return found
+    if arity == 2:
+        return lambda ctx, a, b: charged(ctx, impl(ctx, a, b))
+    return lambda ctx, *args: charged(ctx, impl(ctx, *args))
 
 
 def _hand_cards(ctx, players) -> int:

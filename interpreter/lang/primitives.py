@@ -53,7 +53,8 @@ SUBTYPES = {
 ACTION, QUERY, CHOICE, CHANCE = "action", "query", "choice", "chance"
 
 # what a call walks, charged to the action's step budget one step an item (limits.py): the
-# items of an argument (a zone's cards, a list's cards or players), the cards in the hands
+# items of an argument (a zone's cards, a list's cards; a list of players, at most 20, is
+# a bounded walk that the call's own step covers), the cards in the hands
 # of the players an argument names, the items the call gives (`top(zone, 3)` reads three),
 # or the cards it moves with, for each taken from a hand, every card of that hand (what
 # each seat knows of the cards left there is looked at), but a whole hand moved at once
@@ -202,7 +203,7 @@ def out_players(ctx):
 
 
 @primitive([("among", PLAYERS)], PLAYERS, QUERY,
-           'The players of `among` who hold at least one card.', walks=("among",))
+           'The players of `among` who hold at least one card.')
 def with_cards(ctx, among):
     hands = ctx.table.hands
     return [seat for seat in seats_of(among) if hands[seat].cards]
@@ -438,8 +439,7 @@ def choose_kind(ctx, among, by):
 
 
 @primitive([("among", PLAYERS), ("by", PLAYER, "me")], PLAYER, CHOICE,
-           '`by` picks one player of `among`; nobody is asked when there is only one. A card cannot be played when there is none to pick.',
-           walks=("among",))
+           '`by` picks one player of `among`; nobody is asked when there is only one. A card cannot be played when there is none to pick.')
 def choose_player(ctx, among, by):
     seats = list(seats_of(among))
     if len(seats) < 2:  # like choose_kind: a choice of one is no choice (and its only
@@ -547,7 +547,7 @@ def shuffle(ctx, zone):
 
 @primitive([("cards", CARDS), ("to", PLAYERS)], None, ACTION,
            'Let the players `to` see the faces of the cards, privately.',
-           walks=("cards", "to"))
+           walks=("cards",))
 def show(ctx, cards, to):
     mask = 0
     for seat in seats_of(to):
