@@ -94,8 +94,14 @@ an effect writes or works out must lie between -{NUMBER_LIMIT:,} and
 stack on a player (a counter stays within its `min` and `max`). One action of a player (a play or a draw, with everything it
 sets off: answers, drawn cards' effects, state checks) may take at most
 {STEP_BUDGET:,} steps: starting an effect costs one step plus one per primitive call
-it makes outside its loops, and a `for` loop (or an aggregate) costs its
-body's steps once per card or player it walks. Going over either stops the game with an error that
+it makes outside its loops, a `for` loop (or an aggregate) costs its
+body's steps once per card or player it walks, and a primitive that walks
+cards costs a step for each card it walks (`tagged(draw_pile, "cat")` a step
+per card of the pile; each primitive below says what it walks; a list of
+players, at most 20, is covered by the call's own step), as does comparing two
+lists. This holds wherever an expression is written: effects,
+`requires`, restrictions, triggers' and checks' `if`, `ends_when`, `score` and
+`tie_break`. Going over either stops the game with an error that
 names the card and the file and line defining it. `kittens validate` warns
 where it can see a limit coming (`may-overflow`, `too-much-work`), counting
 every zone as full as the whole deck.
@@ -166,6 +172,8 @@ def _render_primitive(prim: P.Primitive, example: str) -> str:
         f"  - `{p.name}`: {P.type_name(p.type)}" + ("" if p.required else f", default `{p.default}`")
         for p in prim.params) or "  - (none)"
     where = _where(prim.contexts)
+    if prim.walks:
+        where += f"\n- **Steps:** one, and {prim.walked()}"
     return (f"### `{prim.signature()}`\n\n{prim.summary}\n\n"
             f"- **Kind:** {_KIND_WORDS[prim.kind]}\n- **Parameters:**\n{params}{where}\n\n"
             f"```\n{example}\n```\n")

@@ -165,6 +165,35 @@ def test_a_rule_value_beyond_the_limit_stops_the_card_that_reads_it(tmp_path):
     assert "card 'attack' (" in str(caught.value) and "rules.attack_turns is 5,000,000,000" in str(caught.value)
 
 
+OVERFLOW = "100000 * 100000"  # worked out in play: beyond the number limit
+
+
+@pytest.mark.parametrize("patch, named, hands, action", [
+    (f"patch_cards:\n  skip:\n    effect: 'let a = {OVERFLOW}'", "card 'skip'", {0: ["skip"]}, "play skip"),
+    (f"patch_cards:\n  skip:\n    requires: '{OVERFLOW} > 0'", "card 'skip'", {0: ["skip"]}, None),
+    (f"patch_cards:\n  tacocat:\n    on_draw: 'let a = {OVERFLOW}'", "card 'tacocat'", {0: ["skip"]}, "draw"),
+    (f"patch_combos:\n  two_of_a_kind:\n    effect: 'let a = {OVERFLOW}'", "combo 'two_of_a_kind'",
+     {0: ["tacocat", "tacocat"], 1: ["skip"]}, "combo two_of_a_kind tacocat"),
+    ("replace_cards:\n  - id: skip\n    title: Skip\n    text: A card.\n    when: own_turn\n"
+     f"    effect: 'let a = {OVERFLOW}'", "card 'skip'", {0: ["skip"]}, "play skip"),
+], ids=["card effect", "card requires", "card on_draw", "combo effect", "card replaced"])
+def test_an_error_in_a_patched_part_names_the_house_rule_line_that_wrote_it(tmp_path, patch, named, hands,
+                                                                           action):
+    """The shipped card's line was named (<kittens>/rulebook/original.yaml:96) though the
+    effect that broke was the house rule's."""
+    path = tmp_path / "patched.yaml"
+    path.write_text(f"format: 1\nkind: edition\nid: patched\nname: Patched\nextends: {ORIGINAL}\n{patch}\n",
+                    encoding="utf-8")
+    line = len(path.read_text(encoding="utf-8").splitlines())  # the patched part is the last line
+    if "replace_cards" in patch:  # a card defined anew is named by its own entry
+        line -= 4
+    with pytest.raises(RuleRuntimeError) as caught:
+        state = start(path, hands, ["tacocat"] * 5)
+        state.apply_action(action)
+    assert str(caught.value).startswith(f"{named} ({path}:{line}): a calculation gave 10,000,000,000"), \
+        str(caught.value)
+
+
 def test_a_setup_count_beyond_the_limit_stops_setup_naming_the_step():
     edition = load_edition(str(ORIGINAL))
     index = next(i for i, step in enumerate(edition.setup) if step.kind == "deal" and not step.cards)
@@ -259,34 +288,52 @@ def test_loops_that_wait_for_answers_still_stop(tmp_path):
 
 
 def test_the_budget_is_refilled_for_each_action(tmp_path, monkeypatch):
-    """A card that takes about 33,600 steps can be played three times in one turn under a
-    budget of 40,000 (but not once under 30,000): each action gets the whole budget."""
+    """A card that takes about 65,600 steps (each reveal walks its card) can be played three
+    times in one turn under a budget of 70,000 (but not once under 60,000): each action gets
+    the whole budget."""
     effect = "for a in draw_pile {\n  for b in draw_pile {\n" + "    reveal(b)\n" * 20 + "  }\n}"
     path = house_rule(tmp_path, {"heavy": effect})
-    monkeypatch.setattr(game_module, "STEP_BUDGET", 40_000)
+    monkeypatch.setattr(game_module, "STEP_BUDGET", 70_000)
     state = start(path, {0: ["heavy"] * 3}, ["tacocat"] * 40)
     for _ in range(3):
         state.apply_action("play heavy")
     assert state.table.current == 0 and not state.table.hands[0].cards
-    monkeypatch.setattr(game_module, "STEP_BUDGET", 30_000)
+    monkeypatch.setattr(game_module, "STEP_BUDGET", 60_000)
     state = start(path, {0: ["heavy"]}, ["tacocat"] * 40)
     with pytest.raises(RuleRuntimeError, match="card 'heavy'"):
         state.apply_action("play heavy")
 
 
-def test_what_play_charges_is_what_the_validator_estimates(tmp_path):
+@pytest.mark.parametrize("effect, steps", [
+    # each inner pass: its weight (the pass and the call) and the one card reveal walks
+    ("for a in draw_pile {\n  for b in draw_pile {\n    reveal(b)\n  }\n}", 2 + 40 * (1 + 40 * (2 + 1))),
+    # the aggregate's value (two calls and the pass) for each card, and tagged's walk of the pile
+    ('let n = sum(count(tagged(draw_pile, "cat")) for c in draw_pile)', 2 + 40 * 3 + 40 * 40),
+    # the effect's weight counts top, which gives five cards; each pass reveals one
+    ("for c in top(draw_pile, 5) { reveal(c) }", 3 + 5 + 5 * (2 + 1)),
+    # a hand of 40 moved at once: a step per card, and the hand walked once
+    ("move(hand(me), discard_pile)", 4 + 40 * 2),
+    # one by one: each card a step, and the hand it leaves each time
+    ("discard(hand(me))", 4 + 40 * (1 + 40)),
+    # two lists of 40 compared, each made by walking the pile; top gives one card, reveal walks it
+    ('if tagged(draw_pile, "cat") == filter(c for c in draw_pile) { reveal(top(draw_pile)) }',
+     5 + 40 + 40 + 40 + 1 + 1),
+], ids=["nested loops", "tagged in a sum", "top in a loop", "a hand moved", "a hand discarded",
+        "lists compared"])
+def test_what_play_charges_is_what_the_validator_estimates(tmp_path, effect, steps):
     """With every zone as full as the estimate assumes, the charge is the estimate exactly."""
-    effect = "for a in draw_pile {\n  for b in draw_pile {\n    reveal(b)\n  }\n}\nask(\"done?\")"
+    effect += '\nask("done?")'
     pile = 40
-    estimate = cost.Estimate(cost.Limits(cards=pile, players=3), {"draw_pile": "zone", "me": "player"})
-    program = parse_program(effect)
-    estimate.program(program)
-    expected = estimate.steps
+    estimate = cost.Estimate(cost.Limits(cards=pile, players=3), {"draw_pile": "zone", "me": "player",
+                                                                   "discard_pile": "zone"})
+    estimate.program(parse_program(effect))
     path = house_rule(tmp_path, {"walk": effect})
-    state = start(path, {0: ["walk"]}, ["tacocat"] * pile)
+    hand = ["tacocat"] * pile if "hand(me)" in effect else []  # as full as the deck, once walk is played
+    state = start(path, {0: ["walk", *hand]}, ["tacocat"] * pile)
+    before = state.budget  # (offering the combos a hand of cats makes walks the other players)
     state.apply_action("play walk")
     assert state.decision().kind == "ask"  # still inside the play: nothing refilled the budget
-    assert cost.STEP_BUDGET - state.budget == expected == 2 + 40 * (1 + 40 * 2)
+    assert before - state.budget == estimate.steps == steps
 
 
 def test_no_shipped_edition_comes_near_the_budget(monkeypatch):

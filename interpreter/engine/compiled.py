@@ -41,30 +41,28 @@ class Rule:
 def compile_rule(record, zones: frozenset, shared: dict) -> Rule:
     """A card or combo compiled; ``shared`` holds the codes of equal expressions, so a
     test that several cards share is worked out once per decision (see :func:`legal`)."""
-    where = label(record)
-
-    def expression(tree):
+    def expression(tree, part: str):
         if tree not in shared:  # shared by equal trees: errors name the first card that has it
-            shared[tree] = compile_expression(tree, zones, where)
+            shared[tree] = compile_expression(tree, zones, label(record, part))
         return shared[tree]
 
     choose, feasible, looks_at_this = [], [], _names_this(record.requires)
     pools = set()  # the shapes of the pure pools, for _implied
     for name, tree in record.choose:
-        choose.append((name, compile_expression(tree, zones, where)))
+        choose.append((name, compile_expression(tree, zones, label(record, "choose"))))
         if isinstance(tree, s.Call) and tree.name in _PICKS_FROM and tree.args:
-            among = expression(tree.args[0])
+            among = expression(tree.args[0], "choose")
             if not among.waits:
                 feasible.append(among)
                 pools.add(_shape(tree.args[0]))
                 looks_at_this = looks_at_this or _names_this(tree.args[0])
     requires = None
     if record.requires is not None and not _implied(record.requires, pools):
-        requires = expression(record.requires)
+        requires = expression(record.requires, "requires")
     return Rule(id=record.id, record=record, requires=requires,
                 feasible=tuple(feasible), choose=tuple(choose),
-                effect=compile_program(record.effect, zones, where),
-                on_draw=compile_program(getattr(record, "on_draw", None), zones, where),
+                effect=compile_program(record.effect, zones, label(record, "effect")),
+                on_draw=compile_program(getattr(record, "on_draw", None), zones, label(record, "on_draw")),
                 requires_this=looks_at_this, free=requires is None and not feasible,
                 kind="combo" if isinstance(record, Combo) else "action" if isinstance(record, Action) else "card")
 

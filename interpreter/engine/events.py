@@ -63,6 +63,22 @@ EVENT_KINDS = {
 AFTER_THE_DEAL = frozenset({"turn", "trigger", "counter", "check", "out", "seat_back", "scores", "game_over"})
 
 
+#: how many cards are looked for one by one in their zones (see places_of)
+_FEW = 8
+
+
+def places_of(cards: list) -> list[int]:
+    """Each card's place in its zone. A few are looked for one by one; for more, each
+    zone is walked once (looking each up would walk a big pile once per card)."""
+    if len(cards) <= _FEW:
+        return [c.zone.cards.index(c) for c in cards]
+    found: dict = {}
+    for zone in {id(c.zone): c.zone for c in cards}.values():
+        for place, inst in enumerate(zone.cards):
+            found[id(inst)] = place
+    return [found[id(c)] for c in cards]
+
+
 def seats_of(mask: int) -> list[int]:
     seats, seat = [], 0
     while mask:
@@ -222,7 +238,7 @@ class EventLog:
             secret = Secret({"cards": seats, "at": seats})
             if len(_SHOW_SECRETS) < _SHOW_SECRETS_BOUND:
                 _SHOW_SECRETS[seats] = secret
-        self.rows.append((SHOW, [c.zone.cards.index(c) for c in cards], [c.id for c in cards],
+        self.rows.append((SHOW, places_of(cards), [c.id for c in cards],
                           len(cards), seats_of(seats), secret, cards[0].zone.name))
 
     def reveal(self, cards: list, zones: list, at: list) -> None:

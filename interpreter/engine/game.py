@@ -60,7 +60,7 @@ class Game:
         self.checks = tuple((check, compile_expression(check.condition, zones, label(check)),
                              compile_program(check.effect, zones, label(check)))
                             for check in edition.checks)
-        self.draw_hooks = {card_id: compile_program(card.instead_of_draw, zones, label(card))
+        self.draw_hooks = {card_id: compile_program(card.instead_of_draw, zones, label(card, "instead_of_draw"))
                            for card_id, card in edition.cards.items() if card.instead_of_draw}
         self.has_decoys = any(card.decoy for card in edition.cards.values())
         # editions without these concepts skip their checks on hot paths
@@ -116,10 +116,11 @@ class Game:
         # -1 when it looks at the pile (setup.py fills it in at the first deal)
         self.setup_counts: dict = {}
         # what names a running effect in an error: card, combo, check or trigger id -> label
+        # (with the line of the house rule that rewrote the effect, if one did)
         self.labels = {**self.phases.labels, **{check.id: label(check) for check, _c, _e in self.checks},
-                       **{rule.id: label(rule.record) for rule in self.combos},
+                       **{rule.id: label(rule.record, "effect") for rule in self.combos},
                        **{rule.id: label(rule.record) for rule, _option in self.actions},
-                       **{card_id: label(card) for card_id, card in edition.cards.items()}}
+                       **{card_id: label(card, "effect") for card_id, card in edition.cards.items()}}
 
     def _offers(self, edition) -> dict:
         """Card id -> what a card of that title in hand may offer on its own turn:

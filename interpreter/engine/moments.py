@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ..lang.compiler import compile_expression, compile_program
 from ..lang.errors import RuleRuntimeError
-from ..lang.limits import label
+from ..lang.limits import NUMBER_LIMIT, fail, label, shown, within_limit
 from ..lang.machine import Ctx, Frame, run
 
 #: the most triggers one pass (an action, a turn's start or end) may run
@@ -54,6 +54,7 @@ class Phases:
         self.tie_break = compile_expression(scoring.tie_break, zones, where) if scoring else None
         self.ends_when = compile_expression(scoring.ends_when, zones, where) if scoring else None
         self.scoring = scoring is not None
+        self.where = where  # the win condition, for an error in its scores
         self.labels = {trigger.id: label(trigger) for trigger in edition.triggers}
         #: whether the flow has anything to do between actions beyond the state checks
         self.active = bool(self.by_moment) or self.ends_when is not None
@@ -177,11 +178,23 @@ def best_seats(state, points: list) -> list:
         for seat in range(table.players):
             groups.setdefault(table.team_of(seat), []).append(seat)
         contenders = [seats for seats in groups.values() if any(table.alive[s] for s in seats)]
-        ranked = [((sum(points[s] for s in seats), sum(breaks[s] for s in seats)), seats)
-                  for seats in contenders]
+        where = state.game.phases.where
+        ranked = [((_team_total(points, seats, where, "score"), _team_total(breaks, seats, where, "tie-break")),
+                   seats) for seats in contenders]
     else:
         ranked = [((points[seat], breaks[seat]), [seat]) for seat in range(table.players) if table.alive[seat]]
     if not ranked:
         return []
     top = max(key for key, _seats in ranked)
     return sorted(seat for key, seats in ranked if key == top for seat in seats)
+
+
+def _team_total(values: list, seats: list, where: str | None, what: str) -> int:
+    """A team's score (or tie-break): its members' added up, which must stay within the
+    number limit as every number in play does (lang/limits.py)."""
+    total = sum(values[seat] for seat in seats)
+    if not within_limit(total):
+        fail(where, f"the team of seats {', '.join(map(str, seats))} adds up to a {what} of {shown(total)}, "
+                    f"beyond the largest number the game may use ({NUMBER_LIMIT:,} either way); keep "
+                    "each player's points smaller (a counter's `max`, say)")
+    return total

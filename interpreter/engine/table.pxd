@@ -69,7 +69,7 @@ cdef class Table:
     cpdef _shown(self, CardInst inst, Zone source, Zone to, at)
 
     @cython.locals(other=CardInst)
-    cpdef _seen_leaving(self, CardInst inst, Zone source, shown)
+    cpdef _seen_leaving(self, CardInst inst, Zone source, shown, walk=*)
     @cython.locals(other=CardInst, held=list)
     cpdef _left_hand(self, CardInst inst, Zone source, shown, sighted)
 

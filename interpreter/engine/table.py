@@ -28,7 +28,7 @@ import weakref
 from ..lang.limits import NUMBER_LIMIT
 from ..lang.machine import Stop, shuffle
 from ..lang.values import HAND, PILE, PUBLIC, PrivateInt, as_secret_as  # noqa: F401 (re-exported)
-from .events import EventLog
+from .events import EventLog, places_of
 
 
 class CardInst:
@@ -448,19 +448,22 @@ class Table:
             # most cards leave from the top of a pile (a draw): no search needed
             was_at = 0 if held[0] is inst else held.index(inst)
             del held[was_at]
+            # a whole hand going: what seats know of the cards still there need not be looked
+            # at as each leaves (each gets its own below), so the move walks the hand once
+            whole = emptied is not None and source in emptied
             if marked_backs and inst.card.back_distinct:
-                seen = self._seen_leaving(inst, source, marked == everyone) | marked
+                seen = self._seen_leaving(inst, source, marked == everyone, not whole) | marked
             elif shown == everyone or source.kind == PUBLIC:
                 # everyone sees which card left (_seen_leaving's first case, inline: the
                 # commonest move, a card played from a hand or dealt face up)
-                if source.kind == HAND:
+                if source.kind == HAND and not whole:
                     unsure = everyone & ~inst.known & ~(1 << source.owner)
                     if unsure:
                         _lose_copies(held, inst.id, unsure)
                 seen = everyone
             elif source.kind == PILE:  # a draw: the place it left from is public
                 seen = inst.known | shown
-            elif emptied and source in emptied:
+            elif whole:
                 seen = inst.known | (1 << source.owner) | shown
             else:
                 seen = self._left_hand(inst, source, shown, in_sight.get(inst.uid, 0) if in_sight else 0)
@@ -548,15 +551,17 @@ class Table:
         if source is self.draw_pile and len(source.cards) == 1 and ("pile_empty", None) in watch:
             moments.append(("pile_empty", None, None, None))
 
-    def _seen_leaving(self, inst: CardInst, source: Zone, shown: bool) -> int:
+    def _seen_leaving(self, inst: CardInst, source: Zone, shown: bool, walk: bool = True) -> int:
         """The seats that see which card left ``source`` (``inst``, already taken out of
         it), and what the seats that cannot tell lose track of.
 
-        ``shown``: the card lands face up, so everyone sees which one it was.
+        ``shown``: the card lands face up, so everyone sees which one it was. ``walk``
+        False: the cards left in ``source`` are moved too, so what is known of them is
+        not changed here.
         """
         kind = source.kind
         if shown or kind == PUBLIC or inst.known == self.everyone:
-            if kind == HAND:
+            if kind == HAND and walk:
                 unsure = self.everyone & ~inst.known & ~(1 << source.owner)
                 if unsure:
                     _lose_copies(source.cards, inst.id, unsure)
@@ -565,7 +570,7 @@ class Table:
             return inst.known  # the place it left from is public
         owner = 1 << source.owner
         marked = self._marked
-        for other in source.cards:  # only the owner can tell which card left
+        for other in source.cards if walk else ():  # only the owner can tell which card left
             # a card turned face up in the hand, or with a distinct back, stays in sight
             if not (other.face_up or (marked and other.card.back_distinct)):
                 other.known &= owner
@@ -650,8 +655,9 @@ class Table:
         for inst in cards:
             inst.known = self.everyone
         if cards and self.log.record:  # places only within a pile: a hand's order is its owner's business
+            places = places_of(cards)
             self.log.reveal([c.id for c in cards], [c.zone.name for c in cards],
-                            [c.zone.cards.index(c) if c.zone.kind == PILE else None for c in cards])
+                            [place if c.zone.kind == PILE else None for c, place in zip(cards, places)])
 
     # -- turns ----------------------------------------------------------------
     def start_turn(self, seat: int) -> None:

@@ -12,9 +12,12 @@ effects and the validator's dry run all use this compiler.
 The compiled code keeps the limits (limits.py): every number it writes or
 works out stays within ``NUMBER_LIMIT``, and it charges its steps to the
 running action's budget (the state's ``charge``): an effect's own weight when
-it starts, and a loop's body weight for each item, all at once before the
-first. Going over either raises ``RuleRuntimeError`` naming the card (or
-combo, check, turn step) and where it is defined.
+it starts, a loop's (or an aggregate's) body weight for each item, all at once
+before the first, and a step for each item a primitive walks (the cards
+`tagged` looks through, those `move` moves, see primitives.ITEMS) before it
+walks them, so that no step costs more than a bounded piece of work. Going
+over either raises ``RuleRuntimeError`` naming the card (or combo, check, turn
+step) and where it is defined.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from .machine import (
     STORE,
 )
 from .operators import ARITHMETIC, COMPARE
-from .values import as_secret_as, items_of
+from .values import as_secret_as, items_of, moving_steps, seats_of, size_of
 
 #: what Code.constant holds when the code is not a constant
 _NO_CONSTANT = object()
@@ -238,6 +241,8 @@ class _Compiler:
         if isinstance(expr, s.Compare):
             op = COMPARE[expr.op]
             left, right = self.expr(expr.left), self.expr(expr.right)
+            if not (left.waits or right.waits) and _may_be_list(expr.left) and _may_be_list(expr.right):
+                return Code(_list_compare(op, left.fn, right.fn, self.where))
             if not (left.waits or right.waits):  # the commonest test: two closures, no list
                 f0, f1 = left.fn, right.fn
                 if right.constant is not _NO_CONSTANT and right.constant is not _ME:
@@ -367,6 +372,8 @@ class _Compiler:
                     maybe_missing.append(index)
             else:
                 args.append(_default(param.default))
+        if prim.walks:
+            impl = _walking(impl, prim, self.where)
         if maybe_missing:
             impl = _guard(impl, tuple(maybe_missing), _NEUTRAL.get(prim.returns))
         if not prim.waits and not any(a.waits for a in args):
@@ -460,6 +467,87 @@ def _may_be_missing(node) -> bool:
         return any(param.type in (P.PLAYER, P.ZONE) and param.name in given
                    and _may_be_missing(given[param.name]) for param in prim.params)
     return False
+
+
+def _walking(impl, prim: P.Primitive, where: str | None):
+    """Wrap a primitive that walks lists so that a call first charges a step per item it
+    walks (a call that gives its items, such as `top`, charges them as it gives them).
+    The commonest shapes get a wrapper of their own arity (effects run on every turn)."""
+    names = [param.name for param in prim.params]
+    walks = tuple((names.index(name) if name is not None else -1, kind) for name, kind in prim.walks)
+    if walks[0][1] == P.GIVES:
+        return _giving(impl, len(names), where)
+    if walks == ((0, P.ITEMS),) and len(names) <= 2:  # the first argument's items
+        if len(names) == 1:
+            def walking_one(ctx, a):
+                state = ctx.state
+                state.budget -= size_of(a)
+                if state.budget < 0:
+                    over_budget(where)
+                return impl(ctx, a)
+            return walking_one
+
+        def walking_two(ctx, a, b):
+            state = ctx.state
+            state.budget -= size_of(a)
+            if state.budget < 0:
+                over_budget(where)
+            return impl(ctx, a, b)
+        return walking_two
+
+    def walking_all(ctx, *args):
+        steps = 0
+        for index, kind in walks:
+            steps += size_of(args[index]) if kind == P.ITEMS else _hand_cards(ctx, args[index]) \
+                if kind == P.HANDS else moving_steps(args[index], kind == P.MOVES)
+        state = ctx.state
+        state.budget -= steps
+        if state.budget < 0:
+            over_budget(where)
+        return impl(ctx, *args)
+    return walking_all
+
+
+def _giving(impl, arity: int, where: str | None):
+    """``impl`` charging a step per item it gives."""
+    def charged(ctx, found):
+        state = ctx.state
+        state.budget -= len(found)
+        if state.budget < 0:
+            over_budget(where)
+        return found
+    if arity == 2:
+        return lambda ctx, a, b: charged(ctx, impl(ctx, a, b))
+    return lambda ctx, *args: charged(ctx, impl(ctx, *args))
+
+
+def _hand_cards(ctx, players) -> int:
+    """How many cards the hands of ``players`` hold together."""
+    hands = ctx.table.hands
+    return sum(len(hands[seat].cards) for seat in seats_of(players))
+
+
+def _may_be_list(node) -> bool:
+    """Whether an operand of a comparison can be a list (two lists compare item by item)."""
+    if isinstance(node, s.Name):
+        return node.id not in P.BUILTIN_NAMES
+    if isinstance(node, s.Call):
+        return P.PRIMITIVES[node.name].returns in (P.CARDS, P.PLAYERS)
+    return isinstance(node, s.Aggregate) and node.op in ("filter", "most", "least")
+
+
+def _list_compare(op, f0, f1, where: str | None):
+    """A comparison whose sides may be lists: comparing two lists walks the shorter one,
+    a step an item."""
+    def compare(ctx):
+        a, b = f0(ctx), f1(ctx)
+        if type(a) is list and type(b) is list:
+            state = ctx.state
+            state.budget -= min(len(a), len(b))
+            if state.budget < 0:
+                over_budget(where)
+        return op(a, b)
+    return compare
 
 
 def _guard(impl, indexes: tuple, neutral):

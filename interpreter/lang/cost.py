@@ -55,6 +55,7 @@ class Limits:
     cards: int  # the most cards a game can hold: no zone holds more
     players: int  # the most players
     values: dict = field(default_factory=dict)  # rule or parameter name -> its largest magnitude
+    copies: dict = field(default_factory=dict)  # card id -> the most copies of it in a game
 
 
 def edition_limits(data: dict, card_params: dict | None = None) -> Limits:
@@ -72,7 +73,7 @@ def edition_limits(data: dict, card_params: dict | None = None) -> Limits:
             if isinstance(value, int):
                 values[name] = max(values.get(name, 0), abs(int(value)))
     return Limits(cards=sum(per_card.values()), players=data.get("players", {}).get("max", 20),
-                  values=values)
+                  values=values, copies=per_card)
 
 
 def value_findings(edition) -> list[tuple]:
@@ -106,6 +107,10 @@ class Estimate:
     """An abstract run of one effect: the largest magnitude of every number it works
     out, and the most steps it can take. ``findings`` holds (offset, code, message).
 
+    Steps are counted as play charges them (compiler.py): an effect's weight, each
+    loop's and aggregate's body once per item, and each item a primitive walks
+    (primitives.ITEMS), a zone holding at most every card of the deck.
+
     ``limits`` None (a card library checked on its own) leaves out what depends on
     the edition: counts, ``rules.NAME`` values and the work of loops.
     """
@@ -114,31 +119,35 @@ class Estimate:
         self.limits = limits
         self.scopes: list[dict] = [{name: (type_, None) for name, type_ in names.items()}]
         self.findings: list[tuple] = []
-        self._costly: list[tuple] = []  # (offset, steps) of outermost loops over the budget
-        self._depth = 0  # how many loops enclose the statement being looked at
+        # (offset, steps, what) of the outermost loops, aggregates and calls over the budget
+        self._costly: list[tuple] = []
+        self._depth = 0  # how many loops and aggregates enclose the part being looked at
+        self._work = [0]  # the steps counted so far: one total per loop or aggregate looked into
         self.steps: int | None = None  # after program(): the most steps it can take, if known
 
     # -- entry points ---------------------------------------------------------
     def program(self, program: s.Program) -> list[tuple]:
-        nested = self._block(program.body)
-        total = weight(program.body) + nested
-        self.steps = total if self.limits is not None else None
-        # a loop costs at least as much as any loop inside it: the outermost ones say it all
-        for pos, steps in self._costly:
-            self._work_finding(pos, steps, "this loop")
-        if not self._costly and total > STEP_BUDGET and self.limits is not None:
-            self._work_finding(program.pos, total, "this effect")
-        return self.findings
+        self._block(program.body)
+        return self._finish(program.pos, weight(program.body) + self._work[0], "this effect")
 
     def expression(self, expr) -> list[tuple]:
+        """A condition, a score, a name's value: what it works out and the steps it walks."""
         self._bound(expr)
+        return self._finish(expr.pos, self._work[0], "this expression")
+
+    def _finish(self, pos: int, total: int, what: str) -> list[tuple]:
+        self.steps = total if self.limits is not None else None
+        # a loop costs at least as much as anything inside it: the outermost ones say it all
+        for where, steps, part in self._costly:
+            self._work_finding(where, steps, part)
+        if not self._costly and total > STEP_BUDGET and self.limits is not None:
+            self._work_finding(pos, total, what)
         return self.findings
 
     # -- work -----------------------------------------------------------------
-    def _block(self, body) -> int:
-        """The steps the loops of a block can take (the block's own weight aside)."""
+    def _block(self, body) -> None:
+        """Count the steps of a block's loops, aggregates and walks (its weight aside)."""
         self.scopes.append({})
-        loops = 0
         for stmt in body:
             if isinstance(stmt, s.Let):
                 self._bind(stmt.name, self._type(stmt.value), self._bound(stmt.value))
@@ -149,29 +158,86 @@ class Estimate:
                 self._bound(stmt.call)
             elif isinstance(stmt, s.If):
                 self._bound(stmt.condition)
-                loops += max(self._block(stmt.then), self._block(stmt.otherwise))
+                self._work[-1] += max(self._inside(self._block, stmt.then),
+                                      self._inside(self._block, stmt.otherwise))
             elif isinstance(stmt, s.For):
-                loops += self._for(stmt)
+                self._for(stmt)
         self.scopes.pop()
-        return loops
 
-    def _for(self, stmt: s.For) -> int:
+    def _inside(self, look, *parts) -> int:
+        """The steps ``look(*parts)`` counts, kept apart from the rest."""
+        self._work.append(0)
+        look(*parts)
+        return self._work.pop()
+
+    def _for(self, stmt: s.For) -> None:
         self._bound(stmt.iterable)
-        kind = self._type(stmt.iterable)
-        element = P.PLAYER if kind in (P.PLAYERS, P.PLAYER) else P.CARD
-        self.scopes.append({stmt.name: (element, None)})
+        self.scopes.append({stmt.name: (self._element(stmt.iterable), None)})
         self._depth += 1
-        inner = self._block(stmt.body) + weight(stmt.body)
+        inner = self._inside(self._block, stmt.body) + weight(stmt.body)
         self._depth -= 1
         self.scopes.pop()
+        self._cost(stmt.pos, self._size(stmt.iterable) * inner, "this loop")
+
+    def _cost(self, pos: int, steps: int, what: str) -> None:
+        """Count the steps of a part; note it when it alone outgrows the budget."""
         if self.limits is None:
-            return 0
-        items = 1 if kind in (P.PLAYER, P.CARD) else \
-            self.limits.players if kind == P.PLAYERS else self.limits.cards
-        steps = items * inner
+            return
+        self._work[-1] += steps
         if steps > STEP_BUDGET and self._depth == 0:
-            self._costly.append((stmt.pos, steps))
-        return steps
+            self._costly.append((pos, steps, what))
+
+    def _walks(self, node: s.Call) -> None:
+        """Count the items a call walks (primitives.ITEMS), as play charges them."""
+        prim = P.PRIMITIVES.get(node.name)
+        if prim is None or not prim.walks or self.limits is None:
+            return
+        given = dict(zip((param.name for param in prim.params), node.args))
+        given.update((kw.name, kw.value) for kw in node.kwargs)
+        steps = 0
+        for name, kind in prim.walks:
+            if kind == P.GIVES:
+                steps += self._size(node)
+            elif name in given:
+                steps += self.limits.cards if kind == P.HANDS else self._size(given[name]) \
+                    if kind == P.ITEMS else self._moving(given[name], kind == P.MOVES)
+        self._cost(node.pos, steps, "this call")
+
+    def _moving(self, node, at_once: bool) -> int:
+        """The most steps moving ``node``'s cards takes (values.moving_steps)."""
+        size, limits = self._size(node), self.limits
+        assert limits is not None  # (asked only where the edition is known)
+        if self._type(node) == P.ZONE:  # a whole zone, maybe a hand: walked once, or once a card
+            return 2 * size if at_once else size * (1 + size)
+        return size * (1 + limits.cards)  # each card may leave a hand holding every card
+
+    def _size(self, node) -> int:
+        """The most items a value can hold (a zone: every card of the deck; nothing is
+        known without the edition)."""
+        limits = self.limits
+        if limits is None:
+            return 0
+        kind = self._type(node)
+        if kind in (P.CARD, P.PLAYER):
+            return 1
+        if kind == P.PLAYERS:
+            return limits.players
+        if isinstance(node, s.Aggregate):  # filter, most, least: some items of the list
+            return self._size(node.iterable)
+        if isinstance(node, s.Call) and node.args and node.name in _PICKS:
+            whole = self._size(node.args[0])
+            if node.name == P.NAMES.find and len(node.args) > 1 and isinstance(node.args[1], s.StrLit):
+                return min(whole, limits.copies.get(node.args[1].value, whole))  # copies of one card
+            if node.name not in (P.NAMES.top, P.NAMES.bottom):
+                return whole
+            count = node.args[1] if len(node.args) > 1 else \
+                next((kw.value for kw in node.kwargs if kw.name == "n"), s.IntLit(0, 1))
+            return max(min(whole, count.value), 0) if isinstance(count, s.IntLit) else whole
+        return limits.cards if kind in (P.CARDS, P.ZONE) else 1
+
+    def _element(self, node) -> str:
+        """The type of what walking ``node`` gives, one item at a time."""
+        return P.PLAYER if self._type(node) in (P.PLAYERS, P.PLAYER) else P.CARD
 
     def _work_finding(self, pos: int, steps: int, what: str) -> None:
         limits = self.limits
@@ -206,23 +272,32 @@ class Estimate:
             value = getattr(node, child)
             for part in value if isinstance(value, tuple) else (value,):
                 self._bound(part)
+        if isinstance(node, s.Compare) and \
+                self._type(node.left) in _LISTS and self._type(node.right) in _LISTS:
+            # two lists compare item by item, as far as the shorter goes (compiler.py)
+            self._cost(node.pos, min(self._size(node.left), self._size(node.right)), "this comparison")
         return 1 if isinstance(node, (s.Compare, s.BoolOp, s.Not)) else None
 
     def _aggregate(self, node: s.Aggregate) -> int | None:
-        """An aggregate's bound: a sum adds up to one value per item; the others give one."""
+        """An aggregate's bound: a sum adds up to one value per item; the others give one.
+        Its work: its value's and condition's weight and walks, once per item."""
         self._bound(node.iterable)
-        kind = self._type(node.iterable)
-        element = P.PLAYER if kind in (P.PLAYERS, P.PLAYER) else P.CARD
-        self.scopes.append({node.name: (element, None)})
+        self.scopes.append({node.name: (self._element(node.iterable), None)})
+        self._depth += 1
+        self._work.append(0)
+        parts = (node.value,) if node.condition is None else (node.value, node.condition)
         value = self._bound(node.value)
         if node.condition is not None:
             self._bound(node.condition)
+        inner = self._work.pop()
+        self._depth -= 1
         self.scopes.pop()
+        self._cost(node.pos, self._size(node.iterable) * (weight(parts) + inner), "this aggregate")
         if node.op in ("any", "all"):
             return 1
         if self.limits is None:
             return None
-        items = self.limits.players if kind == P.PLAYERS else self.limits.cards
+        items = self._size(node.iterable)
         if node.op == "count":
             return items
         if node.op == "sum":
@@ -255,6 +330,7 @@ class Estimate:
     def _call(self, node: s.Call) -> int | None:
         values = [self._bound(arg) for arg in node.args]
         values += [self._bound(kw.value) for kw in node.kwargs]
+        self._walks(node)
         limits = self.limits
         if node.name in (P.NAMES.min, P.NAMES.max):
             known = [value for value in values if value is not None]
@@ -293,4 +369,15 @@ class Estimate:
             return found[0] if found else None
         if isinstance(node, (s.IntLit, s.Sum)):
             return P.INT
+        if isinstance(node, s.Aggregate):
+            if node.op in ("filter", "most", "least"):
+                return P.PLAYERS if self._element(node.iterable) == P.PLAYER else P.CARDS
+            return P.BOOL if node.op in ("any", "all") else P.INT
         return None
+
+
+#: the types whose values are lists (two of them compare item by item)
+_LISTS = (P.CARDS, P.PLAYERS)
+#: queries that give some of the cards of their first argument (`top`, `bottom`: at most n)
+_PICKS = frozenset({P.NAMES.top, P.NAMES.bottom, P.NAMES.find, P.NAMES.tagged, P.NAMES.in_zone,
+                    P.NAMES.without, P.NAMES.playable_as})

@@ -14,7 +14,9 @@ from functools import lru_cache
 
 from .compiler import compile_expression
 from .errors import RuleRuntimeError
+from .limits import STEP_BUDGET
 from .machine import Ctx
+from .syntax import Name, walk
 
 
 class NumberTooLarge(Exception):
@@ -46,7 +48,7 @@ class _Setup:
         self.rules = rules
         self.draw_pile = _Pile(pile)
         self.table = self
-        self.budget = 0
+        self.budget = STEP_BUDGET  # a count walking the pile is charged as an effect is
 
 
 def _compiled(tree):
@@ -67,6 +69,12 @@ def _compile(tree):
 
 #: id(tree) -> (tree, its compiled code)
 _BY_ID: dict = {}
+
+
+@lru_cache(maxsize=None)
+def _reads_pile(tree) -> bool:
+    """Whether a count names the draw pile."""
+    return any(isinstance(node, Name) and node.id == "draw_pile" for node in walk(tree))
 
 
 def evaluate(expr, names: dict, rules: dict, pile: list | None = None):
@@ -90,8 +98,10 @@ def step_count(step, players: int, rules: dict, pile: Counter | None = None,
     if isinstance(step.count, tuple):  # (lo, hi, count) ranges by player count
         return next((n for lo, hi, n in step.count if lo <= players <= hi), 0)
     pile = pile if pile is not None else Counter()
-    stand_ins = [_Card(cards[card_id]) for card_id, copies in pile.items() for _ in range(copies)] \
-        if cards else []
+    # stand-ins only for a count that looks at the pile, one shared by the copies of a card
+    # (a count reads only ids and definitions; a big deck would make many of them)
+    stand_ins = [inst for card_id, copies in pile.items() for inst in [_Card(cards[card_id])] * copies] \
+        if cards and _reads_pile(step.count) else []
     return evaluate(step.count, {"players": players, "pile": sum(pile.values())}, rules, stand_ins)
 
 

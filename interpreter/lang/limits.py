@@ -7,7 +7,8 @@ hang a game or fill the memory (cost.py estimates both statically):
   within plus or minus :data:`NUMBER_LIMIT`;
 * work: one action of a player (a play or a draw, with everything it sets off:
   answers, drawn cards' effects, state checks) may take at most
-  :data:`STEP_BUDGET` steps.
+  :data:`STEP_BUDGET` steps. A step is a bounded piece of work: a loop's or an
+  aggregate's pass, a primitive call, one card or player a primitive walks.
 
 Going over either stops the game with a ``RuleRuntimeError`` naming the card
 and its file and line.
@@ -30,9 +31,11 @@ MAY_OVERFLOW = "may-overflow"
 TOO_MUCH_WORK = "too-much-work"
 
 
-def label(record) -> str:
-    """How errors name a card, combo or check: "card 'x' (file:line)"."""
-    return f"{type(record).__name__.lower()} '{record.id}' ({record.origin})"
+def label(record, part: str | None = None) -> str:
+    """How errors name a card, combo or check: "card 'x' (file:line)". For one ``part``
+    (its effect, requires, ...) the line is the one of the patch that rewrote it, if any."""
+    origin = getattr(record, "written_at", {}).get(part) or record.origin
+    return f"{type(record).__name__.lower()} '{record.id}' ({origin})"
 
 
 def fail(where: str | None, message: str):
@@ -43,9 +46,9 @@ def fail(where: str | None, message: str):
 def over_budget(where: str | None):
     """Stop an action that took more steps than it may (the machine's charge, and the
     compiled code's own count)."""
-    fail(where, f"one action took more than {STEP_BUDGET:,} steps (loop iterations and primitive "
-                "calls, with everything it set off); an effect must do less work: walk fewer cards, "
-                "nest fewer loops, or let drawn cards draw less")
+    fail(where, f"one action took more than {STEP_BUDGET:,} steps (loop iterations, primitive "
+                "calls and the cards or players they walk, with everything it set off); an effect "
+                "must do less work: walk fewer cards, nest fewer loops, or let drawn cards draw less")
 
 
 def within_limit(value) -> bool:

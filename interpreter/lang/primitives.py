@@ -31,7 +31,7 @@ from types import SimpleNamespace
 
 from .limits import NUMBER_LIMIT, fail, shown
 from .machine import Chance, Decision
-from .values import HAND, PrivateInt, as_secret_as, cards_of, seats_of
+from .values import HAND, PrivateInt, as_secret_as, cards_of, listed, seats_of, size_of
 
 # value types
 INT, BOOL, STR = "int", "bool", "str"
@@ -51,6 +51,15 @@ SUBTYPES = {
 
 # kinds of step
 ACTION, QUERY, CHOICE, CHANCE = "action", "query", "choice", "chance"
+
+# what a call walks, charged to the action's step budget one step an item (limits.py): the
+# items of an argument (a zone's cards, a list's cards; a list of players, at most 20, is
+# a bounded walk that the call's own step covers), the cards in the hands
+# of the players an argument names, the items the call gives (`top(zone, 3)` reads three),
+# or the cards it moves with, for each taken from a hand, every card of that hand (what
+# each seat knows of the cards left there is looked at), but a whole hand moved at once
+# once (MOVES; MOVES_EACH moves the cards one by one: values.moving_steps)
+ITEMS, HANDS, GIVES, MOVES, MOVES_EACH = "items", "hands", "gives", "moves", "moves each"
 
 # contexts an effect runs in (the loader picks one for each place an effect is
 # written: rules/library.py and rules/cardset.py for cards, rules/edition.py for
@@ -107,6 +116,16 @@ class Primitive:
     contexts: frozenset = EFFECT_CONTEXTS
     impl: object = field(default=None, compare=False, repr=False)  # what it does
     waits: bool = False  # it may return a request or a frame (choices, chance, draw)
+    walks: tuple = ()  # (parameter name or None, ITEMS/HANDS/GIVES): what a call walks
+
+    def walked(self) -> str:
+        """What one call costs beyond its own step, in words (for the docs)."""
+        parts = [f"a step per card in the hands of `{name}`" if kind == HANDS else
+                 "a step per item it gives" if kind == GIVES else
+                 f"a step per card of `{name}` and, for a card taken from a hand, per card of that hand"
+                 + (" (a whole hand given: once)" if kind == MOVES else "")
+                 if kind in (MOVES, MOVES_EACH) else f"a step per item of `{name}`" for name, kind in self.walks]
+        return " and ".join(parts)
 
     def signature(self) -> str:
         parts = [p.name if p.required else f"{p.name}={p.default}" for p in self.params]
@@ -123,16 +142,21 @@ def group(title: str) -> None:
     _GROUP[0] = title
 
 
-def primitive(params, returns, kind, summary, contexts=EFFECT_CONTEXTS, waits=None):
+def primitive(params, returns, kind, summary, contexts=EFFECT_CONTEXTS, waits=None, walks=()):
     """Declare the primitive the decorated function implements; its name is the
     function's, without a trailing underscore (``min_`` is ``min``). Names are
     written as identifiers, never as strings, so no string in the engine could be
-    mistaken for a card id (a Shuffle card and the shuffle primitive share a word)."""
+    mistaken for a card id (a Shuffle card and the shuffle primitive share a word).
+
+    ``walks`` says what a call walks, each item a step: parameter names (their items),
+    ``(name, HANDS)`` (the hands of those players) or ``GIVES`` (the items it gives)."""
     def declare(fn):
         name = fn.__name__.rstrip("_")
+        walked = tuple((None, GIVES) if item == GIVES else (item, ITEMS) if isinstance(item, str) else item
+                       for item in walks)
         PRIMITIVES[name] = Primitive(name, tuple(Param(*p) for p in params), returns, kind, summary,
                                      _GROUP[0], frozenset(contexts), fn,
-                                     kind in (CHOICE, CHANCE) if waits is None else waits)
+                                     kind in (CHOICE, CHANCE) if waits is None else waits, walked)
         return fn
     return declare
 
@@ -198,7 +222,8 @@ def owed(ctx, player):
 
 
 @primitive([("among", PLAYERS), ("card", CARD_ID)], PLAYERS, QUERY,
-           'The players of `among` who hold a card with the id `card`. Using the answer in a way others can see tells them who holds it: do that only when the card says so.')
+           'The players of `among` who hold a card with the id `card`. Using the answer in a way others can see tells them who holds it: do that only when the card says so.',
+           walks=(("among", HANDS),))
 def holding(ctx, among, card):
     hands = ctx.table.hands
     return [seat for seat in seats_of(among) if any(inst.id == card for inst in hands[seat].cards)]
@@ -207,7 +232,7 @@ def holding(ctx, among, card):
 @primitive([("card", CARDS)], PLAYER, QUERY,
            'The player who last played `card` (of several cards, the first; nobody, for a card never played).')
 def played_by(ctx, card):
-    found = cards_of(card)
+    found = listed(card)
     return found[0].played_by if found else None
 
 
@@ -228,78 +253,77 @@ def hand(ctx, player):
 
 
 @primitive([("cards", CARDS), ("n", INT, "1")], CARDS, QUERY,
-           'The first `n` cards of a zone or card list (all of them if there are fewer; none if `n` is 0 or less).')
+           'The first `n` cards of a zone or card list (all of them if there are fewer; none if `n` is 0 or less).',
+           walks=(GIVES,))
 def top(ctx, cards, n):
-    return cards_of(cards)[:max(n, 0)]
+    return listed(cards)[:max(n, 0)]
 
 
 @primitive([("cards", CARDS), ("n", INT, "1")], CARDS, QUERY,
-           'The last `n` cards of a zone or card list (all of them if there are fewer; none if `n` is 0 or less).')
+           'The last `n` cards of a zone or card list (all of them if there are fewer; none if `n` is 0 or less).',
+           walks=(GIVES,))
 def bottom(ctx, cards, n):
-    found = cards_of(cards)
+    found = listed(cards)
     return found[max(len(found) - n, 0):] if n > 0 else []
 
 
 @primitive([("cards", CARDS), ("card", CARD_ID)], CARDS, QUERY,
-           'The cards of `cards` whose id is `card`.', contexts=EFFECT_CONTEXTS | {SETUP})
+           'The cards of `cards` whose id is `card`.', contexts=EFFECT_CONTEXTS | {SETUP}, walks=("cards",))
 def find(ctx, cards, card):
-    return [inst for inst in cards_of(cards) if inst.id == card]
+    return [inst for inst in listed(cards) if inst.id == card]
 
 
 @primitive([("cards", CARDS), ("tag", TAG)], CARDS, QUERY,
-           'The cards of `cards` that carry the tag `tag`.', contexts=EFFECT_CONTEXTS | {SETUP})
+           'The cards of `cards` that carry the tag `tag`.', contexts=EFFECT_CONTEXTS | {SETUP},
+           walks=("cards",))
 def tagged(ctx, cards, tag):
-    return [inst for inst in cards_of(cards) if tag in inst.card.tags]
+    return [inst for inst in listed(cards) if tag in inst.card.tags]
 
 
 @primitive([("of", (CARDS, PLAYERS))], INT, QUERY,
            'How many cards or players there are in `of`.', contexts=EFFECT_CONTEXTS | {SETUP})
 def count(ctx, of):
-    if isinstance(of, list):
-        return len(of)
-    if of is None:
-        return 0
-    cards = getattr(of, "cards", None)
-    return len(cards) if cards is not None else 1
+    return size_of(of)
 
 
 @primitive([("cards", CARDS)], CARD_ID, QUERY,
            'The title (card id) of a card; of several cards, of the first (nothing for none). It compares with a written title: `title(this) == "card_id"`.')
 def title(ctx, cards):
-    found = cards_of(cards)
+    found = listed(cards)
     return found[0].id if found else None
 
 
 @primitive([], CARDS, QUERY,
-           'The cards of the play this card answers (the card or combo it was played against; for an answer to an answer, that answer). None outside an answer.')
+           'The cards of the play this card answers (the card or combo it was played against; for an answer to an answer, that answer). None outside an answer.',
+           walks=(GIVES,))
 def answered(ctx):
     target = ctx.target
     return list(target.cards) if target is not None else []
 
 
 @primitive([("player", PLAYER), ("card", CARD_ID)], BOOL, QUERY,
-           'Whether `player` holds at least one card with the id `card`.')
+           'Whether `player` holds at least one card with the id `card`.', walks=(("player", HANDS),))
 def has(ctx, player, card):
     return any(inst.id == card for inst in ctx.table.hands[player].cards)
 
 
 @primitive([("cards", CARDS), ("zone", ZONE)], CARDS, QUERY,
-           'The cards of `cards` that are in `zone` now.')
+           'The cards of `cards` that are in `zone` now.', walks=("cards",))
 def in_zone(ctx, cards, zone):
-    return [inst for inst in cards_of(cards) if inst.zone is zone]
+    return [inst for inst in listed(cards) if inst.zone is zone]
 
 
 @primitive([("cards", CARDS), ("exclude", CARDS)], CARDS, QUERY,
-           'The cards of `cards` that are not in `exclude`.')
+           'The cards of `cards` that are not in `exclude`.', walks=("cards", "exclude"))
 def without(ctx, cards, exclude):
-    gone = {inst.uid for inst in cards_of(exclude)}
-    return [inst for inst in cards_of(cards) if inst.uid not in gone]
+    gone = {inst.uid for inst in listed(exclude)}
+    return [inst for inst in listed(cards) if inst.uid not in gone]
 
 
 @primitive([("card", CARD)], BOOL, QUERY,
            'Whether `card` lies face up in a pile (see `move(..., face_up=true)`); for a card that has just come into a hand (a drawn card), whether it lay face up before.')
 def is_face_up(ctx, card):
-    found = cards_of(card)
+    found = listed(card)
     if not found:
         return False
     inst = found[0]  # a card just drawn: whether it lay face up in the pile
@@ -307,13 +331,14 @@ def is_face_up(ctx, card):
 
 
 @primitive([("cards", CARDS), ("card", CARD_ID)], CARDS, QUERY,
-           'The cards of `cards` that are `card` or may stand in for it (a card whose `stands_for` covers it).')
+           'The cards of `cards` that are `card` or may stand in for it (a card whose `stands_for` covers it).',
+           walks=("cards",))
 def playable_as(ctx, cards, card):
     state = ctx.state
     if not state.has_wilds:
-        return [inst for inst in cards_of(cards) if inst.id == card]
+        return [inst for inst in listed(cards) if inst.id == card]
     wanted = state.cards[card]
-    return [inst for inst in cards_of(cards) if inst.card.may_stand_for(wanted)]
+    return [inst for inst in listed(cards) if inst.card.may_stand_for(wanted)]
 
 
 @primitive([("player", PLAYER), ("name", ZONE_NAME)], ZONE, QUERY,
@@ -363,7 +388,8 @@ def _random_pick(found):
 
 
 @primitive([("cards", CARDS)], CARD, CHANCE,
-           'One card of `cards` picked uniformly at random; nobody chooses it. Taken from a hand guarded by a `decoy` card, it comes from the decoy zone instead.')
+           'One card of `cards` picked uniformly at random; nobody chooses it. Taken from a hand guarded by a `decoy` card, it comes from the decoy zone instead.',
+           walks=("cards",))
 def random_card(ctx, cards):
     found = cards_of(_decoyed(ctx, cards))
     return _random_pick(found) if found else None
@@ -376,7 +402,8 @@ def _picked_blind(ctx, picked, plain):
 
 
 @primitive([("cards", CARDS), ("by", PLAYER, "me")], CARD, CHANCE,
-           '`by` takes a card without seeing faces: at random, except that a card with a distinct back (`back: distinct`) can be told apart and taken on purpose. Guarded hands give a decoy card, as for `random_card`.')
+           '`by` takes a card without seeing faces: at random, except that a card with a distinct back (`back: distinct`) can be told apart and taken on purpose. Guarded hands give a decoy card, as for `random_card`.',
+           walks=("cards",))
 def blind_pick(ctx, cards, by):
     found = cards_of(_decoyed(ctx, cards))
     marked = [inst for inst in found if inst.card.back_distinct] if ctx.state.has_marked else ()
@@ -389,14 +416,23 @@ def blind_pick(ctx, cards, by):
     return _random_pick(found) if found else None
 
 
-@primitive([("among", CARDS), ("by", PLAYER, "me")], CARD, CHOICE,
-           '`by` picks which kind of card of `among` to use: one card of each title is offered, and nobody is asked when all are of one title.')
-def choose_kind(ctx, among, by):
-    options, values = [], []
-    for inst in cards_of(among):
-        if inst.id not in options:
+def _one_of_each(cards: list) -> tuple:
+    """The titles of ``cards`` in the order met, and the first card of each (a set finds
+    the titles met: a pile of many cards of few titles is walked once)."""
+    options, values, seen = [], [], set()
+    for inst in cards:
+        if inst.id not in seen:
+            seen.add(inst.id)
             options.append(inst.id)
             values.append(inst)
+    return options, values
+
+
+@primitive([("among", CARDS), ("by", PLAYER, "me")], CARD, CHOICE,
+           '`by` picks which kind of card of `among` to use: one card of each title is offered, and nobody is asked when all are of one title.',
+           walks=("among",))
+def choose_kind(ctx, among, by):
+    options, values = _one_of_each(listed(among))
     if len(options) < 2:
         return values[0] if values else None
     return Decision(by, "choose_card", options, values, ctx.state.about(ctx))
@@ -412,18 +448,15 @@ def choose_player(ctx, among, by):
 
 
 @primitive([("among", CARDS), ("by", PLAYER, "me")], CARD, CHOICE,
-           "`by` picks one card of `among`, seeing the cards' faces if they may see them.")
+           "`by` picks one card of `among`, seeing the cards' faces if they may see them.",
+           walks=("among",))
 def choose_card(ctx, among, by):
     found = cards_of(among)
     if not found:
         return None
     bit = 1 << by
-    if all(inst.known & bit for inst in found):
-        options, values = [], []
-        for inst in found:  # cards of one title are alike: offer each title once
-            if inst.id not in options:
-                options.append(inst.id)
-                values.append(inst)
+    if all(inst.known & bit for inst in found):  # cards of one title are alike: each title once
+        options, values = _one_of_each(found)
     else:  # face down to the chooser: they pick a place, blind
         options, values = list(range(len(found))), found
     return Decision(by, "choose_card", options, values, ctx.state.about(ctx))
@@ -440,7 +473,8 @@ def _secret_place(ctx, place, by):
 
 
 @primitive([("zone", ZONE), ("by", PLAYER, "me")], INT, CHOICE,
-           '`by` picks a place in `zone`: 0 is the top, `count(zone)` the bottom.')
+           '`by` picks a place in `zone`: 0 is the top, `count(zone)` the bottom.',
+           walks=("zone",))
 def choose_position(ctx, zone, by):
     places = list(range(len(zone.cards) + 1))
     return Decision(by, "choose_position", places, None, {**ctx.state.about(ctx), "zone": zone.name},
@@ -458,7 +492,8 @@ def _put_in_order(ctx, order, found, by):
 
 
 @primitive([("cards", CARDS), ("by", PLAYER, "me")], None, CHOICE,
-           '`by` puts the cards (a run of one pile, such as `top(draw_pile, 3)`) back in the order they like. Only they learn the new order, and they must be able to see the cards (`show` them first). When the cards lie in different zones, only those in the zone that holds most of them are rearranged; more than six cards stop the game with an error (too many orders to pick from).')
+           '`by` puts the cards (a run of one pile, such as `top(draw_pile, 3)`) back in the order they like. Only they learn the new order, and they must be able to see the cards (`show` them first). When the cards lie in different zones, only those in the zone that holds most of them are rearranged; more than six cards stop the game with an error (too many orders to pick from).',
+           walks=("cards",))
 def rearrange(ctx, cards, by):
     found = cards_of(cards)
     if found:  # cards moved elsewhere since they were listed stay put: one zone is rearranged
@@ -485,7 +520,8 @@ group("Actions")
 
 
 @primitive([("cards", CARDS), ("to", ZONE), ("at", INT, "0"), ("face_up", BOOL, "false")], None, ACTION,
-           'Move cards into a zone, at position `at` counted from the top (a place past the bottom is the bottom, a negative one the top). Whoever owns the destination hand learns the cards; a public zone shows them to everyone. With `face_up=true` a card lies face up: in a pile everyone sees it and its place; in a hand everyone sees it there until it leaves the hand. A place picked with `choose_position` stays known only to whoever picked it.')
+           'Move cards into a zone, at position `at` counted from the top (a place past the bottom is the bottom, a negative one the top). Whoever owns the destination hand learns the cards; a public zone shows them to everyone. With `face_up=true` a card lies face up: in a pile everyone sees it and its place; in a hand everyone sees it there until it leaves the hand. A place picked with `choose_position` stays known only to whoever picked it.',
+           walks=(("cards", MOVES),))
 def move(ctx, cards, to, at, face_up):
     moving = cards_of(cards)
     sight = ctx.sight
@@ -502,14 +538,16 @@ def _shuffled(ctx, order, zone):
 
 
 @primitive([("zone", ZONE)], None, ACTION,
-           'Shuffle a zone uniformly at random; what anyone knew of its order is forgotten.', waits=True)
+           'Shuffle a zone uniformly at random; what anyone knew of its order is forgotten.', waits=True,
+           walks=("zone",))
 def shuffle(ctx, zone):
     info = {"zone": zone.name, "cards": [inst.id for inst in zone.cards]} if ctx.state.explicit_chance else None
     return Chance("order", len(zone.cards), info, (_shuffled, (zone,)))
 
 
 @primitive([("cards", CARDS), ("to", PLAYERS)], None, ACTION,
-           'Let the players `to` see the faces of the cards, privately.')
+           'Let the players `to` see the faces of the cards, privately.',
+           walks=("cards",))
 def show(ctx, cards, to):
     mask = 0
     for seat in seats_of(to):
@@ -530,7 +568,8 @@ def _in_sight(ctx, cards: list, seats: int) -> None:
 
 
 @primitive([("cards", CARDS)], None, ACTION,
-           "Show the cards' faces to every player.")
+           "Show the cards' faces to every player.",
+           walks=("cards",))
 def reveal(ctx, cards):
     shown = cards_of(cards)
     ctx.table.reveal(shown)
@@ -578,7 +617,8 @@ def attack(ctx, victim, turns):
 
 
 @primitive([("cards", CARDS)], None, ACTION,
-           'Put cards on the discard pile, one by one (a card with a home, `returns_to`, goes home instead, as it does whenever it would reach the discard pile).')
+           'Put cards on the discard pile, one by one (a card with a home, `returns_to`, goes home instead, as it does whenever it would reach the discard pile).',
+           walks=(("cards", MOVES_EACH),))
 def discard(ctx, cards):
     table = ctx.table
     for inst in cards_of(cards):  # one by one: the last card lands on top
@@ -592,9 +632,12 @@ def reverse(ctx):
 
 
 @primitive([("player", PLAYER)], None, ACTION,
-           'Take `player` out of the game; their owed turns are dropped. Nothing happens to a player who is already out.')
+           'Take `player` out of the game; their owed turns are dropped. Nothing happens to a player who is already out. Not in a `game_end` trigger: the game is decided there, and its winners must still be in it.')
 def eliminate(ctx, player):
     if player is not None:
+        if ctx.table.ending:  # (the loader refuses it in game_end triggers; here for any other way)
+            fail(ctx.state.where(ctx), "eliminate() cannot take a player out once the game is decided "
+                                       "(a `game_end` trigger): who is in settles who wins")
         ctx.table.eliminate(player)
 
 

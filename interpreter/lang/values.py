@@ -51,6 +51,47 @@ def cards_of(value) -> list:
     return list(cards) if cards is not None else [value]
 
 
+def listed(value) -> list:
+    """Cards, a zone or one card (or nothing) as a list, for reading only: a zone's own
+    list, not a copy (a query that picks a few cards need not copy a whole pile)."""
+    if isinstance(value, list):
+        return value
+    if value is None:
+        return []
+    cards = getattr(value, "cards", None)
+    return cards if cards is not None else [value]
+
+
+def size_of(value) -> int:
+    """How many items a value holds, as a primitive walking it sees them: a list's
+    length, a zone's cards, one for a card or a player, none for nothing."""
+    if isinstance(value, list):
+        return len(value)
+    if value is None:
+        return 0
+    cards = getattr(value, "cards", None)
+    return len(cards) if cards is not None else 1
+
+
+def moving_steps(value, at_once: bool) -> int:
+    """What moving ``value``'s cards walks: a step per card, and for each card taken from
+    a hand a step per card of that hand (what every seat knows of the cards left there is
+    looked at as it leaves). A whole hand moved ``at_once`` is walked once."""
+    if value is None:
+        return 0
+    cards = value if isinstance(value, list) else getattr(value, "cards", None)
+    if cards is None:
+        cards = [value]
+    elif cards is not value and value.kind == HAND:  # a whole hand
+        return len(cards) * 2 if at_once else len(cards) * (1 + len(cards))
+    steps = len(cards)
+    for inst in cards:
+        zone = inst.zone
+        if zone.kind == HAND:
+            steps += len(zone.cards)
+    return steps
+
+
 def seats_of(value) -> list:
     """Players or one player (or nobody) as a list of seats."""
     if isinstance(value, list):

@@ -28,6 +28,7 @@ class Table(Protocol):
     owed: list
     teams: int
     counters: dict  # per-player counter name -> a value per seat
+    ending: bool  # the game is decided: its game_end triggers are running
 
     def seats_from(self, seat: int) -> list: ...
     def next_seat(self, seat: int) -> int: ...

@@ -219,7 +219,8 @@ def _patched(ws: Workspace, layer, path: tuple, card, changes: dict):
     new.update({key: value for key, value in extras.items() if key != "overrides"})
     raw = {**card.raw, **_plain(changes)}
     origin = Origin(layer.path, layer.mark(path).line)
-    return replace(card, raw=raw, changed_at=card.changed_at + (origin,), **new)
+    return replace(card, raw=raw, changed_at=card.changed_at + (origin,),
+                   written_at=_written_at(layer, path, card, changes), **new)
 
 
 def _patched_combo(ws: Workspace, layer, path: tuple, combo, changes: dict):
@@ -234,7 +235,17 @@ def _patched_combo(ws: Workspace, layer, path: tuple, combo, changes: dict):
         new["size"] = changes["cards"]
     origin = Origin(layer.path, layer.mark(path).line)
     return replace(combo, raw={**(combo.raw or {}), **_plain(changes)}, changed_at=combo.changed_at + (origin,),
-                   **new)
+                   written_at=_written_at(layer, path, combo, changes), **new)
+
+
+#: the parts of a card or combo that run in play, each named in errors by the file that wrote it
+_RUN_PARTS = ("effect", "requires", "choose", "on_draw", "instead_of_draw")
+
+
+def _written_at(layer, path: tuple, record, changes: dict) -> dict:
+    """The record's ``written_at`` with the parts ``changes`` rewrites placed in ``layer``."""
+    return {**record.written_at, **{part: Origin(layer.path, layer.mark(path + (part,)).line)
+                                    for part in _RUN_PARTS if part in changes}}
 
 
 def check_combo_patches(ws: Workspace, done: list, combos: dict, env) -> None:

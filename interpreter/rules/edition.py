@@ -141,7 +141,7 @@ def _compile_view(ws: Workspace, stack: Stack, variants: tuple) -> Edition | Non
             ws.report(doc.diagnostic(("params", name), "redefined-name",
                                      f"'{name}' is an engine rule: set it under `rules:`, not `params:`",
                                      key=True))
-    counters = dict(data.get("counters", {}))
+    counters = edition_rules.counters(ws, doc)
     env = CheckEnv(card_ids=frozenset(cards), tags=frozenset(t for c in cards.values() for t in c.tags),
                    rules={name: spec[0] for name, spec in P.ENGINE_RULES.items()} | param_types,
                    **zone_env(zones), limits=edition_limits(data, card_params),

@@ -14,6 +14,7 @@ from ..lang import primitives as P
 from ..lang import syntax as s
 from ..lang.checker import CheckEnv
 from ..lang.diagnostics import ERROR, did_you_mean
+from ..lang.limits import NUMBER_LIMIT
 from .model import Action, Origin, Restriction, Scoring, Trigger
 from .workspace import Workspace, base_names
 
@@ -38,7 +39,7 @@ def triggers(ws: Workspace, doc, env: CheckEnv, zones: dict) -> tuple:
         effect = ws.parse(doc, path + ("effect",))
         ws.check(doc, path + ("effect",), effect, env, P.TURN, own)
         if on == "game_end" and effect is not None:
-            ok = _nothing_waits(ws, doc, path + ("effect",), effect) and ok
+            ok = _fits_the_end(ws, doc, path + ("effect",), effect) and ok
         if effect is not None and ok and (condition is not None or "if" not in raw):
             found.append(Trigger(raw["id"], raw["text"], on, zone, condition, effect,
                                  Origin(doc.route(path)[0].path, doc.mark(path).line)))
@@ -64,8 +65,9 @@ def _zone_fits(ws: Workspace, doc, path: tuple, on: str, zone, known: set) -> bo
     return True
 
 
-def _nothing_waits(ws: Workspace, doc, path: tuple, effect) -> bool:
-    """At the game's end nobody is asked and nothing is left to chance."""
+def _fits_the_end(ws: Workspace, doc, path: tuple, effect) -> bool:
+    """At the game's end nobody is asked, nothing is left to chance and nobody goes out:
+    the game is decided, and the winners named after these triggers must be in it."""
     for node in s.walk(effect):
         prim = P.PRIMITIVES.get(node.name) if isinstance(node, s.Call) else None
         if prim is not None and (prim.waits or prim.kind in (P.CHOICE, P.CHANCE)):
@@ -74,7 +76,34 @@ def _nothing_waits(ws: Workspace, doc, path: tuple, effect) -> bool:
                           "trigger runs once the game is decided: keep to counters, moves and "
                           "reveals there", ERROR)
             return False
+        if prim is not None and node.name == P.NAMES.eliminate:
+            ws._report_at(doc, path, node.pos, "not-allowed-here",
+                          "eliminate() takes a player out, and a `game_end` trigger runs once the "
+                          "game is decided, with who is in already settled: take players out "
+                          "earlier (a state check, a `turn_end` trigger), or change their score "
+                          "here instead", ERROR)
+            return False
     return True
+
+
+def counters(ws: Workspace, doc) -> dict:
+    """The edition's counters; one whose `min` is above its `max`, or that starts outside
+    them, is reported (a value kept within such bounds would flip from one to the other)."""
+    found = dict(doc.data.get("counters", {}))
+    for name, spec in found.items():
+        low, high = spec.get("min", -NUMBER_LIMIT), spec.get("max", NUMBER_LIMIT)
+        start = spec.get("start", 0)
+        if low > high:
+            where = "min" if "min" in spec else "max"
+            ws.report(doc.diagnostic(("counters", name, where), "bad-value",
+                                     f"counter '{name}' has min {low:,} above max {high:,}: no value fits "
+                                     "between them; swap them, or lower min to at most max"))
+        elif not low <= start <= high:
+            ws.report(doc.diagnostic(("counters", name, "start" if "start" in spec else "min" if start < low
+                                      else "max"), "bad-value",
+                                     f"counter '{name}' starts at {start:,}, outside its min {low:,} and max "
+                                     f"{high:,}: start it between them, or widen them"))
+    return found
 
 
 def scoring(ws: Workspace, doc, env: CheckEnv) -> Scoring | None:

@@ -51,6 +51,9 @@ class Card:
     # the definition as written (patches applied), for `kittens show` and `kittens diff`
     raw: dict | None = field(default=None, compare=False, hash=False)
     changed_at: tuple = ()  # of Origin: the patches (`patch_cards`) that changed the card
+    # part (effect, requires, choose, on_draw, instead_of_draw) -> the Origin of the patch
+    # that wrote it, for the parts a patch rewrote (errors in play name that line)
+    written_at: dict = field(default_factory=dict, compare=False, hash=False)
 
     def may_stand_for(self, other: "Card") -> bool:
         """Whether this card may be played or combined as ``other``."""
@@ -86,6 +89,7 @@ class Combo:
     origin: Origin
     raw: dict | None = field(default=None, compare=False, hash=False)  # the definition as written
     changed_at: tuple = ()  # of Origin: the patches (`patch_combos`) that changed the combo
+    written_at: dict = field(default_factory=dict, compare=False, hash=False)  # as a card's
 
     def may_include(self, card: Card) -> bool:
         return card.in_combos and (self.tag is None or self.tag in card.tags)
