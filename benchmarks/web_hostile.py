@@ -9,10 +9,12 @@ folder) and plays the load of benchmarks/web_load.py on --tables ordinary tables
 people-like clients and two bots each), with a spectator of one of them pinging ten
 times a second. Beside them, through the page's own API:
 
-- --hostile tables of four bots play an uploaded house rule that validates clean
-  but whose turn-end trigger shuffles an 11,000-card draw pile some eight thousand
-  times (many seconds of work in one move, under the step budget: each shuffle is
-  one step);
+- --hostile tables of four bots play an uploaded house rule whose turn-end trigger
+  shuffles an 11,000-card draw pile some eight thousand times (many seconds of work
+  in one move). The validator warns of it, and the step budget, which charges a
+  shuffle a step per card, stops the move at once; with ``--step-budget`` raised
+  (say 10**12, given to the server as KITTENS_STEP_BUDGET) it stands for work the
+  language cannot see coming, and only the lanes' time limits stop it;
 - a table is made from an uploaded rule whose game-start trigger does the same, so
   that making the table (``POST /api/rooms``) is the slow part;
 - a table of four bots plays a harmless uploaded house rule (more Nopes), to see
@@ -249,7 +251,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--also", action="append", default=[], metavar="CHECKOUT",
                         help="run the same on the kittens of this checkout too, after this one")
+    parser.add_argument("--step-budget", type=int, metavar="STEPS",
+                        help="the server's step budget per action (KITTENS_STEP_BUDGET; default: the engine's)")
     args = parser.parse_args()
+    if args.step_budget is not None:  # the servers started below inherit it
+        os.environ["KITTENS_STEP_BUDGET"] = str(args.step_budget)
+    print(f"step budget: {os.environ.get('KITTENS_STEP_BUDGET', 'the default')}", flush=True)
     for checkout in [None, *args.also]:
         print(f"== {'this kittens' if checkout is None else checkout}", flush=True)
         run(args, checkout)

@@ -522,3 +522,53 @@ def test_kittens_rules_on_chained_squares_is_quick_and_small(tmp_path):
     peak_kib = int(result.stderr.rsplit("peak", 1)[1])
     assert peak_kib < 300 * 1024, f"`kittens rules` peaked at {peak_kib // 1024} MB"
     assert "### Bomb" in result.stdout and len(result.stdout) < 200_000
+
+
+@pytest.mark.parametrize("setting, budget", [
+    (None, 100_000), ("250000", 250_000), ("1000", 1_000), ("999", 100_000), ("-5", 100_000),
+    ("lots", 100_000), ("", 100_000), (" 5000 ", 5_000),
+])
+def test_kittens_step_budget_sets_a_process_s_budget_when_it_is_a_sensible_number(setting, budget):
+    from kittens.interpreter.lang.limits import _step_budget
+    assert _step_budget(setting) == budget
+
+
+TWO_LOOPS_RULE = """\
+format: 1
+kind: edition
+id: two_loops
+name: Two Loops
+extends: original
+set_counts: {nope: 350}
+triggers:
+  - id: count_twice
+    on: turn_start
+    text: Count the pile once for every card of it.
+    if: sum(sum(1 for a in draw_pile) for b in draw_pile) > 0
+    effect: show(top(draw_pile, 1), me)
+"""
+
+
+def test_a_raised_step_budget_reaches_validation_and_play(tmp_path):
+    """Set in the environment, the budget is the one the validator warns against and play
+    charges: a file over the default budget validates clean and plays under a larger one."""
+    import subprocess
+    import sys
+    rule = tmp_path / "loops.yaml"
+    rule.write_text(TWO_LOOPS_RULE)
+    env = {key: value for key, value in os.environ.items() if key != "KITTENS_STEP_BUDGET"}
+    plain = subprocess.run([sys.executable, "-m", "kittens", "validate", str(rule)], capture_output=True,
+                           text=True, env=env)
+    raised = subprocess.run([sys.executable, "-m", "kittens", "validate", str(rule)], capture_output=True,
+                            text=True, env={**env, "KITTENS_STEP_BUDGET": "100000000"})
+    assert "too-much-work" in plain.stdout + plain.stderr, plain.stdout
+    assert "too-much-work" not in raised.stdout + raised.stderr, raised.stdout
+    first_turns = ("import sys; from kittens import Game, load_edition\n"
+                   "state = Game(load_edition(sys.argv[1]), 2).new_state(0)\n"
+                   "state.apply_action('draw')\n"
+                   "print('played')")
+    run = [sys.executable, "-c", first_turns, str(rule)]
+    stopped = subprocess.run(run, capture_output=True, text=True, env=env)
+    played = subprocess.run(run, capture_output=True, text=True, env={**env, "KITTENS_STEP_BUDGET": "100000000"})
+    assert "more than 100,000 steps" in stopped.stderr, stopped.stderr
+    assert played.stdout.strip() == "played", played.stderr

@@ -16,14 +16,30 @@ and its file and line.
 
 from __future__ import annotations
 
+import os
+
 from .errors import RuleRuntimeError
 
 #: the largest magnitude of a number in play: far beyond any count of cards or
 #: turns, small enough that arithmetic stays cheap
 NUMBER_LIMIT = 1_000_000_000
 
-#: steps one action may take; the shipped editions take at most about a hundred
-STEP_BUDGET = 100_000
+#: steps one action may take unless KITTENS_STEP_BUDGET says otherwise; the shipped
+#: editions take at most about three hundred
+DEFAULT_STEP_BUDGET = 100_000
+
+
+def _step_budget(setting: str | None) -> int:
+    """The budget a process runs with: KITTENS_STEP_BUDGET when it is a whole number of at
+    least 1,000 (for experiments with huge decks, and for tests of what contains work the
+    language cannot see), else the default. It is read once, when kittens is imported, and
+    is the same for validation and for play."""
+    if setting is not None and setting.strip().isdigit() and int(setting) >= 1_000:
+        return int(setting)
+    return DEFAULT_STEP_BUDGET
+
+
+STEP_BUDGET = _step_budget(os.environ.get("KITTENS_STEP_BUDGET"))
 
 # diagnostic codes (see diagnostics.py)
 TOO_LARGE = "number-too-large"
