@@ -191,7 +191,7 @@ def did_you_mean(word: str, candidates: Iterable[str], otherwise: str = "") -> s
     """A ``; did you mean 'x'?`` suffix when a near name exists, else ``''``.
 
     ``otherwise`` is the fix to offer when the name was not a slip: it follows the
-    question as a sentence of its own ("; did you mean 'skip'? If not, define a new
+    question as a sentence of its own ("; did you mean 'x'? If not, define a new
     card ..."), or the message after a colon when no name is near (": define ...")."""
     near = nearest_name(word, candidates)
     if not otherwise:
