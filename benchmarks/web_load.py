@@ -18,8 +18,10 @@ run is bounded: it stops after --seconds, whatever is left unfinished, and only
 ever talks to 127.0.0.1.
 
 ``--slow-tables N`` adds N tables of four bots playing an uploaded house rule
-whose Skip does about half a second of work (a few hundred shuffles of a
-500-card pile: under the step budget), as a hostile or careless upload would.
+whose Skip does a second or more of work (2,000 shuffles of a 500-card pile),
+as a hostile or careless upload would. The step budget charges a shuffle a step
+per card and stops such a Skip at once; run with KITTENS_STEP_BUDGET raised
+(say 1000000000000) to have it stand for work the language cannot see coming.
 A spectator of each counts its updates (does it still get played?), and a
 spectator of an ordinary table pings ten times a second (does the server still
 answer at once?). The latency figures are the ordinary tables' only.

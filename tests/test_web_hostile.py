@@ -30,9 +30,18 @@ def _web_load():
     return module
 
 
-#: a house rule whose Skip shuffles a 500-card pile 3,500 times (well under the step
-#: budget): a second or more of rules for each play; the load benchmark's own
+#: a house rule whose Skip shuffles a 500-card pile 2,000 times: a second or more of rules
+#: for each play; the load benchmark's own. The step budget, which charges a shuffle a
+#: step per card, would stop it at once: the tests that play it raise the budget for the
+#: server's lanes (KITTENS_STEP_BUDGET), so that it stands for work the language cannot
+#: see coming (a validator on the usual budget warns of it: too-much-work)
 SLOW_RULE = _web_load().SLOW_RULE
+
+
+@pytest.fixture
+def unbounded(monkeypatch):
+    """A step budget no play of SLOW_RULE reaches, for the lanes the test starts."""
+    monkeypatch.setenv("KITTENS_STEP_BUDGET", "1000000000000")
 
 # generous: with rules in the loop, most pings wait for a play of the slow card (a second
 # and more); without, they take milliseconds, tens of them on a machine with a load
@@ -60,10 +69,10 @@ def upload(client, name, text):
     return client.post("/api/uploads", json={"files": [{"name": name, "text": text}]})
 
 
-def test_a_table_with_a_slow_card_does_not_hold_up_another_tables_pings(settings):
+def test_a_table_with_a_slow_card_does_not_hold_up_another_tables_pings(settings, unbounded):
     with TestClient(create_app(settings)) as client:
         result = upload(client, "slow_skip.yaml", SLOW_RULE).json()
-        assert result["diagnostics"] == [], result
+        assert {d["code"] for d in result["diagnostics"]} <= {"too-much-work"}, result
         slow = make_table(client, result["playable"][0]["key"], ["random"] * 4)  # plays on its own
         ordinary = make_table(client, ruleset(client), ["person", "random"])
         runner = client.app.state.tables.runner
@@ -207,7 +216,7 @@ def slow_table(client):
     return make_table(client, key, ["random"] * 4)
 
 
-def test_a_table_over_its_budget_is_slowed_down_and_its_players_are_told_why(settings):
+def test_a_table_over_its_budget_is_slowed_down_and_its_players_are_told_why(settings, unbounded):
     settings.rules_share, settings.rules_burst = 0.05, 0.2  # a play of the slow card is past it at once
     with TestClient(create_app(settings)) as client:
         slow = slow_table(client)
@@ -219,7 +228,7 @@ def test_a_table_over_its_budget_is_slowed_down_and_its_players_are_told_why(set
     assert waiting < 0  # in debt: its next move waits
 
 
-def test_one_move_over_the_limit_stops_that_tables_game_with_the_reason_not_the_server(settings):
+def test_one_move_over_the_limit_stops_that_tables_game_with_the_reason_not_the_server(settings, unbounded):
     # a play of the slow card takes about 0.2 s of CPU on the pure core and less compiled: the
     # limit sits well below it, or a quick machine stays under it and the test waits in vain
     settings.move_seconds = 0.05
