@@ -164,6 +164,19 @@ def test_making_a_table_of_a_slow_upload_is_stopped_at_its_limit_and_its_lane_go
             press(ws, watch_until(ws, prompted)["prompt"])
 
 
+def test_making_a_table_whose_deal_is_over_the_step_budget_is_refused_with_the_reason(settings):
+    # the usual budget: the game-start trigger stops at its first action in the lane, and
+    # the one who asked is told why (it was a 500 and a traceback in the server's log)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        heavy = upload(client, "heavy_start.yaml", HOSTILE.HEAVY_START)
+        response = client.post("/api/rooms", json={"ruleset": heavy, "players": 4, "seats": ["random"] * 4})
+        assert response.status_code == 422, response.text
+        error = response.json()["error"]
+        assert error.startswith("this table could not be made: "), error
+        assert "more than 100,000 steps" in error and "heavy_start.yaml:8" in error, error
+        assert client.get("/api/lobby").status_code == 200  # and the server goes on
+
+
 def test_a_slow_move_is_stopped_half_way_and_the_tables_beside_it_play_on(settings, monkeypatch):
     monkeypatch.setenv("KITTENS_STEP_BUDGET", UNBOUNDED)
     settings.move_seconds, settings.rule_lanes = 1.0, 1  # one lane: the calm table shares it

@@ -46,6 +46,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..interpreter.engine.bots import BOTS
+from ..interpreter.engine.game import GameError
 from ..interpreter.rules.load import RuleError, UsageError
 from . import replay_view
 from .backoff import Backoff
@@ -247,12 +248,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
             tables().make_room()
             room, result = await tables().prepare_async(data)
             tables().admit(room)
-        except (UsageError, RuleError, LaneError) as exc:
+        except (UsageError, RuleError, LaneError, GameError) as exc:
             if isinstance(room, RemoteRoom):  # set up in its lane, but not kept: let go there
                 room.close("it could not be kept")
             if isinstance(exc, UsageError):
                 return _error(str(exc), 400)
-            if isinstance(exc, LaneError):
+            if isinstance(exc, (LaneError, GameError)):  # GameError: its deal stopped at the step budget
                 return _error(f"this table could not be made: {exc}", 422)
             return JSONResponse({"error": "the rules do not compile", "code": 422,
                                  "diagnostics": [d.render() for d in exc.diagnostics] or [str(exc)]},
