@@ -279,7 +279,7 @@ def _env_key(env: CheckEnv) -> tuple:
     """What a check of effects depends on in ``env``, as a key (the limits' values too)."""
     limits = env.limits
     return (env.card_ids, env.tags, None if env.rules is None else frozenset(env.rules.items()),
-            env.zones, env.player_zones, env.counters,
+            env.zones, env.player_zones, env.counters, frozenset(env.procedures.items()),
             None if limits is None else (limits.cards, limits.players, frozenset(limits.values.items())))
 
 

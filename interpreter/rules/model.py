@@ -220,6 +220,7 @@ class Edition:
     origins: dict[str, Origin | None] = field(default_factory=dict, compare=False, hash=False)
     teams: int = 0  # how many teams (0: everyone plays alone); seat s is on team s % teams
     teams_together: bool = False  # partners share their lives: one out, the whole team out
+    procedures: dict = field(default_factory=dict, compare=False, hash=False)  # name -> Procedure (written out already)
     # the resolved rule data of this view (the variant's parts merged in), as written
     data: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
 
