@@ -73,6 +73,7 @@ class CheckEnv:
     limits: Limits | None = None  # of the edition; None: values and zone sizes unknown
     counters: frozenset | None = None  # the per-player counters declared; None: not known yet
     procedures: dict = field(default_factory=dict)  # name -> procedures.Procedure, checked already
+    elsewhere: dict = field(default_factory=dict)  # card id -> the shipped library it is in, not loaded here
 
 
 class Checker:
@@ -379,7 +380,12 @@ class Checker:
             known, what, code = self.env.counters, "counter", "unknown-counter"
         else:
             return
-        if known is not None and arg.value not in known:
+        if known is not None and arg.value not in known and wanted == P.CARD_ID and arg.value in self.env.elsewhere:
+            self._error(arg.pos, "card-not-loaded",
+                        f"'{arg.value}' is a card of {self.env.elsewhere[arg.value]}, which this edition does "
+                        "not load: this part does nothing until it does (apply the expansion that has the card, "
+                        "or include its library)", WARNING)
+        elif known is not None and arg.value not in known:
             self._error(arg.pos, code, f"no loaded {what} is called '{arg.value}'"
                         f"{did_you_mean(arg.value, known)}")
 

@@ -54,6 +54,7 @@ CODES: dict[str, str] = {
     "unknown-rule": "`rules.NAME` names no rule or parameter",
     "procedure-cycle": "a procedure calls itself, directly or through other procedures",
     "procedure-too-large": "a procedure grows past the largest size when the procedures it calls are written out",
+    "card-not-loaded": "an effect names a card of a shipped library the edition does not load: that part does nothing until it does (a warning)",
     "shadows-primitive": "a procedure has the name of a primitive: the edition's effects call the procedure (a warning)",
     "not-allowed-here": "a primitive used where it may not be (a choice in a pure expression, cancel outside a reaction)",
     "unused-value": "a query is used as a statement and its value is thrown away",

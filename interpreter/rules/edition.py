@@ -20,6 +20,7 @@ from ..lang.loader import Document
 from ..lang.procedures import expand, expand_record
 from . import cardset, edition_rules, plugins
 from .compose import Layer, Layered, by_marks, is_by_marks
+from .elsewhere import shipped_cards
 from .library import check_effects, declared_zones, zone_env
 from .model import Check, Edition, Origin, SetupStep
 from .setup import dead_cards, dry_run
@@ -146,7 +147,8 @@ def _compile_view(ws: Workspace, stack: Stack, variants: tuple) -> Edition | Non
     env = CheckEnv(card_ids=frozenset(cards), tags=frozenset(t for c in cards.values() for t in c.tags),
                    rules={name: spec[0] for name, spec in P.ENGINE_RULES.items()} | param_types,
                    **zone_env(zones), limits=edition_limits(data, card_params),
-                   counters=frozenset(counters))
+                   counters=frozenset(counters),
+                   elsewhere={card_id: where for card_id, where in shipped_cards().items() if card_id not in cards})
     env.procedures = edition_rules.procedures(ws, doc, env)  # before the effects that call them
     for lib in libraries:
         check_effects(ws, lib, env)
@@ -289,7 +291,7 @@ class _ViewCompiler:
         env = CheckEnv(self.env.card_ids, self.env.tags,
                        {**self.env.rules, **_param_types(params)},
                        self.env.mentioned_cards, self.env.zones, self.env.player_zones,
-                       counters=self.env.counters, procedures=self.env.procedures)
+                       counters=self.env.counters, procedures=self.env.procedures, elsewhere=self.env.elsewhere)
         setup, setup_path = self._setup(env)
         teams = self._teams(lo)
         if self.ws.has_errors(doc.paths):  # the whole-edition checks need sound parts

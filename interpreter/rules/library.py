@@ -238,7 +238,7 @@ def _card_extras(raw: dict) -> dict:
     return dict(stands_for=stands_for, returns_to=raw.get("returns_to"),
                 back_distinct=raw.get("back") == "distinct", in_combos=raw.get("in_combos", True),
                 decoy=raw.get("decoy"), blinds=raw.get("blinds", False),
-                overrides=raw.get("overrides", False))
+                overrides=raw.get("overrides", False), who=raw.get("who", "in"))
 
 
 def _parse_record(ws: Workspace, lib: Library, path: tuple, raw: dict) -> dict:

@@ -48,6 +48,7 @@ class Card:
     decoy: str | None = None  # zone random picks from the hand of the player it lies before use
     blinds: bool = False  # the player it lies before plays blind
     overrides: bool = False  # replaces a card of the same id from another library
+    who: str = "in"  # who may play it: in (players still in) | out (players who are out) | anyone
     # the definition as written (patches applied), for `kittens show` and `kittens diff`
     raw: dict | None = field(default=None, compare=False, hash=False)
     changed_at: tuple = ()  # of Origin: the patches (`patch_cards`) that changed the card
