@@ -613,6 +613,8 @@ def _card_traits(edition: Edition, card) -> list[str]:
                       f"the {words(card.decoy)} instead, while it holds cards.")
     if card.blinds:
         traits.append("While it lies before a player, that player plays blind.")
+    if (card.raw or {}).get("does_nothing") is True:
+        traits.append("It does nothing: it only takes up room in a hand.")
     return traits
 
 
