@@ -211,3 +211,23 @@ triggers:
     assert "cancel() cannot be used in a trigger (`triggers:`)" in found[0].message
     assert "only in the `effect` of a card with `when: reaction`" in found[0].message
     assert "turn effect" not in found[0].message and found[0].line == 10
+
+
+def test_a_game_start_triggers_choice_is_a_hand_laid_scripts_first_decision(write):
+    _passes(write, """\
+triggers:
+  - id: ready
+    on: game_start
+    text: The first player may draw a card before play begins.
+    effect: |
+      if ask("Draw one first?", by=me) { draw() }
+""", """players: 2
+hands: {0: [skip], 1: [skip]}
+draw_pile: [tacocat, beard_cat]
+steps:
+  - {expect: {decision: {seat: 0, kind: ask}}}
+  - {seat: 0, do: true}
+expect:
+  hands: {0: [skip, tacocat]}
+  turn: 0
+""")
