@@ -8,25 +8,23 @@ from conftest import ROOT
 
 from kittens.interpreter.rules.check import validate_paths
 
-ORIGINAL_CARDS = ROOT / "rulebook" / "original.yaml"
+ORIGINAL = ROOT / "editions" / "original.yaml"
 
 
 def _edition(write, cards: str, deck: str, setup: str = "", extra: str = "") -> str:
-    write("lib.yaml", f"format: 1\nkind: cards\nuses: [{ORIGINAL_CARDS}]\ncards:\n{cards}")
+    """A house rule on the Original with a playmat, the cards ``cards`` defined and
+    ``deck`` added; ``setup`` steps go after the deal."""
+    steps = f"add_steps:\n  - after: deal\n    steps:\n{setup}" if setup else ""
     return write("ed.yaml", f"""format: 1
 kind: edition
 id: ed
 name: Made-up
-players: {{min: 2, max: 2}}
-include: [{ORIGINAL_CARDS}, lib.yaml]
-deck: {deck}
+extends: {ORIGINAL}
 zones:
   playmat: {{public: true}}
-setup:
-{setup}  - shuffle: draw_pile
-turn: {{draw: "draw(me) end_turn()"}}
-win: last_standing
-{extra}""")
+define_cards:
+{cards}add_cards: {deck}
+{steps}{extra}""")
 
 
 def _codes(path: str, code: str) -> list:
@@ -38,12 +36,13 @@ MARKER = """\
     title: Omen
     text: While the Omen lies on the playmat, Skips may not be played.
     when: never
+    in_combos: false
 """
 
 
 def test_a_marker_card_used_through_its_zone_is_not_unplayable(write):
-    setup = "  - place: {cards: [omen], zone: playmat}\n"
-    used = _edition(write, MARKER, "{exploding_kitten: 1, omen: 1, skip: 10}", setup, extra="""\
+    setup = "      - place: {cards: [omen], zone: playmat}\n"
+    used = _edition(write, MARKER, "{omen: 1}", setup, extra="""\
 restrictions:
   - id: omen_says_no
     text: While the Omen lies on the playmat, no Skip.
@@ -51,20 +50,20 @@ restrictions:
 """)
     assert _codes(used, "unplayable-card") == []
     # the same card left in the deck, its zone never read: still reported
-    unused = _edition(write, MARKER, "{exploding_kitten: 1, omen: 1, skip: 10}")
+    unused = _edition(write, MARKER, "{omen: 1}")
     found = _codes(unused, "unplayable-card")
     assert len(found) == 1 and "'omen'" in found[0].message and "does_nothing" in found[0].message
 
 
 def test_a_card_that_does_nothing_on_purpose_is_not_reported(write):
     blank = MARKER.replace("Omen", "Blank").replace("omen", "blank") + "    does_nothing: true\n"
-    path = _edition(write, blank, "{exploding_kitten: 1, blank: 4, skip: 10}")
+    path = _edition(write, blank, "{blank: 4}")
     assert _codes(path, "unplayable-card") == []
     assert [d for d in validate_paths([path]).diagnostics if d.severity == "error"] == []
     from kittens.interpreter.rules.load import load_edition
     from kittens.interpreter.words.rulesheet import render_rulesheet
 
-    assert "It does nothing: it only takes up room in a hand." in render_rulesheet(load_edition(path), 2)
+    assert "It does nothing: it only takes up room in a hand." in render_rulesheet(load_edition(path), 4)
 
 
 def _house(write, text: str, effect: str) -> str:
@@ -72,7 +71,7 @@ def _house(write, text: str, effect: str) -> str:
 kind: edition
 id: house
 name: House
-extends: {ROOT / "editions" / "original.yaml"}
+extends: {ORIGINAL}
 define_cards:
   - id: tuck
     title: Tuck
