@@ -172,6 +172,11 @@ triggers:
       if ask("Show a card?", by=me) { reveal(top(hand(me))) }
 """, ["plays no more cards, not even in answer", "may still ask a player who is out"],
         ["cannot answer"]),
+    "players who are out are told which cards they may still answer with": ("""
+patch_cards:
+  nope: {who: anyone}
+""", ["A player who is out takes no more turns; they may still answer a card with Nope, and play "
+      "nothing else."], ["not even in answer"]),
     "a rule for the start of the game is said beside the starting hands": ("""
 triggers:
   - id: extra

@@ -110,9 +110,14 @@ def how_to_play(edition: Edition, players: int) -> list[tuple[str, str]]:
 
 
 def _out_players(edition: Edition) -> str:
-    """What a player who is out may still do: no turns and no plays, but an effect that
-    names who chooses (`by=`) may ask them, as the engine does."""
-    said = "A player who is out takes no more turns and plays no more cards, not even in answer."
+    """What a player who is out may still do: no turns, no plays but the cards a `who:`
+    gives them (in answer only), and a choice an effect gives them (`by=`)."""
+    in_deck = {card_id for card_id, ranges in edition.deck.items() if any(n for _lo, _hi, n in ranges)}
+    still = [card.title for card_id, card in edition.cards.items()
+             if card_id in in_deck and getattr(card, "who", "in") != "in"]
+    said = ("A player who is out takes no more turns and plays no more cards, not even in answer."
+            if not still else "A player who is out takes no more turns; they may still answer a "
+            f"card with {_and(still)}, and play nothing else.")
     trees = [tree for record in _records(edition) for tree in effect_trees(record)]
     asks_others = any(isinstance(node, s.Call) and node.name in P.PRIMITIVES
                       and P.PRIMITIVES[node.name].kind == P.CHOICE
@@ -159,6 +164,12 @@ def change_sentences(changes: list, before: Edition, after: Edition) -> list[str
 def _title(card_id: str, before: Edition, after: Edition) -> str:
     card = after.cards.get(card_id) or before.cards.get(card_id)
     return card.title if card is not None else words(card_id)
+
+
+def _quoted(text) -> str:
+    """A designer's own words in a sentence of the sheet, in quotes, as their card texts
+    are set apart: “Once per turn, ...”."""
+    return f"“{' '.join(str(text).split())}”"
 
 
 def _said(value) -> str:
@@ -212,9 +223,9 @@ def _change_sentence(change, before: Edition, after: Edition) -> str | None:
     if head == "checks":
         check = next((c for c in after.checks if c.id == parts[1]), None)
         if sign == "+" and check is not None:
-            return f"A new rule: {' '.join(check.text.split())}"
+            return f"A new rule: {_quoted(check.text)}"
         if sign == "-":
-            return f"This rule no longer applies: {' '.join(str(change.before).split())}"
+            return f"This rule no longer applies: {_quoted(change.before)}"
         return "A rule that is always watched works differently (see How to play)."
     if head == "cards":
         return _card_change(parts, change, before, after)
@@ -249,9 +260,9 @@ def _record_change(head: str, record_id: str, change, after: Edition) -> str:
     record = next((r for r in getattr(after, attribute) if r.id == record_id), None)
     if change.sign == "+" and record is not None:
         title = f"{record.title}: " if head == "actions" else ""
-        return f"{new}: {title}{' '.join(record.text.split())}"
+        return f"{new}: {title}{_quoted(record.text)}"
     if change.sign == "-":
-        return f"This rule no longer applies: {' '.join(str(change.before).split())}"
+        return f"This rule no longer applies: {_quoted(change.before)}"
     return f"{new.replace('A new', 'A', 1)} works differently (see How to play)."
 
 
