@@ -129,6 +129,16 @@ triggers:
       for extra in top(hand(me), count(hand(me)) - 3) { discard(choose_card(hand(me))) }
 """, ["as many times as the number of cards in your hand minus 3 (at most once for each card in "
       "your hand): discard a card you choose from your hand"], ["the top the number"]),
+    "a count given through a name reads as the number": ("""
+actions:
+  - id: grab
+    title: Grab
+    text: Take two cards from the next player.
+    effect: |
+      let n = 2
+      for c in top(hand(next_player()), n) { move(random_card(hand(next_player())), hand(me)) }
+""", ["Twice (at most once for each card in the next player's hand): move a random card"],
+        ["as many times as 2"]),
     "a score is worked out for each player: their count, their hand": ("""
 counters:
   banked: {text: Cats banked}

@@ -136,7 +136,10 @@ class _Args:
         value = node.value if isinstance(node, s.IntLit) else self.w.param_value(node)
         if isinstance(value, int) and not isinstance(value, bool):
             return str(value), value  # a count reads best as the bare number
-        return self.w.expr(node), value
+        worded = self.w.expr(node)
+        if worded.lstrip("-").isdigit():  # a name that holds a number (a procedure's argument)
+            return worded, int(worded)
+        return worded, value
 
 
 # -- the wording of every primitive ------------------------------------------------
