@@ -124,6 +124,37 @@ out of the game by a check is skipped for the checks left.
 """
 
 
+#: what each part of a play sees, and choices the engine makes by itself (engine/plays.py,
+#: engine/compiled.py `legal`; pinned by tests/test_semantics_pinned.py)
+_WHAT_EACH_PART_SEES = """\
+A card or combo is played in this order. Its `requires` is looked at while
+the card is still in the player's hand, to decide whether the play is offered;
+so is whether each `choose` has someone or something to pick from. Once
+played, the card lands on the discard pile first; then its `choose` names are
+picked, then the answer window opens, then its `effect` runs. So `requires`
+sees the discard pile without the card, and `choose` and `effect` see it on
+top (`choose_card(discard_pile)` offers the card just played).
+`play_as(title, cards)` carries out the title's choices and effect without
+looking at its `requires`: an effect that wants the condition checks it
+itself (`if count(hand(me)) > 0 { play_as(...) }`).
+
+A choice with a single candidate is not always asked. `choose_player` and
+`choose_kind` take the only player (or the only title) without asking;
+`choose_card` and `choose_position` ask even when only one card or place can
+be picked, so a scenario must answer them. In a `choose:` name, a choice with
+nothing to pick keeps the card from being offered.
+
+A choice's `by=` may name a player who is out of the game (a `player_out`
+trigger's `me`, a player from `out_players()`): they are asked like anyone
+else, although they take no turns and play no cards.
+
+State checks do not run at the deal: the first look is after the first action
+(a play or a draw). A rule that must hold from the start, such as discarding a card
+nobody may hold, needs a `game_start` trigger as well, which runs once after
+the deal, before the first turn's `turn_start`.
+"""
+
+
 def _where_written() -> str:
     """Every place a designer writes code, and which primitives may be used there."""
     places = "\n".join(f"- {place}" for context in P.PLACES for place in P.PLACES[context])
@@ -135,7 +166,7 @@ def _where_written() -> str:
         f"{setup}, with the names `players`, `pile` and `draw_pile`.", 78)
     return ("## Where effects are written\n\n"
             "Code in the effect language is written in these places:\n\n"
-            f"{places}\n\n{rule}\n\n{_CHECKS_ORDER}")
+            f"{places}\n\n{rule}\n\n{_CHECKS_ORDER}\n{_WHAT_EACH_PART_SEES}")
 
 
 def load_examples(folder: Path) -> dict:

@@ -44,6 +44,7 @@ def engine_words(text: str, tags: set[str]) -> list[str]:
     # a tag used as a kind of card ("kitten cards in the draw pile"), outside printed card text
     said = "\n".join(line for line in text.splitlines() if not line.startswith(">"))
     said = re.sub(r"<blockquote>.*?</blockquote>", "", said, flags=re.DOTALL)
+    said = re.sub(r"“[^”]*”", "", said)  # the designer's own words, quoted in a sentence
     found += re.findall(r"\b(?:" + "|".join(sorted(tags)) + r") cards?\b", said)
     return found
 

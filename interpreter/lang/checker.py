@@ -76,12 +76,36 @@ class CheckEnv:
     elsewhere: dict = field(default_factory=dict)  # card id -> the shipped library it is in, not loaded here
 
 
+#: the edition-wide places code is written, by the key that holds them
+_PLACE_WORDS = {"triggers": "a trigger (`triggers:`)", "checks": "a state check (`checks:`)",
+                "actions": "a free action (`actions:`)", "restrictions": "a limit on plays (`restrictions:`)",
+                "win": "the scoring (`win:`)", "turn": "the turn draw (`turn: draw`)"}
+
+
+def place_words(path: tuple) -> str | None:
+    """Where the code at ``path`` of a rule file is written, as a designer calls it
+    ("a trigger (`triggers:`)", "a card's `on_draw`"); None when the path says nothing."""
+    if not path:
+        return None
+    head, last = path[0], path[-1]
+    if head in _PLACE_WORDS:
+        return _PLACE_WORDS[head] if last in ("effect", "draw", head) or isinstance(last, int) \
+            else f"the `{last}` of {_PLACE_WORDS[head]}"
+    if "choose" in path:
+        return "a `choose:` name"
+    if isinstance(last, str) and last in ("effect", "requires", "on_draw", "instead_of_draw"):
+        return f"a {'combo' if 'combo' in str(head) else 'card'}'s `{last}`"
+    return None
+
+
 class Checker:
     """Checks one program or expression in one context."""
 
-    def __init__(self, env: CheckEnv, context: str, names: dict[str, str], *, pure: bool = False):
+    def __init__(self, env: CheckEnv, context: str, names: dict[str, str], *, pure: bool = False,
+                 place: str | None = None):
         self.env = env
         self.context = context
+        self.place = place  # where the code is written, in words (see place_words)
         self.pure = pure
         self.scopes: list[dict[str, str]] = [dict(names)]
         self.findings: list[Finding] = []
@@ -308,9 +332,11 @@ class Checker:
                 self._expr(arg)
             return None
         if self.context not in prim.contexts:
-            where = " or ".join(sorted(prim.contexts))
+            where = "; ".join(place for context in P.PLACES if context in prim.contexts
+                              for place in P.PLACES[context])
+            here = self.place or f"a {self.context} effect"
             self._error(call.pos, "not-allowed-here",
-                        f"{call.name}() cannot be used in a {self.context} effect (only in {where})")
+                        f"{call.name}() cannot be used in {here} (only in {where})")
         if (self.pure or self.aggregating) and prim.kind != P.QUERY:
             where = "inside an aggregate (sum, max, any, ...)" if self.aggregating else "here"
             self._error(call.pos, "not-allowed-here",

@@ -75,11 +75,15 @@ EFFECT_CONTEXTS = frozenset({PLAY, REACTION, DRAWN, TURN})
 #: places marked by the loader as ``pure`` take queries only
 PLACES = {
     PLAY: ("a card's or combo's `effect`", "a card's or combo's `choose` names",
-           "a card's or combo's `requires` (queries only)"),
+           "a card's or combo's `requires` (queries only)",
+           "the edition's free actions (`actions:` `requires`, queries only, `choose` and `effect`)",
+           "the edition's limits on plays (`restrictions:` `allows`, queries only)"),
     REACTION: ("the `effect` of a card with `when: reaction`",),
     DRAWN: ("a card's `on_draw`", "a card's `instead_of_draw`"),
     TURN: ("the edition's turn draw (`turn: draw`)",
-           "the edition's state checks (`checks:` `if`, queries only, and `effect`)"),
+           "the edition's state checks (`checks:` `if`, queries only, and `effect`)",
+           "the edition's triggers (`triggers:` `if`, queries only, and `effect`)",
+           "the edition's scoring (`win:` `score`, `ends_when` and `tie_break`, queries only)"),
     SETUP: ("counts in the edition's `setup` steps (queries only)",),
 }
 

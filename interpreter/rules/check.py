@@ -114,11 +114,13 @@ def check_file(ws: Workspace, path: str) -> None:
 def _text_mismatches(ws: Workspace, edition: Edition) -> None:
     """Warn where a card's text and effect disagree on a number (see rulesheet.py).
 
-    The warning points at the change that made them disagree when there is one:
-    the card's last patch, or a parameter it reads that another file set."""
+    The warning points at the words of the text that say the number, in the change that
+    made them disagree when there is one: the card's last patch, or a parameter it reads
+    that another file set. A variant that inherits the disagreement is not told again."""
     from ..lang import syntax
     from .textcheck import number_mismatches
 
+    told = set()
     for view in [edition, *edition.variants.values()]:
         for finding in number_mismatches(view):
             record = view.cards.get(finding.card_id) or next(
@@ -135,12 +137,44 @@ def _text_mismatches(ws: Workspace, edition: Edition) -> None:
                     if origin is not None and origin.path != finding.origin.path:
                         where = origin
                         break
+            if (finding.card_id, finding.message, where) in told:
+                continue
+            told.add((finding.card_id, finding.message, where))
+            if where is finding.origin or where in changed:
+                where = _words_in_text(where, finding.card_id, finding.message) or where
             suffix = f" (variant '{view.variant}')" if view.variant else ""
             ws.report(Diagnostic(path=where.path, line=where.line, column=where.column or 1, severity=WARNING,
                                  code="text-mismatch",
                                  message=f"'{finding.card_id}'{suffix}: {finding.message}: make the text and "
                                  "the effect agree (`patch_cards` can change the text)",
                                  source_line=_source_line(where)))
+
+
+def _words_in_text(where, card_id: str, message: str):
+    """Where the text of ``card_id`` defined (or patched) at ``where`` says the words a
+    text-mismatch quotes (“top three”): an Origin with their line and column, or None."""
+    from ..lang.loader import load_file
+    from .model import Origin
+
+    quoted = re.search(r"“([^”]+)”", message)
+    doc, _problems = load_file(where.path)
+    if doc is None or quoted is None:
+        return None
+    texts = [path for path in doc.marks if path and path[-1] == "text" and len(path) >= 2
+             and (path[-2] == card_id or _id_at(doc, path[:-1]) == card_id)]
+    after = [path for path in texts if doc.marks[path].line >= where.line] or texts
+    if not after:
+        return None
+    path = min(after, key=lambda p: doc.marks[p].line)
+    value = doc.value_at(path)
+    found = re.search(r"\s+".join(map(re.escape, quoted.group(1).split())), value or "", re.IGNORECASE)
+    mark = doc.offset_mark(path, found.start() if found else 0)
+    return Origin(where.path, mark.line, mark.column)
+
+
+def _id_at(doc, path: tuple):
+    node = doc.value_at(path)
+    return node.get("id") if isinstance(node, dict) else None
 
 
 def _large_values(ws: Workspace, edition: Edition) -> None:

@@ -13,6 +13,7 @@ import os
 from dataclasses import replace
 
 from ..lang import primitives as P
+from ..lang import syntax
 from ..lang.checker import CheckEnv
 from ..lang.cost import edition_limits
 from ..lang.diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
@@ -538,19 +539,46 @@ class _ViewCompiler:
     def _unplayable(self, edition: Edition) -> None:
         variant = edition.variant
         mentioned = self.env.mentioned_cards
+        through_zones = _placed_in_read_zones(edition)
         for card_id, ranges in edition.deck.items():
             if not any(count for _a, _b, count in ranges):
                 continue
             card = edition.cards[card_id]
             # a hook in place of a draw is a use, as `on_draw` is: the card acts by lying
-            # before a player, not by being played
+            # before a player, not by being played; a marker placed in a zone that rules
+            # read is used through that zone; `does_nothing: true` says it is meant so
             if (card.when != "never" or card.on_draw is not None or card.instead_of_draw is not None
-                    or card_id in mentioned or any(combo.may_include(card) for combo in edition.combos)):
+                    or card_id in mentioned or card_id in through_zones
+                    or (card.raw or {}).get("does_nothing") is True
+                    or any(combo.may_include(card) for combo in edition.combos)):
                 continue
             path = ("deck", card_id)
             suffix = f" in variant '{variant}'" if variant else ""
             self.ws.report(self.doc.diagnostic(
                 path, "unplayable-card",
                 f"'{card_id}' can never be played or used{suffix}: it is `when: never`, has no "
-                "`on_draw` or `instead_of_draw`, no effect names it and no enabled combo can include it",
+                "`on_draw` or `instead_of_draw`, no effect names it, no enabled combo can include it "
+                "and setup places it in no zone a rule reads; if it does nothing on purpose, give it "
+                "`does_nothing: true`",
                 key=True, severity=WARNING))
+
+
+def _placed_in_read_zones(edition: Edition) -> set:
+    """The cards setup places in a zone (`place: {cards: [...], zone: Z}`) that some effect,
+    condition or score of the edition reads, by name or through `zone_of`."""
+    trees: list = [edition.turn_draw]
+    for record in (*edition.cards.values(), *edition.combos, *edition.checks, *edition.triggers,
+                   *edition.actions, *edition.restrictions):
+        trees += [getattr(record, key, None) for key in
+                  ("requires", "effect", "on_draw", "instead_of_draw", "condition", "allows")]
+        trees += [tree for _name, tree in getattr(record, "choose", ()) or ()]
+    if edition.scoring is not None:
+        trees += [edition.scoring.score, edition.scoring.ends_when, edition.scoring.tie_break]
+    read = set()
+    for node in syntax.walk(tuple(tree for tree in trees if tree is not None)):
+        if isinstance(node, syntax.Name):
+            read.add(node.id)
+        elif isinstance(node, syntax.StrLit):  # zone_of(p, "front") names a zone by a string
+            read.add(node.value)
+    return {card_id for step in edition.setup if step.kind == "place" and step.zone in read
+            for card_id in step.cards}

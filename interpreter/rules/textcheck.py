@@ -50,6 +50,28 @@ def numbers_in(tree, params: dict | None = None) -> set[int]:
     return found
 
 
+def places_in(tree) -> set[int]:
+    """The places an effect names, counted from one as a text counts them: `at=2` is the
+    third place from the top ("among the top three"), for a number written as a place."""
+    from ..lang import primitives as P
+
+    found = set()
+    for node in s.walk(tree):
+        prim = P.PRIMITIVES.get(node.name) if isinstance(node, s.Call) else None
+        if prim is None:
+            continue
+        given = dict(zip((param.name for param in prim.params), node.args))
+        given.update((keyword.name, keyword.value) for keyword in node.kwargs)
+        place = given.get(PLACE_PARAMETER)
+        if isinstance(place, s.IntLit) and place.value >= 0:
+            found.add(place.value + 1)
+    return found
+
+
+#: the argument that names a place in a zone, counted from 0 at the top (`move(..., at=2)`)
+PLACE_PARAMETER = "at"
+
+
 def repeated_steps(tree) -> set[int]:
     """How many times the effect repeats one action or choice, when more than once:
     "up to two cards" may be written as two moves rather than as ``top(x, 2)``."""
@@ -116,9 +138,10 @@ def number_mismatches(edition: Edition) -> list[Finding]:
         trees = effect_trees(record)
         if not trees:
             continue
-        used = set().union(*(numbers_in(tree, params) | repeated_steps(tree) for tree in trees))
+        written = set().union(*(numbers_in(tree, params) | repeated_steps(tree) for tree in trees))
         if hasattr(record, "size"):
-            used.add(record.size)
+            written.add(record.size)
+        used = written | set().union(*(places_in(tree) for tree in trees))
         answered = None  # worked out only for a number the card's own effect lacks
         for number, said in sorted(text_numbers(record.text).items()):
             if number > 1 and number not in used:
@@ -126,7 +149,7 @@ def number_mismatches(edition: Edition) -> list[Finding]:
                     answered = answered_numbers(record, edition, params)
                 if number in answered:
                     continue
-                shown = ", ".join(str(n) for n in sorted(used)) or "no number"
+                shown = ", ".join(str(n) for n in sorted(written)) or "no number"
                 findings.append(Finding(record.id, record.origin,
                                         f"the text says “{said}” ({number}), but the effect uses {shown}"))
     return findings

@@ -321,7 +321,7 @@ class Workspace:
         """Check a parsed program or expression; report findings; return an expression's type."""
         if tree is None:
             return None
-        run = checker.Checker(env, context, names, pure=pure)
+        run = checker.Checker(env, context, names, pure=pure, place=checker.place_words(path))
         found_type = None
         if isinstance(tree, syntax.Program):
             run.program(tree)

@@ -53,13 +53,17 @@ def sentence(clause: str) -> str:
     return clause if clause.endswith((".", "!", "?")) else clause + "."
 
 
+#: subjects that take a verb's base form ("you take", "they take")
+_PLURAL_SUBJECTS = {"you": "your", "they": "their"}
+
+
 def _possessive(phrase: str) -> str:
-    return "your" if phrase == "you" else f"{phrase}'s"
+    return _PLURAL_SUBJECTS.get(phrase, f"{phrase}'s")
 
 
 def _does(subject: str, base: str, third: str) -> str:
     """``subject`` with its verb: "you take", "the next player takes"."""
-    return f"{subject} {base if subject == 'you' else third}"
+    return f"{subject} {base if subject in _PLURAL_SUBJECTS else third}"
 
 
 def _strip_the(phrase: str) -> str:
@@ -95,6 +99,12 @@ class _Args:
     def get(self, name: str):
         return self.raw.get(name)
 
+    @property
+    def me(self) -> str:
+        """How the acting player reads here: "you", or "that player" in a trigger for a
+        player who went out, "they" in a score every player works out."""
+        return self.w.me
+
     def is_me(self, name: str) -> bool:
         """Whether a player argument is the acting player (or left at its default)."""
         node = self.raw.get(name)
@@ -102,7 +112,7 @@ class _Args:
 
     def by(self) -> str:
         """Who decides a choice: "you" unless ``by=`` names someone else."""
-        return "you" if self.is_me("by") else self["by"]
+        return self.me if self.is_me("by") else self["by"]
 
     def title(self, name: str) -> str:
         """A card id argument: "a Defuse" for a literal, else its wording."""
@@ -126,7 +136,10 @@ class _Args:
         value = node.value if isinstance(node, s.IntLit) else self.w.param_value(node)
         if isinstance(value, int) and not isinstance(value, bool):
             return str(value), value  # a count reads best as the bare number
-        return self.w.expr(node), value
+        worded = self.w.expr(node)
+        if worded.lstrip("-").isdigit():  # a name that holds a number (a procedure's argument)
+            return worded, int(worded)
+        return worded, value
 
 
 # -- the wording of every primitive ------------------------------------------------
@@ -136,6 +149,8 @@ def _end(a: _Args, which: str, first: str) -> str:
     zone = a.w.is_zone(a.get("cards"))
     if n == 1:
         return f"the {which} card of {a['cards']}" if zone else f"the {first} of {a['cards']}"
+    if not isinstance(n, int):  # a count worked out: said after the cards, not inside them
+        return f"the {which} cards of {a['cards']}, as many as {worded}"
     return f"the {which} {worded} cards of {a['cards']}"
 
 
@@ -154,7 +169,8 @@ def _move(a: _Args) -> str:
 
 
 def _draw(a: _Args) -> str:
-    text = "draw a card" if a.is_me("player") else f"{a['player']} draws a card"
+    who = _who(a)
+    text = "draw a card" if who == "you" else f"{_does(who, 'draw', 'draws')} a card"
     bottom = a.get(_FROM_BOTTOM)
     if isinstance(bottom, s.BoolLit):
         return text + (" from the bottom of the draw pile" if bottom.value else "")
@@ -212,12 +228,12 @@ WORDING = dict(
     # players
     players=lambda a: "the players still in the game",
     others=lambda a: "the other players" if a.is_me("of") else f"the players other than {a['of']}",
-    teammates=lambda a: "your teammates" if a.is_me("of") else f"the teammates of {a['of']}",
-    opponents=lambda a: "your opponents" if a.is_me("of") else f"the opponents of {a['of']}",
+    teammates=lambda a: f"{_possessive(a.me)} teammates" if a.is_me("of") else f"the teammates of {a['of']}",
+    opponents=lambda a: f"{_possessive(a.me)} opponents" if a.is_me("of") else f"the opponents of {a['of']}",
     with_cards=lambda a: f"{a['among']} who hold cards",
-    next_player=lambda a: "the next player" if a.is_me("after") else f"the player after {a['after']}",
-    owed=lambda a: ("the number of turns you owe" if a.is_me("player")
-                    else f"the number of turns {a['player']} owes"),
+    next_player=lambda a: ("the next player" if a.is_me("after") and a.me == "you"
+                           else f"the player after {a.me if a.is_me('after') else a['after']}"),
+    owed=lambda a: f"the number of turns {_does(_who(a), 'owe', 'owes')}",
     holding=lambda a: f"{a['among']} who hold {a.title('card')}",
     played_by=lambda a: f"the player who last played {a['card']}",
     out_players=lambda a: "the players who are out of the game",
@@ -225,7 +241,7 @@ WORDING = dict(
     answered=lambda a: "the card or combo being answered",
     counter=lambda a: f"{_possessive(_who(a))} “{_name_of(a, 'name')}” count",
     # cards and zones
-    hand=lambda a: f"{_possessive(a['player'])} hand",
+    hand=lambda a: _owned("hand", a["player"]),
     top=lambda a: _end(a, "top", "first"),
     bottom=lambda a: _end(a, "bottom", "last"),
     find=lambda a: f"the {a.titles('card')} {a.w.among(a.get('cards'))}",
@@ -241,7 +257,7 @@ WORDING = dict(
     max=lambda a: f"the larger of {a['a']} and {a['b']}",
     # chance and choices
     random_card=lambda a: f"a random card from {a['cards']}",
-    blind_pick=lambda a: (f"a card {'you take' if a.is_me('by') else a['by'] + ' takes'} unseen "
+    blind_pick=lambda a: (f"a card {_does(a.by(), 'take', 'takes')} unseen "
                           f"from {a['cards']} (at random, unless a distinct back gives it away)"),
     choose_kind=lambda a: f"one of {a['among']} ({_does(a.by(), 'pick', 'picks')} which kind)",
     choose_player=lambda a: f"a player {_does(a.by(), 'choose', 'chooses')} among {a['among']}",
@@ -272,9 +288,17 @@ WORDING = dict(
 )
 
 
+def _owned(thing: str, owner: str) -> str:
+    """"your hand", "the chosen player's hand"; "the hand of the player after you" where a
+    possessive would end a long phrase."""
+    if len(owner.split()) > 3 or "“" in owner:
+        return f"the {thing} of {owner}"
+    return f"{_possessive(owner)} {thing}"
+
+
 def _who(a) -> str:
-    """The `player` argument, "you" when it is left out."""
-    return "you" if a.is_me("player") else a["player"]
+    """The `player` argument, the acting player ("you") when it is left out."""
+    return a.me if a.is_me("player") else a["player"]
 
 
 def _name_of(a, name: str) -> str:
@@ -287,10 +311,12 @@ def _name_of(a, name: str) -> str:
 class _Words:
     """Words one effect: the names in scope (name -> (phrase, type)) and the edition's values."""
 
-    def __init__(self, params: dict | None, cards: dict | None, names: dict | None, this: str | None):
+    def __init__(self, params: dict | None, cards: dict | None, names: dict | None, this: str | None,
+                 me: str | None = None):
         self.params = dict(params or {})
         self.cards = cards or {}
-        scope = {_ME: ("you", P.PLAYER), _THIS: (this or "this card", P.CARD)}
+        self.me = me or "you"
+        scope = {_ME: (self.me, P.PLAYER), _THIS: (this or "this card", P.CARD)}
         scope.update({name: (phrase, P.ZONE) for name, phrase in _ZONES.items()})
         for name, value in (names or {}).items():
             scope[name] = value if isinstance(value, tuple) else (value, None)
@@ -379,6 +405,8 @@ class _Words:
         if isinstance(node, s.BoolLit):
             return "yes" if node.value else "no"
         if isinstance(node, s.StrLit):
+            if node.value in self.cards:  # a card id compared with a title: the card's title
+                return self.title(node.value)
             return f"“{node.value}”"
         if isinstance(node, s.Name):
             found = self.lookup(node.id)
@@ -413,13 +441,38 @@ class _Words:
             return self.aggregate(node)
         return "something"  # a shape this module does not know: say little, never fail
 
+    def each(self, name: str, kind: str | None) -> dict:
+        """The scope of a loop's or aggregate's name: "that player" or "that card", or,
+        inside another walk that already reads so, that phrase with the name in quotes."""
+        phrase, element = _EACH.get(kind, ("that card", P.CARD))
+        if any(value[0] == phrase for scope in self.scopes for value in scope.values()):
+            phrase = f"{phrase} “{words(name)}”"
+        return {name: (phrase, element)}
+
+    def membership(self, node: s.Aggregate) -> str | None:
+        """`any(x == p for p in L)` as "x is one of L" (and `all(x != p ...)` as "x is
+        none of L"), when x does not depend on the walk."""
+        value = node.value
+        wanted = {"any": "==", "all": "!="}.get(node.op)
+        if node.condition is not None or not isinstance(value, s.Compare) or value.op != wanted:
+            return None
+        for mine, other in ((value.left, value.right), (value.right, value.left)):
+            walked = any(isinstance(n, s.Name) and n.id == node.name for n in s.walk(other))
+            if isinstance(mine, s.Name) and mine.id == node.name and not walked:
+                return f"{self.expr(other)} is {'one' if wanted == '==' else 'none'} of {self.expr(node.iterable)}"
+        return None
+
     def aggregate(self, node: s.Aggregate) -> str:
         """`sum(count(hand(p)) for p in players() if ...)` as "the total of ... over ..."."""
+        member = self.membership(node)
+        if member is not None:
+            return member
         over, kind = self.expr(node.iterable), self.type_of(node.iterable)
-        self.scopes.append({node.name: _EACH.get(kind, ("that card", P.CARD))})
+        self.scopes.append(self.each(node.name, kind))
+        which = "whom" if kind in (P.PLAYERS, P.PLAYER) else "which"
         try:
             value = self.expr(node.value)
-            where = f" for which {self.expr(node.condition)}" if node.condition is not None else ""
+            where = f" for {which} {self.expr(node.condition)}" if node.condition is not None else ""
         finally:
             self.scopes.pop()
         of = f"each of {over}{where}"
@@ -433,14 +486,16 @@ class _Words:
             "all": f"{value} for every one of {over}{where}",
             "most": f"those of {over}{where} with the largest {bare}",
             "least": f"those of {over}{where} with the smallest {bare}",
-            "filter": f"those of {over}{where}",
+            "filter": f"{over}{where}" if where else over,
         }
         return wording.get(node.op, "something")
 
-    def rule(self, node: s.RuleRef) -> str:
+    def rule(self, node: s.RuleRef, on: bool = True) -> str:
+        """``rules.NAME``: a number with the edition's value; a switch as the condition it
+        is ("the rule is on"), whatever this edition sets it to (``on``: False when negated)."""
         value = self.params.get(node.name)
         if isinstance(value, bool):
-            return f"the “{words(node.name)}” rule is {'on' if value else 'off'}"
+            return f"the “{words(node.name)}” rule is {'on' if on else 'off'}"
         if value is not None:  # say where the number comes from
             return f"the “{words(node.name)}” ({value})"
         return f"the edition's “{words(node.name)}”"
@@ -498,6 +553,8 @@ class _Words:
             pass
         if isinstance(node, s.Call) and node.name == N.ask:
             return self.expr(node).replace(" yes to ", " no to ", 1)
+        if isinstance(node, s.RuleRef) and isinstance(self.params.get(node.name), bool):
+            return self.rule(node, on=False)
         return f"not ({self.expr(node)})"
 
     # -- statements ---------------------------------------------------------------
@@ -533,14 +590,16 @@ class _Words:
         holds; otherwise (a snapshot, a choice used twice) it is named once, in quotes."""
         phrase, kind = self.expr(stmt.value), self.type_of(stmt.value)
         uses = [n for n in s.walk(rest) if isinstance(n, s.Name) and n.id == stmt.name]
-        chance = any(isinstance(n, s.Call) and n.name in P.PRIMITIVES
-                     and P.PRIMITIVES[n.name].kind in (P.CHOICE, P.CHANCE) for n in s.walk(stmt.value))
+        chance = _asks(stmt.value)
         # a long value used twice is named: read in place, each `let b = a * a` would
         # double the words, and thirty of them would not fit in any memory
         short = len(uses) <= 1 or len(phrase) <= _INLINE_LONGEST
         # a name given new values later (`best = ...`) is always named: it holds more than one thing
         changes = any(isinstance(n, s.Assign) and n.name == stmt.name for n in s.walk(rest))
         unchanged = _unchanged_at_uses(uses, rest) and (len(uses) == 1 or not chance)
+        # a choice read where it is used must not be read after a choice made after it
+        # (a trade: you choose first, then the other player) nor after a shuffle or a draw
+        unchanged = unchanged and not (chance and uses and _asks_before(rest, uses[0]))
         if short and not changes and (kind == P.ZONE or unchanged):
             if uses or not chance:
                 self.scopes[-1][stmt.name] = (phrase, kind)
@@ -549,6 +608,8 @@ class _Words:
                 return None
         named = f"“{words(stmt.name)}”"
         self.scopes[-1][stmt.name] = (named, kind)
+        if changes:  # `let caller = me`, changed later: what it holds at first
+            return f"{named} is {phrase} to begin with"
         return f"call {phrase} {named}"
 
     def if_(self, stmt: s.If) -> str:
@@ -568,14 +629,31 @@ class _Words:
     def for_(self, stmt: s.For) -> str:
         over = self.expr(stmt.iterable)
         kind = self.type_of(stmt.iterable)
-        self.scopes.append({stmt.name: _EACH.get(kind, ("that card", P.CARD))})
+        repeat = self.repeat(stmt)
+        self.scopes.append(self.each(stmt.name, kind))
         try:
             body = self.join(self.block(stmt.body), False)
         finally:
             self.scopes.pop()
+        if repeat is not None:
+            return f"{repeat}: {body}"
         single = isinstance(stmt.iterable, s.Call) and stmt.iterable.name in (N.top, N.bottom) \
             and _Args(self, stmt.iterable).count("n")[1] == 1
         return f"for {over} (if any): {body}" if single else f"for each of {over}: {body}"
+
+    def repeat(self, stmt: s.For) -> str | None:
+        """A loop over the top (or bottom) N cards of something whose body never names
+        the card: it only counts, and reads "as many times as N"."""
+        iterable = stmt.iterable
+        if not (isinstance(iterable, s.Call) and iterable.name in (N.top, N.bottom)):
+            return None
+        if any(isinstance(n, s.Name) and n.id == stmt.name for n in s.walk(stmt.body)):
+            return None
+        a = _Args(self, iterable)
+        worded, n = a.count("n")
+        times = "once" if n == 1 else "twice" if n == 2 else f"{worded} times" \
+            if isinstance(n, int) else f"as many times as {worded}"
+        return f"{times} (at most once for each card {self.among(a.get('cards'))})"
 
     @staticmethod
     def join(clauses: list[str], guarded: bool) -> str:
@@ -589,6 +667,22 @@ class _Words:
 
 #: the longest phrase a `let` name used more than once is replaced by
 _INLINE_LONGEST = 200
+
+
+def _asks(tree) -> bool:
+    """Whether a tree makes a choice or draws on chance."""
+    return any(isinstance(n, s.Call) and n.name in P.PRIMITIVES
+               and P.PRIMITIVES[n.name].kind in (P.CHOICE, P.CHANCE) for n in s.walk(tree))
+
+
+def _asks_before(rest: tuple, use) -> bool:
+    """Whether a statement before the one holding ``use`` makes a choice (or draws on chance)."""
+    for stmt in rest:
+        if any(node is use for node in s.walk(stmt)):
+            return False
+        if _asks(stmt):
+            return True
+    return False
 
 
 def _unchanged_at_uses(uses: list, rest: tuple) -> bool:
@@ -619,17 +713,19 @@ def choice_names(choose: tuple) -> dict:
 
 
 def describe_program(program, params: dict | None = None, *, cards: dict | None = None,
-                     names: dict | None = None, this: str | None = None) -> list[str]:
+                     names: dict | None = None, this: str | None = None,
+                     me: str | None = None) -> list[str]:
     """An effect as English sentences, one per top-level statement.
 
     ``params``: the edition's rules and parameters (``rules.NAME`` shows its value);
     ``cards``: id -> Card, for titles; ``names``: extra names in scope (name ->
     phrase, or (phrase, type)), such as :func:`choice_names`; ``this``: how
-    ``this`` reads (default "this card").
+    ``this`` reads (default "this card"); ``me``: how the acting player reads
+    (default "you"; "that player" in a rule about a player who went out).
     """
     if program is None:
         return []
-    w = _Words(params, cards, names, this)
+    w = _Words(params, cards, names, this, me)
     body = program.body if isinstance(program, s.Program) else (program,)
     try:
         return [sentence(clause) for clause in w.block(body)]
@@ -638,9 +734,10 @@ def describe_program(program, params: dict | None = None, *, cards: dict | None 
 
 
 def describe_expression(expr, params: dict | None = None, *, cards: dict | None = None,
-                        names: dict | None = None, this: str | None = None) -> str:
+                        names: dict | None = None, this: str | None = None,
+                        me: str | None = None) -> str:
     """One expression (a condition, a count, a choice) as a phrase."""
     try:
-        return _Words(params, cards, names, this).expr(expr)
+        return _Words(params, cards, names, this, me).expr(expr)
     except Exception:
         return "(an expression that could not be put into words)"

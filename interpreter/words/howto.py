@@ -8,7 +8,10 @@ sentences out as Markdown or HTML.
 
 from __future__ import annotations
 
+from ..lang import primitives as P
+from ..lang import syntax as s
 from ..rules.model import Edition
+from ..rules.textcheck import effect_trees
 from .describe import describe_program, sentence, words
 
 #: the engine's switches, as a player reads them: rule -> {value: sentence}
@@ -102,9 +105,33 @@ def how_to_play(edition: Edition, players: int) -> list[tuple[str, str]]:
         out.append(("Always:", " ".join(check.text.split())))
     if edition.teams:
         out.append(("Teams:", "Players are in teams; partners sit apart and win together."))
-    out.append(("The end:", "A player who is out takes no more turns and cannot answer. "
-                + _win(edition)))
+    out.append(("The end:", f"{_out_players(edition)} {_win(edition)}"))
     return out
+
+
+def _out_players(edition: Edition) -> str:
+    """What a player who is out may still do: no turns, no plays but the cards a `who:`
+    gives them (in answer only), and a choice an effect gives them (`by=`)."""
+    in_deck = {card_id for card_id, ranges in edition.deck.items() if any(n for _lo, _hi, n in ranges)}
+    still = [card.title for card_id, card in edition.cards.items()
+             if card_id in in_deck and getattr(card, "who", "in") != "in"]
+    said = ("A player who is out takes no more turns and plays no more cards, not even in answer."
+            if not still else "A player who is out takes no more turns; they may still answer a "
+            f"card with {_and(still)}, and play nothing else.")
+    trees = [tree for record in _records(edition) for tree in effect_trees(record)]
+    asks_others = any(isinstance(node, s.Call) and node.name in P.PRIMITIVES
+                      and P.PRIMITIVES[node.name].kind == P.CHOICE
+                      and any(k.name == "by" for k in node.kwargs)
+                      for node in s.walk(tuple(trees)))
+    if asks_others:
+        said += " A card or rule that asks someone else to choose may still ask a player who is out."
+    return said
+
+
+def _records(edition: Edition) -> list:
+    """Everything of the edition that holds effects: cards, combos and edition-wide rules."""
+    return [*edition.cards.values(), *edition.combos, *edition.checks, *edition.triggers,
+            *edition.actions, *edition.restrictions]
 
 
 def _win(edition: Edition) -> str:
@@ -139,6 +166,17 @@ def _title(card_id: str, before: Edition, after: Edition) -> str:
     return card.title if card is not None else words(card_id)
 
 
+def _quoted(text) -> str:
+    """A designer's own words in a sentence of the sheet, in quotes, as their card texts
+    are set apart: “Once per turn, ...”."""
+    return f"“{' '.join(str(text).split())}”"
+
+
+def _said(value) -> str:
+    """A parameter's value as a player reads it: a switch is yes or no."""
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
+
+
 def _count(value) -> str:
     if isinstance(value, dict):
         return "; ".join(f"{n} with {players.replace('-', ' to ')} players" for players, n in value.items())
@@ -163,8 +201,8 @@ def _change_sentence(change, before: Edition, after: Edition) -> str | None:
     if head == "params":
         if sign == "-":
             return None
-        old = "" if sign == "+" else f" instead of {change.before}"
-        return f"{sentence(words(parts[1]))[:-1]}: {change.after}{old}."
+        old = "" if sign == "+" else f" instead of {_said(change.before)}"
+        return f"{sentence(words(parts[1]))[:-1]}: {_said(change.after)}{old}."
     if head == "combos":
         combo = next((c for c in after.combos if c.id == parts[1]), None) or \
             next((c for c in before.combos if c.id == parts[1]), None)
@@ -185,9 +223,9 @@ def _change_sentence(change, before: Edition, after: Edition) -> str | None:
     if head == "checks":
         check = next((c for c in after.checks if c.id == parts[1]), None)
         if sign == "+" and check is not None:
-            return f"A new rule: {' '.join(check.text.split())}"
+            return f"A new rule: {_quoted(check.text)}"
         if sign == "-":
-            return f"This rule no longer applies: {' '.join(str(change.before).split())}"
+            return f"This rule no longer applies: {_quoted(change.before)}"
         return "A rule that is always watched works differently (see How to play)."
     if head == "cards":
         return _card_change(parts, change, before, after)
@@ -222,9 +260,9 @@ def _record_change(head: str, record_id: str, change, after: Edition) -> str:
     record = next((r for r in getattr(after, attribute) if r.id == record_id), None)
     if change.sign == "+" and record is not None:
         title = f"{record.title}: " if head == "actions" else ""
-        return f"{new}: {title}{' '.join(record.text.split())}"
+        return f"{new}: {title}{_quoted(record.text)}"
     if change.sign == "-":
-        return f"This rule no longer applies: {' '.join(str(change.before).split())}"
+        return f"This rule no longer applies: {_quoted(change.before)}"
     return f"{new.replace('A new', 'A', 1)} works differently (see How to play)."
 
 

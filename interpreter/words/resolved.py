@@ -189,6 +189,8 @@ class Change:
     origin: str | None  # where the second ruleset set it
 
     def render(self) -> str:
+        if _multiline(self.before) or _multiline(self.after):
+            return self._render_lines()
         if self.sign == "+":
             text = f"+ {self.path}: {_brief(self.after)}"
         elif self.sign == "-":
@@ -199,10 +201,36 @@ class Change:
             text = f"~ {self.path}: {_brief(self.before)} -> {_brief(self.after)}"
         return text + (f"  ({self.origin})" if self.origin else "")
 
+    def _render_lines(self) -> str:
+        """A change to code (an effect, the turn's draw): a heading, then the lines each
+        side holds, marked as a line diff marks them (unchanged lines kept for context)."""
+        where = f"  ({self.origin})" if self.origin else ""
+        before, after = _lines(self.before), _lines(self.after)
+        out = [f"{self.sign} {self.path}:{where}"]
+        matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+        for op, a1, a2, b1, b2 in matcher.get_opcodes():
+            if op == "equal":
+                out += [f"      {line}" for line in before[a1:a2]]
+                continue
+            out += [f"    - {line}" for line in before[a1:a2]]
+            out += [f"    + {line}" for line in after[b1:b2]]
+        return "\n".join(out)
+
     def to_dict(self) -> dict:
         return {"change": {"+": "added", "-": "removed", "~": "changed", ">": "moved"}[self.sign],
                 "path": self.path,
                 "before": self.before, "after": self.after, "origin": self.origin}
+
+
+def _multiline(value) -> bool:
+    return isinstance(value, str) and "\n" in value.strip()
+
+
+def _lines(value) -> list[str]:
+    """The lines of a value shown line by line (none for a value that is not there)."""
+    if value is None:
+        return []
+    return [line.rstrip() for line in str(value).strip("\n").splitlines()]
 
 
 def _brief(value) -> str:
@@ -238,7 +266,10 @@ def diff(first: Edition, second: Edition) -> list[Change]:
         if combo_id not in b["combos"]:
             changes.append(Change("-", f"combos.{combo_id}", "on", None, None))
     changes += _steps(a["setup"], b["setup"], origins)
-    for part in ("turn", "win", "teams"):
+    if isinstance(a.get("turn"), dict) and isinstance(b.get("turn"), dict):
+        changes += _keys("turn", a["turn"], b["turn"], _where(origins.get("turn")))
+    for part in ("win", "teams") if isinstance(a.get("turn"), dict) and isinstance(b.get("turn"), dict) \
+            else ("turn", "win", "teams"):
         if a.get(part) != b.get(part):
             changes.append(Change("~", part, a.get(part), b.get(part), _where(origins.get(part))))
     for part, records in (("checks", second.checks), ("triggers", second.triggers),

@@ -25,7 +25,7 @@ from ..rules.setup import dry_run
 from ..rules.textcheck import effect_trees as _trees
 from ..rules.textcheck import number_mismatches
 from .answers import printed_text
-from .describe import choice_names, describe_expression, describe_program, words
+from .describe import choice_names, describe_expression, describe_program, sentence, words
 from .howto import change_sentences, how_to_play, switches, variant_sections
 
 FORMATS = ("markdown", "html", "json")
@@ -349,6 +349,10 @@ class SetupRun:
             lines.append(f"{self.removed} card{'s' if self.removed != 1 else ''} "
                          f"{'are' if self.removed != 1 else 'is'} out of the game.")
         lines.append("The first player starts; play goes round the table in seat order.")
+        if any(trigger.on == "game_start" for trigger in self.edition.triggers):
+            # the counts above are the deal's; a rule for the start may change them at once
+            lines.append("Before the first turn, the rules for the start of the game run (see "
+                         "“Rules that run at moments of the game”), which may change the above.")
         return lines
 
 
@@ -371,7 +375,50 @@ def _deck_blocks(edition: Edition, players: int) -> list:
     deck = edition.deck_for(players)
     rows = tuple((edition.cards[c].title, str(n)) for c, n in deck.items())
     rows += (("Total", str(sum(deck.values()))),)
-    return [Heading(2, f"Deck for {players} players"), Table(("Card", "Copies"), rows)]
+    blocks = [Heading(2, f"Deck for {players} players")]
+    marks = _marks_sentence(edition, players)
+    if marks:
+        blocks.append(Para(marks))
+    return blocks + [Table(("Card", "Copies"), rows)]
+
+
+def _marks_sentence(edition: Edition, players: int) -> str | None:
+    """Which printed marks pick the cards at this player count, for a box whose deck is
+    counted by mark (`marks:`); the compiled edition keeps only the counts, so the files
+    that define the deck are read."""
+    marks, by_mark = None, set()
+    for data in (_file_data(path) for path in getattr(edition, "sources", ()) or (edition.origin.path,)):
+        if data and isinstance(data.get("marks"), dict):
+            marks = data["marks"]
+        if data and isinstance(data.get("deck"), dict):
+            by_mark |= {card for card, count in data["deck"].items() if isinstance(count, dict)
+                        and count and all(isinstance(key, str) and key in _all_marks(marks) for key in count)}
+    if not marks:
+        return None
+    used = next((list(names) for span, names in marks.items() if _in_span(str(span), players)), None)
+    if used is None:
+        return None
+    unmarked = [_plural(edition.cards[c].title) for c in edition.deck_for(players)
+                if c not in by_mark and c in edition.cards]
+    said = (f"This box picks its cards by the mark printed on each: with {players} players, use "
+            f"{'' if len(used) > 1 else 'only '}the cards marked "
+            f"{_and([f'“{words(str(m))}”' for m in used])}")
+    if unmarked:
+        said += f"; {_and(unmarked)} carry no mark and are used at every count"
+    return said + "."
+
+
+def _all_marks(marks) -> set:
+    return {str(m) for names in (marks or {}).values() for m in names}
+
+
+def _in_span(span: str, players: int) -> bool:
+    """Whether a player range written "2-3" (or "4") holds ``players``."""
+    lo, _, hi = span.partition("-")
+    try:
+        return int(lo) <= players <= int(hi or lo)
+    except ValueError:
+        return False
 
 
 # -- cards and combos ------------------------------------------------------------------
@@ -395,24 +442,29 @@ class _Context:
         self.cancellers = [c for cid, c in edition.cards.items() if cid in in_deck
                            and c.effect is not None and _calls(c.effect, P.NAMES.cancel)]
         self.named_by: dict[str, list[str]] = {}  # card id -> titles of records naming it
-        records = [edition.cards[c] for c in in_deck if c in edition.cards] + list(edition.combos)
-        records += list(edition.checks) + list(edition.triggers)
-        for record in records:
-            for node in s.walk(tuple(_trees(record))):
+        records = [(card.title, card) for card in (edition.cards[c] for c in in_deck if c in edition.cards)]
+        records += [(combo.title, combo) for combo in edition.combos]
+        records += [(f"the action “{action.title}”", action) for action in edition.actions]
+        for kind, rules in (("rule watched all the time", edition.checks),
+                            ("rule for a moment of the game", edition.triggers),
+                            ("limit on plays", edition.restrictions)):
+            records += [(f"the {kind} “{record_name(rule)}”", rule) for rule in rules]
+        for label, record in records:
+            for node in s.walk(tuple(_record_trees(record))):
                 if isinstance(node, s.StrLit) and node.value in edition.cards:
                     names = self.named_by.setdefault(node.value, [])
-                    label = getattr(record, "title", None) or f"the check “{words(record.id)}”"
                     if label not in names and node.value != record.id:
                         names.append(label)
 
-    def program(self, tree, record=None, this: str | None = None) -> str:
+    def program(self, tree, record=None, this: str | None = None, me: str | None = None) -> str:
         names = choice_names(record.choose) if record is not None else None
         return " ".join(describe_program(tree, self.params, cards=self.edition.cards,
-                                         names=names, this=this))
+                                         names=names, this=this, me=me))
 
-    def expression(self, tree, record=None, this: str | None = None) -> str:
+    def expression(self, tree, record=None, this: str | None = None, me: str | None = None) -> str:
         names = choice_names(record.choose) if record is not None else None
-        return describe_expression(tree, self.params, cards=self.edition.cards, names=names, this=this)
+        return describe_expression(tree, self.params, cards=self.edition.cards, names=names,
+                                   this=this, me=me)
 
     def nope(self, nopeable: bool, card_id: str | None = None) -> str:
         """Which cards can cancel a card (``card_id``) or a combo (None).
@@ -454,6 +506,19 @@ class _Context:
         if record.effect is not None:
             paras.append(Para(self.program(record.effect, record, this), "In rules terms:"))
         return paras
+
+
+def record_name(record) -> str:
+    """How a rule of the edition without a title is named on the sheet: its id in words,
+    capitalised ("Full cat collection")."""
+    return sentence(words(record.id))[:-1]
+
+
+def _record_trees(record) -> list:
+    """Every effect tree of a card, combo or edition-wide rule (a limit on plays has its
+    `allows` besides), for the cards they name."""
+    allows = getattr(record, "allows", None)
+    return list(_trees(record)) + ([allows] if allows is not None else [])
 
 
 def _answering_holds(tree, card_id: str | None) -> bool | None:
@@ -518,7 +583,7 @@ def _card_blocks(edition: Edition, players: int) -> list:
             facts.append(f"You may play it in a combo: {either}.")
         if ctx.named_by.get(card_id):
             naming = ctx.named_by[card_id]
-            facts.append(f"{_and(naming)} {'refers' if len(naming) == 1 else 'refer'} to it by name.")
+            facts.append(_sentence(f"{_and(naming)} {'refers' if len(naming) == 1 else 'refer'} to it by name"))
         blocks.append(Para(" ".join(facts), "Use:"))
         blocks += ctx.play_paras(card)
         if card.on_draw is not None:
@@ -553,6 +618,8 @@ def _card_traits(edition: Edition, card) -> list[str]:
                       f"the {words(card.decoy)} instead, while it holds cards.")
     if card.blinds:
         traits.append("While it lies before a player, that player plays blind.")
+    if (card.raw or {}).get("does_nothing") is True:
+        traits.append("It does nothing: it only takes up room in a hand.")
     return traits
 
 
@@ -598,7 +665,7 @@ def _rule_blocks(edition: Edition) -> list:
         blocks.append(Heading(3, "Rules watched all the time, for each player after every play and draw"))
         for check in edition.checks:
             effect = ctx.program(check.effect)
-            blocks += [Quote(check.text),
+            blocks += [Heading(4, record_name(check)), Quote(check.text),
                        Para(_sentence(f"when {ctx.expression(check.condition)}: "
                                       f"{effect[:1].lower()}{effect[1:]}"), "In rules terms:")]
     return blocks
@@ -608,24 +675,37 @@ def _rule_blocks(edition: Edition) -> list:
 _MOMENT = dict(game_start="At the start of the game", turn_start="At the start of each turn",
                turn_end="At the end of each turn (each of several owed turns counts)",
                player_out="When a player goes out", player_back="When a player comes back",
-               pile_empty="When the draw pile runs out", card_enters="When a card enters the {zone}",
-               card_leaves="When a card leaves the {zone}", game_end="When the game is decided")
+               pile_empty="When the draw pile runs out", card_enters="When a card enters {zone}",
+               card_leaves="When a card leaves {zone}", game_end="When the game is decided")
+
+
+#: who `me` is in a trigger, when it is not the player whose turn it is ("you")
+_MOMENT_ME = dict(player_out="that player", player_back="that player", game_start="the first player")
+
+
+def _zone_words(edition: Edition, zone: str | None) -> str:
+    """The zone a card moment watches, in words ("hand" is any player's hand)."""
+    if zone in ("hand", "removed"):
+        return "a player's hand" if zone == "hand" else "the cards out of the game"
+    if edition.zones.get(zone or "", {}).get("per_player"):
+        return f"a player's {words(zone or '')} zone"
+    return f"the {words(zone or 'zone')}"
 
 
 def _phase_blocks(edition: Edition, ctx) -> list:
     """Scores, counters and triggers, in plain words."""
     blocks = []
     scoring = edition.scoring
-    if scoring is not None:
-        parts = [f"each player scores {ctx.expression(scoring.score)}" if scoring.score is not None
-                 else "every player scores 0"]
+    if scoring is not None:  # worked out for each player: `me` is "they"
+        parts = [f"each player scores {ctx.expression(scoring.score, me='they')}"
+                 if scoring.score is not None else "every player scores 0"]
         if scoring.ends_when is not None:
             parts.append(f"the game ends as soon as {ctx.expression(scoring.ends_when)}, or when one "
                          f"{'team' if edition.teams else 'player'} is left")
         parts.append(f"the {'team' if edition.teams else 'player'} still in with the highest score wins"
                      + (" (a team scores its members' points together)" if edition.teams else ""))
         if scoring.tie_break is not None:
-            tie = ctx.expression(scoring.tie_break)
+            tie = ctx.expression(scoring.tie_break, me="they")
             parts.append(f"a tie goes to the highest {tie[4:] if tie.startswith('the ') else tie}")
         parts.append("players still level share the win")
         blocks.append(Para(_sentence("; ".join(parts)), "Scoring:"))
@@ -637,7 +717,7 @@ def _phase_blocks(edition: Edition, ctx) -> list:
     if edition.restrictions:
         blocks.append(Heading(3, "Limits on every play"))
         for limit in edition.restrictions:
-            blocks += [Quote(limit.text),
+            blocks += [Heading(4, record_name(limit)), Quote(limit.text),
                        Para(_sentence(f"a card, combo or action may be played only if "
                                       f"{ctx.expression(limit.allows, this='the cards played')}"),
                             "In rules terms:")]
@@ -654,11 +734,12 @@ def _phase_blocks(edition: Edition, ctx) -> list:
     if edition.triggers:
         blocks.append(Heading(3, "Rules that run at moments of the game"))
         for trigger in edition.triggers:
-            when = _MOMENT[trigger.on].format(zone=words(trigger.zone or ""))
+            when = _MOMENT[trigger.on].format(zone=_zone_words(edition, trigger.zone))
+            me, this = _MOMENT_ME.get(trigger.on), "that card" if trigger.zone else None
             if trigger.condition is not None:
-                when += f", if {ctx.expression(trigger.condition)}"
-            effect = ctx.program(trigger.effect)
-            blocks += [Quote(trigger.text),
+                when += f", if {ctx.expression(trigger.condition, this=this, me=me)}"
+            effect = ctx.program(trigger.effect, this=this, me=me)
+            blocks += [Heading(4, record_name(trigger)), Quote(trigger.text),
                        Para(_sentence(f"{when}: {effect[:1].lower()}{effect[1:]}"), "In rules terms:")]
     return blocks
 
