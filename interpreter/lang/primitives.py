@@ -174,7 +174,7 @@ def players(ctx):
 
 
 @primitive([("of", PLAYER, "me")], PLAYERS, QUERY,
-           'Every player still in the game except `of`.')
+           'Every player still in the game except `of`, in turn order starting with the player after `of` (in the current direction of play).')
 def others(ctx, of):
     return [seat for seat in ctx.table.seats_from(of) if seat != of]
 
