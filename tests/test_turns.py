@@ -272,3 +272,22 @@ def test_a_deal_to_a_seat_beyond_the_table_is_reported_at_its_step(tmp_path):
     found = [d.render() for d in validate_paths([str(path)]).diagnostics]
     assert any("deals to seat 2, but the seats are 0 to 1" in line and "deal-impossible" in line
                and "far.yaml:9:9" in line for line in found), found
+
+
+# -- in words -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("rule, sentences", [
+    ("head_start", ["Deal 1 Defuse from those set aside to the first player only.",
+                    "Deal 1 Nope from those set aside to the last player only.",
+                    "Each player starts with 8 cards in hand (1 Defuse and 7 from the draw pile). "
+                    "The first player also starts with 1 Defuse. The last player also starts with 1 Nope."]),
+    ("encore", ["**In rules terms:** Take 1 extra turn after this one."]),
+    ("last_word", ["if there are cards played this turn:",
+                   "if the number of the turn (the game's first is turn 1) is more than 1 and the number of "
+                   "cards you played this turn is at least 3: add 1 to your “last word” count."]),
+])
+def test_the_rulesheet_words_turn_control_and_history(rule, sentences):
+    from kittens.interpreter.words.rulesheet import render_rulesheet
+
+    text = render_rulesheet(load_edition(str(ROOT / "examples" / "house-rules" / f"{rule}.yaml")), 4)
+    for sentence in sentences:
+        assert sentence in text, sentence
