@@ -291,3 +291,13 @@ def test_the_rulesheet_words_turn_control_and_history(rule, sentences):
     text = render_rulesheet(load_edition(str(ROOT / "examples" / "house-rules" / f"{rule}.yaml")), 4)
     for sentence in sentences:
         assert sentence in text, sentence
+
+
+def test_extra_turns_are_told_at_the_web_table():
+    from kittens.web.words import Words
+
+    edition = load_edition(str(ROOT / "examples" / "house-rules" / "encore.yaml"))
+    state = laid_out(edition, 3, {0: ["encore"]}, ["beard_cat", "cattermelon"])
+    take(state, "play encore")
+    told = [Words(edition, ["person"] * 3).event(e, 1) for e in state.events if e["type"] == "extra_turns"]
+    assert told == ["Seat 0 takes 1 extra turn (2 owed in all)."], told
