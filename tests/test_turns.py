@@ -4,48 +4,16 @@ seat, and the history and turn queries (each with a case that failed before)."""
 
 from __future__ import annotations
 
-import pytest
-
 from pathlib import Path
 
-from kittens import Game, load_edition
+import pytest
+from test_phases import HOUSE, house, laid_out, value  # a house rule on the Original, a table laid by hand
+
+from kittens import load_edition
 from kittens.interpreter.lang import primitives as P
-from kittens.interpreter.lang.compiler import compile_expression
-from kittens.interpreter.lang.machine import Ctx
-from kittens.interpreter.lang.parser import parse_expression
 from kittens.interpreter.rules.check import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
-HOUSE = """format: 1
-kind: edition
-id: turns_test
-name: Turns test
-extends: original
-"""
-
-
-def house(tmp_path, body: str):
-    path = tmp_path / "house.yaml"
-    path.write_text(HOUSE + body, encoding="utf-8")
-    return load_edition(str(path))
-
-
-def laid_out(edition, players: int, hands: dict, pile: list, *, owed: int = 1, seat: int = 0):
-    """A game set up by hand: hands by seat, the draw pile top first."""
-    def layout(table):
-        for holder, cards in hands.items():
-            for card_id in cards:
-                table.new_card(edition.cards[card_id], table.hands[holder])
-        for card_id in pile:
-            table.new_card(edition.cards[card_id], table.draw_pile)
-        table.owed[seat] = owed
-        table.attacked[seat] = owed > 1
-        table.current = seat
-    return Game(edition, players).new_state(0, layout=layout)
-
-
-def value(state, text: str, me: int = 0):
-    return compile_expression(parse_expression(text), frozenset(), "test").fn(Ctx(state, me))
 
 
 def take(state, *options):
@@ -100,23 +68,18 @@ def test_turn_end_runs_for_a_player_who_went_out_during_the_turn(tmp_path):
 
 
 # -- played_by for answers and spent cards ----------------------------------------------
-WHO = """counters:
-  noped: {}
-  spent: {}
-triggers:
-  - id: noper
+def _counted_for_player_of(title: str, counter: str) -> str:
+    return f"""  - id: {counter}_by
     on: card_enters
     zone: discard_pile
-    text: A Nope counts for whoever played it.
-    if: title(this) == "nope"
-    effect: add_counter("noped", 1, played_by(this))
-  - id: spender
-    on: card_enters
-    zone: discard_pile
-    text: A Defuse counts for whoever spent it.
-    if: title(this) == "defuse"
-    effect: add_counter("spent", 1, played_by(this))
+    text: A card reaching the discard pile counts for who played or spent it.
+    if: title(this) == "{title}"
+    effect: add_counter("{counter}", 1, played_by(this))
 """
+
+
+WHO = "counters:\n  noped: {}\n  spent: {}\ntriggers:\n" + _counted_for_player_of("nope", "noped") + \
+    _counted_for_player_of("defuse", "spent")
 
 
 def test_a_nope_and_a_spent_defuse_have_a_played_by(tmp_path):
