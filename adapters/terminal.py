@@ -359,6 +359,9 @@ class HumanTable:
             return f"{who(event['seat']).capitalize()} picked seat {event['value']}."
         if kind == "chose" and isinstance(event["value"], str):
             return f"{who(event['seat']).capitalize()} named {self.title(event['value'])}."
+        if kind == "extra_turns":
+            take = "take" if event["seat"] == viewer else "takes"
+            return f"{who(event['seat']).capitalize()} {take} {event['turns']} extra turn(s): {event['owed']} owed."
         if kind == "attacked":
             owe = "owe" if event["victim"] == viewer else "owes"
             return f"{who(event['victim']).capitalize()} now {owe} {event['owed']} turns."

@@ -197,6 +197,12 @@ class Words:
     def _end_turn(self, event, viewer):
         return None
 
+    def _extra_turns(self, event, viewer):
+        verb = "take" if event["seat"] == viewer else "takes"
+        extra = event["turns"]
+        return (f"{self.Who(event['seat'], viewer)} {verb} {extra} extra turn{'s' if extra != 1 else ''} "
+                f"({event['owed']} owed in all).")
+
     def _reversed(self, event, viewer):
         return "The direction of play is reversed."
 

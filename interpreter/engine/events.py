@@ -51,6 +51,7 @@ EVENT_KINDS = {
     "blind_miss": "a card played blind that could not be played: it is shown and stays in hand",
     "attacked": "an attack: who, on whom, and how many turns the victim owes",
     "end_turn": "a seat ends one or more of its turns",
+    "extra_turns": "a seat is given extra turns (not an attack), and how many turns it owes now",
     "reversed": "the direction of play reversed",
     "empty_pile": "a draw from an empty pile: nothing is drawn",
     "out": "a seat is out of the game",

@@ -50,7 +50,7 @@ class GameFrame(Frame):
             if phase == _ASK:  # the action decision comes first: it is asked most
                 if table.turn_ended:
                     self.phase = _TURN
-                    if machine.phased:  # the turn's end, for a player still in
+                    if machine.phased:  # the turn's end, for its player (out of the game or not)
                         out = moments.begin(state, "turn_end", self.seat)
                         if out is not None:
                             return out

@@ -5,7 +5,8 @@ When each moment comes (docs/format.md, "Triggers", says the same for designers)
 * ``game_start``: once, after the deal, before the first turn; ``me`` is the first player;
 * ``turn_start`` / ``turn_end``: at the start and the end of every turn, each of
   several owed turns counting as one turn of its own; ``me`` is the player whose
-  turn it is (``turn_end`` runs only for a player still in the game);
+  turn it is (``turn_end`` runs for every turn begun, also when its player went out
+  during it: ``me`` is then a player who is out);
 * ``player_out`` / ``player_back``: a player went out or came back (``me``);
 * ``pile_empty``: a card left the draw pile and none is left (``me``: whose turn it is);
 * ``card_enters`` / ``card_leaves``: a card entered or left the zone the trigger
@@ -31,8 +32,9 @@ from ..lang.machine import Ctx, Frame, run
 
 #: the most triggers one pass (an action, a turn's start or end) may run
 MAX_TRIGGER_RUNS = 1000
-#: moments whose trigger runs only for a player still in the game
-_ALIVE_ONLY = ("turn_start", "turn_end", "player_back")
+#: moments whose trigger runs only for a player still in the game (a turn's end runs for
+#: the player whose turn it was even when they went out during it: that turn did happen)
+_ALIVE_ONLY = ("turn_start", "player_back")
 
 
 class Phases:

@@ -36,8 +36,7 @@ class PlayFrame(Frame):
             if phase == _START:
                 cards, what = self.cards, rule.kind
                 table.move(cards, table.discard_pile)  # a card with a home goes there instead
-                for inst in cards:
-                    inst.played_by = self.seat
+                table.played(self.seat, cards)  # who played them, and the turn's history
                 if what == "action":  # a free action has no cards: it is counted against its limits
                     table.acted(rule.record, self.seat)
                     log.emit("play", seat=self.seat, action=rule.id)

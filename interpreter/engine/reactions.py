@@ -62,6 +62,7 @@ class WindowFrame(Frame):
                 seat = self.seats[self.position]
                 rule, inst = value
                 table.move([inst], table.discard_pile)
+                table.played(seat, [inst])  # an answer is a play: played_by, last_played
                 if table.log.record:
                     table.log.answer(seat, rule.id, len(self.chain))
                 self.chain.append(Play(seat, rule, [inst]))

@@ -6,6 +6,8 @@ uses); shuffles are chance nodes.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..lang import syntax as s
 from ..lang.counts import NumberTooLarge, count_on
 from ..lang.limits import fail
@@ -56,9 +58,34 @@ class SetupFrame(Frame):
                 self.waiting = (step.kind, zone.name if zone.name in zones else step.zone, count)
                 return Chance("order", len(zone.cards), {"zone": zone.name, "cards": [c.id for c in zone.cards]}
                               if state.explicit_chance else None)
+            if step.to is not None:  # a deal to one seat only
+                _deal_to(table, step, count, self._seat(state, step))
+                continue
             _STEPS[step.kind](table, zones, step, count)
         table.current = 0
         return None
+
+
+    def _seat(self, state, step) -> int:
+        """The seat a `deal` to one seat names (`to:`), checked: the dry run reports a seat
+        beyond the table in validation, and so does this in play."""
+        where = f"setup step {self.index} ({step.origin or state.game.edition.origin})"
+        try:
+            seat = count_on(replace(step, count=step.to), state.game.players, state.rules,
+                            state.table.draw_pile.cards)
+        except NumberTooLarge as exc:
+            fail(where, str(exc))
+        if not 0 <= seat < state.game.players:
+            fail(where, f"this deals to seat {seat}, but the seats are 0 to {state.game.players - 1}")
+        return seat
+
+
+def _deal_to(table, step, count, seat):
+    """Deal ``count`` cards to ``seat`` alone: from the top of the pile, or set-aside copies."""
+    source = table.set_aside if step.cards else table.draw_pile
+    pool = [c for c in source.cards if c.id == step.cards[0]] if step.cards else source.cards
+    hand = table.hands[seat]
+    table.move(pool[:count], hand, len(hand.cards))
 
 
 def _set_aside(table, zones, step, count):

@@ -58,6 +58,8 @@ cdef class Table:
     cpdef next_seat(self, seat)
     cpdef start_turn(self, seat)
     cpdef end_turn(self, seat, turns)
+    @cython.locals(inst=CardInst)
+    cpdef played(self, seat, list cards)
 
     @cython.locals(inst=CardInst, source=Zone, other=CardInst, held=list, into=list, place=Py_ssize_t)
     cpdef move(self, cards, Zone to, at=*, face_up=*, in_sight=*)

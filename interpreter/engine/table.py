@@ -232,6 +232,14 @@ class Table:
         self.alive = [True] * players
         self.owed = [0] * players
         self.attacked = [False] * players  # owes turns because of an attack
+        # of the turns each seat owes, how many are extra turns (`extra_turns`): taken last,
+        # and never passed on by an attack
+        self.bonus = [0] * players
+        self.turn_seat = 0  # whose turn began last: the turn under way, or the one just ended
+        # history for the effects' queries: (seat, card) of each card played this turn, in
+        # order, and the cards of the last play that put cards down (a card, combo or answer)
+        self.turn_plays: list = []
+        self.last_play: list = []
         self.current = 0
         self.direction = 1
         self._orders: dict = {}  # (seat, direction) -> seats in turn order; reset on elimination
@@ -272,6 +280,7 @@ class Table:
         other.winners, other.teams, other.together = self.winners, self.teams, self.together
         other.bounds, other.watch, other.outs, other.ending = self.bounds, self.watch, self.outs, self.ending
         other.alive, other.owed, other.attacked = list(self.alive), list(self.owed), list(self.attacked)
+        other.bonus, other.turn_seat = list(self.bonus), self.turn_seat
         other.counters = {name: list(values) for name, values in self.counters.items()}
         other.uses = {key: list(value) for key, value in self.uses.items()}
         other.at_end = None  # the copied state sets its own
@@ -287,6 +296,8 @@ class Table:
         other.extra = {name: _copy_zone(z, memo) for name, z in self.extra.items()}
         other.areas = {name: [_copy_zone(z, memo) for z in zones] for name, zones in self.areas.items()}
         other.cards = [memo[id(inst)] for inst in self.cards]
+        other.turn_plays = [(seat, memo[id(inst)]) for seat, inst in self.turn_plays]
+        other.last_play = [memo[id(inst)] for inst in self.last_play]
         other.moments = [(kind, seat, memo.get(id(card), card), key) for kind, seat, card, key in self.moments]
         memo[id(self)] = other
         return other
@@ -661,7 +672,9 @@ class Table:
 
     # -- turns ----------------------------------------------------------------
     def start_turn(self, seat: int) -> None:
-        self.current = seat
+        self.current = self.turn_seat = seat
+        if self.turn_plays:  # the cards played this turn: none yet
+            self.turn_plays = []
         owed = self.owed[seat]
         if owed < 1:
             owed = self.owed[seat] = 1
@@ -676,29 +689,83 @@ class Table:
             return
         owed = self.owed[seat] = max(0, self.owed[seat] - max(turns, 0))
         self.turn_ended = True
+        if self.bonus[seat] > owed:  # extra turns are the last ones taken
+            self.bonus[seat] = owed
         if self.log.record:
             self.log.end_turn(seat, owed)
         if owed == 0:
             self.attacked[seat] = False
             self.current = self.next_seat(seat)
 
-    def attack(self, attacker: int, victim: int, turns: int, stack: bool) -> None:
+    def attack(self, attacker: int, victim: int, turns: int, stack: bool, answering: bool = False) -> None:
         """End the attacker's turns; the victim owes ``turns`` (+ the attacker's, stacked) and
-        plays next. An attack played out of turn (in answer to another card) ends nobody's
-        turn: the victim owes the turns, and the current turn goes on."""
+        plays next. An attack made in answer to another card (``answering``) by a player whose
+        turn it is not ends nobody's turn: the victim owes the turns, and the current turn goes
+        on. Any other attack by a player whose turn it is not (a trigger's, a check's, a drawn
+        card's) moves play to the victim: the turn under way ends, its player keeping the turns
+        they still owe for when play comes back to them."""
         if attacker != self.current:
+            if not answering:
+                self._pass_play(attacker, victim, turns)
+                return
             self.owed[victim] += turns
             self.attacked[victim] = True
             self.log.attacked(attacker, victim, self.owed[victim])
             return
-        extra = self.owed[attacker] if stack and self.attacked[attacker] else 0
-        self.owed[attacker] = 0
+        # the turns passed on: those owed to attacks, not extra turns (those end with the rest)
+        extra = self.owed[attacker] - self.bonus[attacker] if stack and self.attacked[attacker] else 0
+        self.owed[attacker] = self.bonus[attacker] = 0
         self.attacked[attacker] = False
         self.turn_ended = True
         self.owed[victim] += turns + extra
         self.attacked[victim] = True
         self.current = victim
         self.log.attacked(attacker, victim, self.owed[victim])
+
+    def _pass_play(self, attacker: int, victim: int, turns: int) -> None:
+        """An attack by someone whose turn it is not, outside an answer: the turn under way
+        ends (counted as one of its player's owed turns, when it was still going on) and
+        play moves to ``victim``, who owes ``turns`` more."""
+        current = self.current
+        if not self.turn_ended:
+            self.turn_ended = True
+            owed = self.owed[current] = max(0, self.owed[current] - 1)
+            if self.bonus[current] > owed:
+                self.bonus[current] = owed
+            if owed == 0:
+                self.attacked[current] = False
+        self.owed[victim] += turns
+        self.attacked[victim] = True
+        self.current = victim
+        self.log.attacked(attacker, victim, self.owed[victim])
+
+    def give_turns(self, seat: int, turns: int) -> None:
+        """``seat`` takes ``turns`` extra turns (`extra_turns`): right after the turns it owes
+        when its turn is under way (or has just ended: play comes back to it), else on its
+        next turn, after that turn. They are the last turns it takes, and no attack passes
+        them on."""
+        if turns < 1 or not self.alive[seat] or self.finished or self.ending:
+            return
+        owed = self.owed
+        if self.turn_ended and seat == self.turn_seat and seat != self.current:
+            self.current = seat  # its turn just ended and play had passed on: it comes back
+            owed[seat] = turns
+        elif owed[seat] < 1:  # its turn is still to come: that turn, then the extra ones
+            owed[seat] = 1 + turns
+        else:
+            owed[seat] += turns
+        self.bonus[seat] += turns
+        self.log.emit("extra_turns", seat=seat, turns=turns, owed=owed[seat])
+
+    def played(self, seat: int, cards: list) -> None:
+        """``seat`` played ``cards`` (a card, a combo's cards, an answer): who played them,
+        the cards played this turn and the last play, for the effects' queries."""
+        plays = self.turn_plays
+        for inst in cards:
+            inst.played_by = seat
+            plays.append((seat, inst))
+        if cards:
+            self.last_play = list(cards)
 
     def reverse(self) -> None:
         self.direction = -self.direction
@@ -712,7 +779,7 @@ class Table:
         going = [s for s in (self.team(seat) if self.together else (seat,)) if self.alive[s]]
         for out in going:
             self.alive[out] = False
-            self.owed[out] = 0
+            self.owed[out] = self.bonus[out] = 0
             self.attacked[out] = False
             self.log.seat_out(out)
             if "player_out" in self.outs:
@@ -735,7 +802,7 @@ class Table:
         if self.alive[seat] or self.finished or self.ending:
             return
         self.alive[seat] = True
-        self.owed[seat] = 0
+        self.owed[seat] = self.bonus[seat] = 0
         self.attacked[seat] = False
         self._orders.clear()
         self.log.emit("seat_back", seat=seat)

@@ -564,6 +564,8 @@ def _default(text: str) -> Code:
     """A parameter's default, as primitives.py writes it, as code."""
     if text == "me":
         return Code(lambda ctx: ctx.me, constant=_ME)
+    if text == P.ANYONE:  # a player filter left out: no filter
+        return Code(_const(None), constant=None)
     value = text == "true" if text in ("true", "false") else int(text)
     return Code(_const(value), constant=value)
 

@@ -36,6 +36,8 @@ from .values import HAND, PrivateInt, as_secret_as, cards_of, listed, seats_of, 
 # value types
 INT, BOOL, STR = "int", "bool", "str"
 PLAYER, PLAYERS = "player", "players"
+#: the default of a parameter that filters by player when left out: no filter, anyone
+ANYONE = "anyone"
 CARD, CARDS, ZONE = "card", "cards", "zone"
 CARD_ID, TAG = "card_id", "tag"
 ZONE_NAME = "zone_name"  # a string naming a zone declared `per_player: true`
@@ -176,7 +178,7 @@ def players(ctx):
 
 
 @primitive([("of", PLAYER, "me")], PLAYERS, QUERY,
-           'Every player still in the game except `of`.')
+           'Every player still in the game except `of`, in turn order starting with the player after `of` (in the current direction of play).')
 def others(ctx, of):
     return [seat for seat in ctx.table.seats_from(of) if seat != of]
 
@@ -234,7 +236,7 @@ def holding(ctx, among, card):
 
 
 @primitive([("card", CARDS)], PLAYER, QUERY,
-           'The player who last played `card` (of several cards, the first; nobody, for a card never played).')
+           'The player who last played `card` (of several cards, the first; nobody, for a card never played): on their turn, as a combo, or in answer to another card (a Nope); a card discarded from a hand with `discard` (a spent Defuse) counts as played by the player who held it.')
 def played_by(ctx, card):
     found = listed(card)
     return found[0].played_by if found else None
@@ -605,7 +607,7 @@ def end_turn(ctx, turns):
 
 
 @primitive([("victim", PLAYER), ("turns", INT)], None, ACTION,
-           "End all of the acting player's turns; `victim` owes `turns` more, plus the turns the attacker still owed when they were themselves under attack (if the edition's `attacks_stack` rule is on). Play continues from `victim`. Played out of turn (in answer to another card) it ends nobody's turn: `victim` owes the turns and the current turn goes on. A negative `turns` counts as 0; nothing happens when `victim` is out of the game.")
+           "End all of the acting player's turns (extra turns from `extra_turns` included); `victim` owes `turns` more, plus the turns the attacker still owed to attacks when they were themselves under attack (if the edition's `attacks_stack` rule is on; extra turns are never passed on). Play continues from `victim`. Made by a player whose turn it is not, outside an answer (a trigger's or a check's `me`, a player drawing on another's turn), it ends the turn under way instead (its player keeps the turns they still owe) and play continues from `victim` all the same. In answer to another card by a player whose turn it is not, it ends nobody's turn: `victim` owes the turns and the current turn goes on. A negative `turns` counts as 0; nothing happens when `victim` is out of the game.")
 def attack(ctx, victim, turns):
     table = ctx.table
     if victim is not None and table.alive[victim]:
@@ -619,16 +621,19 @@ def attack(ctx, victim, turns):
         if owes > NUMBER_LIMIT:
             fail(ctx.state.where(ctx), f"seat {victim} would owe {shown(owes)} turns, beyond the "
                                        f"largest number an effect may use ({NUMBER_LIMIT:,})")
-        table.attack(ctx.me, victim, turns, stack)
+        table.attack(ctx.me, victim, turns, stack, ctx.target is not None)
 
 
 @primitive([("cards", CARDS)], None, ACTION,
-           'Put cards on the discard pile, one by one (a card with a home, `returns_to`, goes home instead, as it does whenever it would reach the discard pile).',
+           'Put cards on the discard pile, one by one (a card with a home, `returns_to`, goes home instead, as it does whenever it would reach the discard pile). A card discarded from a hand is spent by the player who held it: `played_by` gives that player (a spent Defuse, say), though it is not a play (`last_played` and `played_this_turn` leave it out).',
            walks=(("cards", MOVES_EACH),))
 def discard(ctx, cards):
     table = ctx.table
     for inst in cards_of(cards):  # one by one: the last card lands on top
+        owner = inst.zone.owner if inst.zone.kind == HAND else None
         table.move([inst], table.discard_pile)
+        if owner is not None:  # spent from a hand (a Defuse): spent by its holder
+            inst.played_by = owner
 
 
 @primitive([], None, ACTION,
@@ -680,6 +685,55 @@ def win(ctx, player):
 def cancel(ctx):
     if ctx.target is not None:
         ctx.target.cancelled = True
+
+
+# -- turns and history (issue 42: turn control, history and turn queries) ---------------
+group("Turns and history")
+
+
+@primitive([("player", PLAYER, "me"), ("turns", INT, "1")], None, ACTION,
+           "`player` takes `turns` extra turns, which are not an attack: on their turn (or at its end, in a `turn_end` trigger) they come right after the turns `player` owes, play coming back to them if it had passed on; on someone else's turn, `player` takes them after their own next turn. Extra turns are the last of a player's turns to be taken, count in `owed`, and end with the rest when `player` attacks: an attack never passes them on. Nothing happens for a player who is out, or for `turns` below 1.")
+def extra_turns(ctx, player, turns):
+    if player is not None:
+        table = ctx.table
+        if table.owed[player] + turns + 1 > NUMBER_LIMIT:
+            fail(ctx.state.where(ctx), f"seat {player} would owe {shown(table.owed[player] + turns + 1)} "
+                                       f"turns, beyond the largest number an effect may use ({NUMBER_LIMIT:,})")
+        table.give_turns(player, turns)
+
+
+@primitive([], INT, QUERY,
+           "The number of the turn under way: 1 for the game's first turn, and one more for every turn after it, each of several owed turns counting as one (as `turn_start` triggers do); 0 before the first turn (in a `game_start` trigger).")
+def turn_number(ctx):
+    return ctx.table.turn
+
+
+@primitive([], PLAYER, QUERY,
+           "The player whose turn it is; once a turn has passed on (after a draw, a Skip or an attack, in the state checks and in `turn_end` triggers), the player who plays next.")
+def whose_turn(ctx):
+    return ctx.table.current
+
+
+@primitive([], CARDS, QUERY,
+           "The cards of the game's last play that put cards down, at whatever turn it was made: a card played, a combo's cards, or an answer (a Nope); none before the first. `played_by(last_played())` is who made it. A free action, `play_as` and cards spent with `discard` are not plays: they leave it as it was, so a card laid face down and carried out with `play_as` is never named.",
+           walks=(GIVES,))
+def last_played(ctx):
+    return list(ctx.table.last_play)
+
+
+def _played_this_turn(plays: list, by) -> list:
+    if by is None:
+        return [inst for _seat, inst in plays]
+    wanted = seats_of(by)
+    return [inst for seat, inst in plays if seat in wanted]
+
+
+@primitive([("by", PLAYERS, ANYONE)], CARDS, QUERY,
+           "The cards played during the turn under way, oldest first (each of several owed turns is a turn of its own): cards and combos played, and answers to them (Nopes); with `by`, only those the players `by` played. As for `last_played`, free actions, `play_as` and cards spent with `discard` are not plays.",
+           walks=(GIVES,))
+def played_this_turn(ctx, by):
+    plays = ctx.table.turn_plays
+    return _played_this_turn(plays, by) if plays else []
 
 
 #: primitive names as attributes (``NAMES.move``), for code that must name a

@@ -498,8 +498,9 @@ class _ViewCompiler:
                 if card_id is not None:
                     self._known_card(card_id, path + (kind, "card"))
                 count = self._count(value["count"], path + (kind, "count"), env, players)
+                to = self._count(value["to"], path + (kind, "to"), env, players) if "to" in value else None
                 steps.append(SetupStep(kind, cards=(card_id,) if card_id else (), count=count,
-                                       or_fewer=value.get("or_fewer", False), origin=origin))
+                                       or_fewer=value.get("or_fewer", False), origin=origin, to=to))
             else:
                 steps.append(SetupStep(kind, zone=value, origin=origin))
         return tuple(steps), setup_path

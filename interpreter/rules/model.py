@@ -182,6 +182,8 @@ class SetupStep:
     or_fewer: bool = False
     zone: str | None = None
     origin: Origin | None = None
+    #: a `deal` to one seat only (`to:`): the seat, a count-like int, expression or ranges
+    to: object = None
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ how `kittens validate` checks decks without playing.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..lang import syntax as s
 from ..lang.counts import NumberTooLarge, step_count
@@ -52,11 +52,18 @@ def _dry_run(edition: Edition, players: int) -> tuple[list[Problem], Counter, Co
             problems.append(Problem(index, "deal-impossible",
                                     f"with {players} players the count is {count}, below zero"))
             break
+        seats = players
+        if step.to is not None:  # a deal to one seat only
+            problem = _seat_problem(step, index, players, rules, pile, edition.cards)
+            if problem is not None:
+                problems.append(problem)
+                break
+            seats = 1
         if step.kind == "set_aside":
             for card_id in step.cards:
                 aside[card_id] += pile.pop(card_id, 0)
         elif step.kind == "deal" and step.cards:
-            card_id, wanted = step.cards[0], count * players
+            card_id, wanted = step.cards[0], count * seats
             if aside[card_id] < wanted:
                 problems.append(Problem(index, "deal-impossible",
                                         f"with {players} players this deals {wanted} '{card_id}' "
@@ -65,7 +72,7 @@ def _dry_run(edition: Edition, players: int) -> tuple[list[Problem], Counter, Co
             aside[card_id] -= wanted
         elif step.kind in ("deal", "place", "remove_random") and not step.cards:
             # cards off the top of the pile, nobody knows which: assume the worst
-            wanted, verb = (count * players, "deals") if step.kind == "deal" else (count, "takes")
+            wanted, verb = (count * seats, "deals") if step.kind == "deal" else (count, "takes")
             if sum(pile.values()) < wanted:
                 problems.append(Problem(index, "deal-impossible",
                                         f"with {players} players this {verb} {wanted} cards but the "
@@ -98,6 +105,19 @@ def _dry_run(edition: Edition, players: int) -> tuple[list[Problem], Counter, Co
                                     f"lethal card(s); {needed} are needed so that all but one player "
                                     "can be eliminated"))
     return problems, pile, out
+
+
+def _seat_problem(step, index: int, players: int, rules: dict, pile: Counter, cards: dict) -> Problem | None:
+    """What is wrong with the seat a `deal` to one seat names (`to:`), for ``players``."""
+    try:
+        seat = step_count(replace(step, count=step.to), players, rules, pile, cards)
+    except NumberTooLarge as exc:
+        return Problem(index, TOO_LARGE, f"with {players} players {exc}")
+    if not 0 <= seat < players:
+        return Problem(index, "deal-impossible",
+                       f"with {players} players this deals to seat {seat}, but the seats are 0 to "
+                       f"{players - 1} (0 plays first; `players - 1` is the last seat)")
+    return None
 
 
 def dead_cards(edition: Edition, players: int, names: dict | None = None) -> dict:

@@ -296,6 +296,27 @@ def _owned(thing: str, owner: str) -> str:
     return f"{_possessive(owner)} {thing}"
 
 
+def _extra_turns(a: _Args) -> str:
+    worded, n = a.count("turns")
+    turns = f"{worded} extra turn{'s' if n != 1 else ''}"
+    return f"take {turns} after this one" if a.is_me("player") else f"{a['player']} takes {turns}"
+
+
+def _played_this_turn(a: _Args) -> str:
+    if a.get("by") is None:
+        return "the cards played this turn"
+    return "the cards you played this turn" if a.is_me("by") else f"the cards {a['by']} played this turn"
+
+
+# turns and history (issue 42): worded like the rest, kept in a block of their own
+WORDING.update(dict(
+    extra_turns=_extra_turns,
+    turn_number=lambda a: "the number of the turn (the game's first is turn 1)",
+    whose_turn=lambda a: "the player whose turn it is",
+    last_played=lambda a: "the last card played",
+    played_this_turn=_played_this_turn,
+))
+
 def _who(a) -> str:
     """The `player` argument, the acting player ("you") when it is left out."""
     return a.me if a.is_me("player") else a["player"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..lang import primitives as P
 from ..lang import syntax as s
@@ -214,6 +214,7 @@ class SetupRun:
         self.pile = Counter(edition.deck_for(players))
         self.aside: Counter = Counter()
         self.hand: list[tuple[int, str | None]] = []  # (count, card id or None) per deal
+        self.one_seat: list[tuple] = []  # (seat, who, count, card id or None) per deal to one seat
         self.zones: dict[str, Counter] = {}
         self.removed = 0
         lethal = {card_id for card_id, card in edition.cards.items() if card.lethal}
@@ -266,6 +267,8 @@ class SetupRun:
         return f"Take {_and(parts)} out of the deck and set {it} aside."
 
     def _deal(self, step, count) -> str:
+        if step.to is not None:
+            return self._deal_to(step, count)
         if step.cards:
             card_id = step.cards[0]
             self.aside[card_id] = max(self.aside[card_id] - count * self.players, 0)
@@ -275,6 +278,18 @@ class SetupRun:
         self._take_unseen(count * self.players)
         self.hand.append((count, None))
         return f"Deal {count} cards from the draw pile to each player{self._note(step)}."
+
+    def _deal_to(self, step, count) -> str:
+        """A deal to one seat (`to:`): the seat named, the cards it alone gets kept apart."""
+        seat = step_count(replace(step, count=step.to), self.players, self.params, self.pile, self.edition.cards)
+        who = "the first player" if seat == 0 else "the last player" if seat == self.players - 1 \
+            else f"the player in seat {seat}"
+        self.one_seat.append((seat, who, count, step.cards[0] if step.cards else None))
+        if step.cards:
+            self.aside[step.cards[0]] = max(self.aside[step.cards[0]] - count, 0)
+            return f"Deal {_copies(count, self.title(step.cards[0]))} from those set aside to {who} only."
+        self._take_unseen(count)
+        return f"Deal {count} card{'s' if count != 1 else ''} from the draw pile to {who} only."
 
     def _put_back(self, step, count) -> str:
         card_id = step.cards[0]
@@ -337,6 +352,10 @@ class SetupRun:
         parts = [_copies(n, self.title(c)) if c else f"{n} from the draw pile" for n, c in self.hand if n]
         lines = [f"Each player starts with {total} cards in hand ({_and(parts)})." if parts
                  else "Each player starts with no cards in hand."]
+        for _seat, who, n, card_id in self.one_seat:
+            if n:
+                lines.append(f"{who[0].upper()}{who[1:]} also starts with "
+                             f"{_copies(n, self.title(card_id)) if card_id else f'{n} more from the draw pile'}.")
         lethal = [_copies(n, self.title(c)) for c, n in self.pile.items() if c in self.lethal and n]
         size = sum(self.pile.values())
         lines.append(f"The draw pile starts with {size} cards"
