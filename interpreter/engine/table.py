@@ -248,6 +248,9 @@ class Table:
         self.counters = {name: [spec.get("start", 0)] * players for name, spec in counters.items()}
         self.bounds = {name: (spec.get("min", -NUMBER_LIMIT), spec.get("max", NUMBER_LIMIT))
                        for name, spec in counters.items()}
+        # counters not everyone may see (`visible: owner` or `nobody`): name -> who may
+        self.hidden_counters = {name: spec["visible"] for name, spec in counters.items()
+                                if spec.get("visible", "everyone") != "everyone"}
         # moments for the edition's triggers (engine/moments.py): what to watch, and what
         # happened during the action under way, as (moment, seat, card, zone) in order
         self.watch: frozenset = frozenset()  # (moment, zone) pairs watched as cards move
@@ -271,6 +274,7 @@ class Table:
         other.end_reason = self.end_reason
         other.winners, other.teams, other.together = self.winners, self.teams, self.together
         other.bounds, other.watch, other.outs, other.ending = self.bounds, self.watch, self.outs, self.ending
+        other.hidden_counters = self.hidden_counters
         other.alive, other.owed, other.attacked = list(self.alive), list(self.owed), list(self.attacked)
         other.counters = {name: list(values) for name, values in self.counters.items()}
         other.uses = {key: list(value) for key, value in self.uses.items()}
@@ -759,11 +763,26 @@ class Table:
         used[1] += 1
         used[2] += 1
 
+    def counter_seers(self, name: str, seat: int) -> int:
+        """The seats (a bit mask) that may know ``seat``'s counter ``name``: everyone, or
+        for a counter declared `visible: owner` that seat alone, for `nobody` none."""
+        visible = self.hidden_counters.get(name)
+        if visible is None:
+            return self.everyone
+        return 1 << seat if visible == "owner" else 0
+
     def set_counter(self, name: str, seat: int, value: int) -> None:
-        """Set a seat's counter, kept within its bounds; everyone sees the new value."""
+        """Set a seat's counter, kept within its bounds; those who may see it (counter_seers)
+        learn the new value."""
         low, high = self.bounds[name]
         value = low if value < low else high if value > high else int(value)
         values = self.counters[name]
+        if self.hidden_counters and name in self.hidden_counters:
+            # told even when unchanged: a missing event would tell the others the value
+            values[seat] = value
+            self.log.emit("counter", seat=seat, name=name, value=value,
+                          secret={"value": self.counter_seers(name, seat)})
+            return
         if values[seat] != value:
             values[seat] = value
             self.log.emit("counter", seat=seat, name=name, value=value)

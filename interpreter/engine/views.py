@@ -62,9 +62,21 @@ class _Face:
             "decision": decision.to_dict() if decision is not None else None,
             "finished": self.finished,
             "winner": self.winner,
-            # per-player counters are public; shown only by editions that declare some
+            # per-player counters (hidden values as None); shown only by editions that declare some
             **({"counters": counters} if counters else {}),
         }
+
+
+def _counters_seen(table, bit: int) -> dict:
+    """The counters as ``bit``'s seat sees them: every value of a public counter; of a
+    counter declared `visible: owner` or `nobody`, None where the seat may not know it."""
+    hidden = table.hidden_counters
+    if not hidden:
+        return {name: list(values) for name, values in table.counters.items()}
+    seers = table.counter_seers
+    return {name: list(values) if name not in hidden else
+            [value if seers(name, seat) & bit else None for seat, value in enumerate(values)]
+            for name, values in table.counters.items()}
 
 
 def _zone_seen(zone, bit: int) -> dict:
@@ -104,7 +116,7 @@ class View(_Face):
         self._removed = [inst.id for inst in table.removed.cards]
         self._zones = {name: _zone_seen(zone, bit) for name, zone in table.extra.items()}
         self._areas = {name: [_zone_seen(zone, bit) for zone in zones] for name, zones in table.areas.items()}
-        self._counters = {name: list(values) for name, values in table.counters.items()}
+        self._counters = _counters_seen(table, bit)
         pending = state.decision()
         self._decision = decision_for(pending) if getattr(pending, "seat", None) == seat else None
 
@@ -165,7 +177,8 @@ class View(_Face):
 
     @property
     def counters(self) -> dict:
-        """Per-player counters (public): name -> one value per seat."""
+        """Per-player counters: name -> one value per seat (None where a counter declared
+        `visible: owner` or `nobody` is not this seat's to know)."""
         return {name: list(values) for name, values in self._counters.items()}
 
     @property
@@ -289,8 +302,9 @@ class LiveView(_Face):
 
     @property
     def counters(self) -> dict:
-        """Per-player counters (public): name -> one value per seat."""
-        return {name: list(values) for name, values in self._state.table.counters.items()}
+        """Per-player counters: name -> one value per seat (None where a counter declared
+        `visible: owner` or `nobody` is not this seat's to know)."""
+        return _counters_seen(self._state.table, self._bit)
 
 
 class SearchView(View):

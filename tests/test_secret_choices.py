@@ -1,0 +1,199 @@
+"""Choices and secrets in data (issue 42): a number in a range, a place within the top
+of a pile, secret answers (a sealed bid) told only to the chooser until shown, hidden
+counters, and a random place nobody learns.
+
+The hidden-information tests compare twin games that differ only in the secret: every
+seat that may not know it must get the same view, the same event text and the same
+information state in both, and the search player must decide alike in both."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from kittens.interpreter.engine.encoding import ActionCatalogue
+from kittens.interpreter.engine.events import for_seat
+from kittens.interpreter.engine.game import Game
+from kittens.interpreter.engine.search import ISMCTSBot
+from kittens.interpreter.engine.views import SearchView
+from kittens.interpreter.lang.errors import RuleRuntimeError
+from kittens.interpreter.rules.load import load_edition
+
+HOUSE = Path(__file__).resolve().parent.parent / "examples" / "house-rules"
+BIDS = load_edition(str(HOUSE / "sealed_bids.yaml"))
+BLIND = load_edition(str(HOUSE / "blind_defuse.yaml"))
+SHALLOW = load_edition(str(HOUSE / "shallow_defuse.yaml"))
+
+
+def _laid(edition, players, hands, pile, *, explicit_chance=False, counters=None):
+    """A game of ``edition`` with the given hands and pile (top first), seat 0 to play."""
+    def layout(table):
+        for seat, ids in hands.items():
+            for card_id in ids:
+                table.new_card(edition.cards[card_id], table.hands[seat])
+        for card_id in pile:
+            table.new_card(edition.cards[card_id], table.draw_pile)
+        for name, values in (counters or {}).items():
+            table.counters[name][:] = values
+        table.current, table.owed[0] = 0, 1
+    return Game(edition, players).new_state(1, layout=layout, explicit_chance=explicit_chance)
+
+
+def _seen(state, seat: int) -> tuple:
+    """Everything ``seat`` may know: its view, every event as it sees it, its
+    information state."""
+    events = [for_seat(event, seat) for event in state.events]
+    return (state.view(seat).to_dict(), [e for e in events if e is not None],
+            state.information_state_string(seat))
+
+
+HANDS = {0: ["skip", "skip", "tacocat"], 1: ["beard_cat", "cattermelon", "favor"],
+         2: ["shuffle", "nope"], 3: ["attack"]}
+PILE = ["skip", "tacocat", "favor", "exploding_kitten", "skip", "nope"]
+
+
+def _auction(first_bid: int):
+    """Sealed bids: seat 0 calls the auction and bids ``first_bid``; seat 1 is asked next."""
+    state = _laid(BIDS, 4, HANDS, PILE)
+    state.apply_action("act auction")
+    decision = state.decision()
+    assert (decision.seat, decision.kind, decision.options) == (0, "choose_number", [0, 1, 2, 3])
+    assert decision.info["secret"] is True
+    state.apply_action(first_bid)
+    return state
+
+
+def test_a_secret_bid_tells_no_other_seat_anything_until_the_bids_are_shown():
+    low, high = _auction(0), _auction(2)
+    assert low.decision().seat == high.decision().seat == 1
+    assert low.decision().kind == "choose_number" and low.decision().options == [0, 1, 2, 3]
+    for seat in (1, 2, 3):  # a zero bid (the counter's start) and a bid of two look alike
+        assert _seen(low, seat) == _seen(high, seat), seat
+    assert _seen(low, 0) != _seen(high, 0)  # the bidder knows its own bid
+    assert high.view(0).counters["bid"] == [2, None, None, None]
+    assert high.view(1).counters["bid"] == [None, 0, None, None]
+    # everyone bids: still nothing told, until the bids are copied into `shown_bid`
+    for state in (low, high):
+        for bid in (1, 0, 0):
+            state.apply_action(bid)
+    assert low.table.counters["shown_bid"] == [0, 1, 0, 0]
+    assert high.table.counters["shown_bid"] == [2, 1, 0, 0]
+    assert _seen(low, 2) != _seen(high, 2)  # shown now: the test can tell the twins apart
+
+
+def test_the_search_player_decides_alike_on_twin_secret_bids():
+    low, high = _auction(0), _auction(3)
+    for state in (low, high):  # the worlds it is dealt hold no one else's bid
+        world = state.resample_from_view(1, random.Random(5))
+        assert world.table.counters["bid"] == [0, 0, 0, 0]
+
+    def decide(state):
+        bot = ISMCTSBot(3, 1, iterations=8)
+        bot.start(state.game, 1)
+        return bot.choose(SearchView(state, 1), state.decision())
+    assert decide(low) == decide(high)
+
+
+def test_a_hidden_counter_stays_hidden_in_views_and_events_even_unchanged(write):
+    # a value set to what it was is told as a change too: no event would tell the others
+    state = _auction(0)  # seat 0's bid equals the start value 0
+    moves = [e for e in state.events if e["type"] == "counter"]
+    assert moves and moves[-1]["seat"] == 0
+    assert "value" not in for_seat(moves[-1], 1) and for_seat(moves[-1], 0)["value"] == 0
+
+
+def test_a_counter_nobody_may_see_is_shown_to_no_seat(write):
+    path = write("nobody.yaml", f"""format: 1
+kind: edition
+id: nobody_sees
+name: Nobody sees
+extends: {(HOUSE.parent.parent / 'editions' / 'original.yaml').as_posix()}
+counters:
+  fate: {{visible: nobody, max: 9}}
+triggers:
+  - id: seal
+    on: game_start
+    text: Fate is sealed.
+    effect: set_counter("fate", 7)
+""")
+    state = Game(load_edition(str(path)), 3).new_state(4)
+    assert state.table.counters["fate"][state.table.current] == 7
+    for seat in range(3):
+        assert state.view(seat).counters["fate"] == [None, None, None]
+        told = [for_seat(e, seat) for e in state.events if e["type"] == "counter"]
+        assert told and all("value" not in e for e in told)
+
+
+def _blind_defused(place: int, edition=BLIND):
+    """Seat 0 draws a kitten and defuses it; the kitten goes back at ``place`` (a random
+    place fixed by the caller, or the one seat 0 picks)."""
+    state = _laid(edition, 3, {0: ["defuse", "skip"], 1: ["nope"], 2: ["tacocat"]},
+                  ["exploding_kitten", "skip", "favor", "tacocat", "beard_cat"], explicit_chance=True)
+    state.apply_action("draw")
+    if state.is_chance_node():
+        assert [o for o, _p in state.chance_outcomes()] == [0, 1, 2, 3, 4]
+    state.apply_action(place)
+    return state
+
+
+def test_a_random_place_is_learnt_by_no_seat_not_even_the_one_who_put_it_back():
+    top, deep = _blind_defused(0), _blind_defused(3)
+    assert [inst.id for inst in top.table.draw_pile.cards][0] == "exploding_kitten"
+    assert [inst.id for inst in deep.table.draw_pile.cards][3] == "exploding_kitten"
+    for seat in range(3):
+        assert _seen(top, seat) == _seen(deep, seat), seat
+        assert top.view(seat).draw_pile_known() == {}
+
+
+def test_a_place_picked_within_the_top_three_is_known_to_the_picker_alone():
+    state = _laid(SHALLOW, 3, {0: ["defuse", "skip"], 1: ["nope"], 2: ["tacocat"]},
+                  ["exploding_kitten", "skip", "favor", "tacocat", "beard_cat"])
+    state.apply_action("draw")
+    decision = state.decision()
+    assert (decision.kind, decision.options, decision.info["within"]) == ("choose_position", [0, 1, 2], 3)
+    state.apply_action(2)
+    assert state.view(0).draw_pile_known() == {2: "exploding_kitten"}
+    assert state.view(1).draw_pile_known() == {}
+
+
+def test_within_a_pile_smaller_than_it_offers_every_place():
+    state = _laid(SHALLOW, 3, {0: ["defuse", "skip"], 1: ["nope"], 2: ["tacocat"]}, ["exploding_kitten", "skip"])
+    state.apply_action("draw")
+    assert state.decision().options == [0, 1] and "within" not in state.decision().info
+
+
+@pytest.mark.parametrize("call, wanted", [
+    ("choose_number(3, 1)", "holds no number: nobody can answer it"),
+    ("choose_number(0, 500)", "must lie from 0 to 100"),
+    ("choose_number(-2, 1)", "must lie from 0 to 100"),
+])
+def test_a_number_nobody_can_choose_stops_with_the_rule_and_its_line(write, call, wanted):
+    path = write("hostile.yaml", f"""format: 1
+kind: edition
+id: hostile_number
+name: Hostile number
+extends: {(HOUSE.parent.parent / 'editions' / 'original.yaml').as_posix()}
+triggers:
+  - id: bad_bid
+    on: game_start
+    text: Everyone bids.
+    effect: set_counter("c", {call})
+counters:
+  c: {{}}
+""")
+    with pytest.raises(RuleRuntimeError) as caught:
+        Game(load_edition(str(path)), 3).new_state(0)
+    assert wanted in str(caught.value)
+    assert "trigger 'bad_bid'" in str(caught.value) and "hostile.yaml:7)" in str(caught.value)
+
+
+def test_a_range_of_one_number_asks_nobody_and_the_catalogue_holds_every_number():
+    state = _auction(0)
+    for bid in (0, 0, 0):
+        state.apply_action(bid)
+    assert state.decision().kind != "choose_number"
+    catalogue = ActionCatalogue(BIDS)
+    assert all(catalogue.index(number) >= 0 for number in range(101))
+    assert "choose_number" in __import__("kittens.interpreter.engine.encoding", fromlist=["x"]).DECISION_KINDS
