@@ -562,8 +562,8 @@ def _hidden_place(ctx, place):
 def random_position(ctx, zone, within):
     size = len(zone.cards)
     places = size + 1 if within <= 0 else min(int(within), size + 1)
-    if places < 2:
-        return PrivateInt(0, 0)
+    if places < 2:  # one place only: everyone can tell where the card goes
+        return 0
     return Chance("pick", places, {"zone": zone.name, "places": places} if ctx.state.explicit_chance else None,
                   (_hidden_place, ()))
 
