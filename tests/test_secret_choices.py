@@ -9,6 +9,8 @@ information state in both, and the search player must decide alike in both."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -197,3 +199,34 @@ def test_a_range_of_one_number_asks_nobody_and_the_catalogue_holds_every_number(
     catalogue = ActionCatalogue(BIDS)
     assert all(catalogue.index(number) >= 0 for number in range(101))
     assert "choose_number" in __import__("kittens.interpreter.engine.encoding", fromlist=["x"]).DECISION_KINDS
+
+
+def test_the_rulesheet_says_who_sees_a_counter_and_how_a_number_is_chosen():
+    def sheet(name):
+        done = subprocess.run([sys.executable, "-m", "kittens", "rules", str(HOUSE / f"{name}.yaml")],
+                              capture_output=True, text=True, check=True)
+        return " ".join(done.stdout.split())
+    text = sheet("sealed_bids")
+    assert "starting at 0 (each player's own, secret from the others)" in text
+    assert "a number from 0 to the smaller of 3 and the number of cards in that player's hand " \
+           "that that player chooses in secret (nobody else learns it until it is shown)" in text
+    assert "keeps public counts" not in text and "keeps counts, some of them secret" in text
+    assert "into the draw pile at a random place that nobody learns" in sheet("blind_defuse")
+    assert "into the draw pile at a place within the top 3 places you choose" in sheet("shallow_defuse")
+
+
+@pytest.mark.parametrize("name, signature", [
+    ("choose_number", "choose_number(low, high, by=me, secret=false) -> int"),
+    ("random_position", "random_position(zone, within=0) -> int"),
+    ("choose_position", "choose_position(zone, by=me, within=0) -> int"),
+])
+def test_the_language_server_completes_and_explains_the_new_primitives(name, signature):
+    from kittens.lsp.analysis import analyse, completions, hover
+    path = str(HOUSE / "sealed_bids.yaml")
+    text = (HOUSE / "sealed_bids.yaml").read_text(encoding="utf-8")
+    line = next(i for i, row in enumerate(text.split("\n")) if "set_counter(\"bid\"" in row)
+    analysis = analyse(path, text)
+    column = text.split("\n")[line].index("choose_number")
+    found = {item.label: item for item in completions(analysis, line, column)}
+    assert found[name].detail == signature
+    assert "choose_number(low, high" in (hover(analysis, line, column + 2) or "")

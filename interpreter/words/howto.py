@@ -181,7 +181,8 @@ def _change_sentence(change, before: Edition, after: Edition) -> str | None:
     if head in _RECORDS:  # triggers, free actions and limits on plays: their own words
         return _record_change(head, parts[1], change, after)
     if head == "counters":
-        return "Every player keeps public counts (see Counters)."
+        hidden = any(spec.get("visible", "everyone") != "everyone" for spec in after.counters.values())
+        return f"Every player keeps {'counts, some of them secret' if hidden else 'public counts'} (see Counters)."
     if head == "checks":
         check = next((c for c in after.checks if c.id == parts[1]), None)
         if sign == "+" and check is not None:

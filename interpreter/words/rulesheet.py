@@ -607,6 +607,11 @@ _MOMENT = dict(game_start="At the start of the game", turn_start="At the start o
                card_leaves="When a card leaves the {zone}", game_end="When the game is decided")
 
 
+#: how the rulesheet says who may see a counter declared with `visible:`
+_COUNTER_SEEN = {"everyone": "", "owner": " (each player's own, secret from the others)",
+                 "nobody": " (kept secret from every player)"}
+
+
 def _phase_blocks(edition: Edition, ctx) -> list:
     """Scores, counters and triggers, in plain words."""
     blocks = []
@@ -626,8 +631,10 @@ def _phase_blocks(edition: Edition, ctx) -> list:
         blocks.append(Para(_sentence("; ".join(parts)), "Scoring:"))
     if edition.counters:
         kept = [f"“{words(name)}”" + (f" ({spec['text'].rstrip('.')})" if spec.get("text") else "")
-                + f", starting at {spec.get('start', 0)}" for name, spec in edition.counters.items()]
-        blocks.append(Para(_sentence("every player keeps a public count of " + _and(kept)),
+                + f", starting at {spec.get('start', 0)}" + _COUNTER_SEEN[spec.get("visible", "everyone")]
+                for name, spec in edition.counters.items()]
+        public = all(spec.get("visible", "everyone") == "everyone" for spec in edition.counters.values())
+        blocks.append(Para(_sentence(f"every player keeps a {'public ' if public else ''}count of " + _and(kept)),
                            "Counters:"))
     if edition.restrictions:
         blocks.append(Heading(3, "Limits on every play"))
