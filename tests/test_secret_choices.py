@@ -230,3 +230,69 @@ def test_the_language_server_completes_and_explains_the_new_primitives(name, sig
     found = {item.label: item for item in completions(analysis, line, column)}
     assert found[name].detail == signature
     assert "choose_number(low, high" in (hover(analysis, line, column + 2) or "")
+
+
+# -- teams dealt at random, kept secret --------------------------------------------
+PARTNERS = load_edition(str(HOUSE / "hidden_partners.yaml"))
+
+
+def _twin_teams(seed: int = 2):
+    """Two copies of one game of Hidden Partners in which seat 0 is on the same team but
+    its partner differs (the other seats' teams swapped)."""
+    state = Game(PARTNERS, 4).new_state(seed)
+    teams = state.table.team_list
+    mine = teams[0]
+    partner = next(seat for seat in (1, 2, 3) if teams[seat] == mine)
+    other = next(seat for seat in (1, 2, 3) if teams[seat] != mine)
+    twin = state.clone()
+    swapped = list(teams)
+    swapped[partner], swapped[other] = swapped[other], swapped[partner]
+    twin.table.team_list = swapped
+    return state, twin
+
+
+def test_secret_teams_are_dealt_by_the_seed_and_each_seat_sees_only_its_own():
+    dealt = {tuple(Game(PARTNERS, 4).new_state(seed).table.team_list) for seed in range(12)}
+    assert len(dealt) > 1 and all(sorted(teams) == [0, 0, 1, 1] for teams in dealt)
+    assert Game(PARTNERS, 4).new_state(3).table.team_list == Game(PARTNERS, 4).new_state(3).table.team_list
+    state, twin = _twin_teams()
+    assert state.table.team_list != twin.table.team_list
+    assert _seen(state, 0) == _seen(twin, 0)
+    assert state.view(0).teams == [state.table.team_list[0], None, None, None]
+    assert _seen(state, 1) != _seen(twin, 1)  # a seat whose own team changed can tell
+
+
+def test_the_search_player_gets_the_same_worlds_and_decision_on_twin_secret_teams():
+    state, twin = _twin_teams()
+    assert state.resample_from_view(0, random.Random(9)).table.team_list == \
+        twin.resample_from_view(0, random.Random(9)).table.team_list
+
+    def decide(game_state):
+        bot = ISMCTSBot(3, 0, iterations=8)
+        bot.start(game_state.game, 0)
+        return bot.choose(SearchView(game_state, 0), game_state.decision())
+    assert decide(state) == decide(twin)
+
+
+def test_teams_dealt_in_turn_show_nothing_new_in_views():
+    state = Game(load_edition(str(HOUSE / "partners.yaml")), 4).new_state(0)
+    assert state.table.team_list == [0, 1, 0, 1] and "teams" not in state.view(0).to_dict()
+
+
+def test_the_last_one_standing_in_a_team_game_wins_with_the_partner_who_is_out(write):
+    from kittens.interpreter.engine.table import GameOver
+    path = write("teams_last_standing.yaml", f"""format: 1
+kind: edition
+id: team_last_standing
+name: Team last standing
+extends: {(HOUSE.parent.parent / 'editions' / 'original.yaml').as_posix()}
+players: {{min: 4, max: 4}}
+teams: {{count: 2}}
+""")
+    state = Game(load_edition(str(path)), 4).new_state(0)
+    table = state.table
+    table.eliminate(2)  # seat 0's partner goes out first
+    table.eliminate(1)
+    with pytest.raises(GameOver):
+        table.eliminate(3)
+    assert table.winners == (0, 2)

@@ -243,6 +243,13 @@ class Table:
         self.winners: tuple = ()  # every winning seat: one, or a whole team
         self.teams = getattr(edition, "teams", 0)
         self.together = self.teams and getattr(edition, "teams_together", False)
+        # each seat's team: in turn (seat s on team s % teams), or dealt at random from the seed
+        # (`dealt: random`, or `secret`: each player then knows only their own)
+        self.team_list = [seat % self.teams for seat in range(players)] if self.teams else []
+        dealt = getattr(edition, "teams_dealt", "in_turn") if self.teams else "in_turn"
+        if dealt != "in_turn":
+            shuffle(self.rng, self.team_list)
+        self.secret_teams = dealt == "secret"
         # per-player counters (scores, tokens, marks): name -> one value per seat, and bounds
         counters = getattr(edition, "counters", {})
         self.counters = {name: [spec.get("start", 0)] * players for name, spec in counters.items()}
@@ -275,6 +282,7 @@ class Table:
         other.winners, other.teams, other.together = self.winners, self.teams, self.together
         other.bounds, other.watch, other.outs, other.ending = self.bounds, self.watch, self.outs, self.ending
         other.hidden_counters = self.hidden_counters
+        other.team_list, other.secret_teams = self.team_list, self.secret_teams  # never changed in place
         other.alive, other.owed, other.attacked = list(self.alive), list(self.owed), list(self.attacked)
         other.counters = {name: list(values) for name, values in self.counters.items()}
         other.uses = {key: list(value) for key, value in self.uses.items()}
@@ -730,8 +738,9 @@ class Table:
             if len({self.team_of(s) for s in left}) <= 1:
                 self.finish(left[0] if left else None, "last_team_standing",
                             self.team(left[0]) if left else ())
-        elif len(left) <= 1:
-            self.finish(left[0] if left else None, "last_standing")
+        elif len(left) <= 1:  # in a team game the last one in wins with their partners who are out
+            self.finish(left[0] if left else None, "last_standing",
+                        self.team(left[0]) if left and self.teams else None)
 
     def revive(self, seat: int) -> None:
         """Bring ``seat`` back at its own place in the turn order, owing nothing until its
@@ -789,8 +798,9 @@ class Table:
 
     # -- teams ------------------------------------------------------------------
     def team_of(self, seat: int) -> int:
-        """The team of a seat (seats are dealt to teams in turn); 0 without teams."""
-        return seat % self.teams if self.teams else 0
+        """The team of a seat (dealt in turn, or at random with `teams: {dealt: ...}`); 0
+        without teams."""
+        return self.team_list[seat] if self.teams else 0
 
     def team(self, seat: int) -> tuple:
         """Every seat on ``seat``'s team, out of the game or not (just ``seat`` without teams)."""

@@ -151,6 +151,19 @@ def deal(table, seat: int, rng, held=frozenset(), rules: PlaceRules | None = Non
         inst.card, inst.id, inst.uid = card, card_id, uid
     if table.hidden_counters:
         _forget_counters(table, seat)
+    if table.secret_teams:
+        _redeal_teams(table, seat, rng)
+
+
+def _redeal_teams(table, seat: int, rng) -> None:
+    """Secret teams dealt afresh for ``seat``: it keeps its own team, the other seats' teams
+    (which it cannot know) are shuffled among them, from their sorted list, so twins that
+    differ only there deal alike."""
+    mine = table.team_list[seat]
+    others = sorted(team for other, team in enumerate(table.team_list) if other != seat)
+    shuffle(rng, others)
+    dealt = iter(others)
+    table.team_list = [mine if other == seat else next(dealt) for other in range(len(table.team_list))]
 
 
 def _forget_counters(table, seat: int) -> None:

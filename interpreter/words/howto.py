@@ -101,10 +101,19 @@ def how_to_play(edition: Edition, players: int) -> list[tuple[str, str]]:
     for check in edition.checks:
         out.append(("Always:", " ".join(check.text.split())))
     if edition.teams:
-        out.append(("Teams:", "Players are in teams; partners sit apart and win together."))
+        out.append(("Teams:", _TEAMS_DEALT.get(edition.teams_dealt, _TEAMS_DEALT["in_turn"])))
     out.append(("The end:", "A player who is out takes no more turns and cannot answer. "
                 + _win(edition)))
     return out
+
+
+#: how players join teams (`teams: {dealt: ...}`), in words
+_TEAMS_DEALT = {"in_turn": "Players are in teams; partners sit apart and win together.",
+                "random": "Players are dealt into teams at random before the game, for everyone to "
+                          "see; partners win together.",
+                "secret": "Players are dealt into teams at random and in secret before the game: "
+                          "each knows only their own team, not who their partners are; partners "
+                          "win together."}
 
 
 def _win(edition: Edition) -> str:
@@ -177,7 +186,8 @@ def _change_sentence(change, before: Edition, after: Edition) -> str | None:
     if head == "turn":
         return "Ending a turn works differently (see How to play)."
     if head in ("win", "teams"):
-        return _win(after) if head == "win" else "Players play in teams."
+        return _win(after) if head == "win" else "Players play in teams." if after.teams_dealt == "in_turn" \
+            else _TEAMS_DEALT[after.teams_dealt]
     if head in _RECORDS:  # triggers, free actions and limits on plays: their own words
         return _record_change(head, parts[1], change, after)
     if head == "counters":

@@ -581,6 +581,8 @@ def _rule_blocks(edition: Edition) -> list:
     blocks = [Heading(2, "The rules in numbers"), Items(tuple(switches(edition))),
               Para(ctx.program(edition.turn_draw), "Ending a turn by drawing:"),
               Para(_WIN.get(edition.win, "See “Scoring” below.") +
+                   (" In a team game their whole team wins with them, partners who are out included."
+                    if edition.teams and edition.win == "last_standing" else "") +
                    (" Partners share their lives: when one of them is out, the whole team is out."
                     if edition.teams and edition.teams_together else ""), "Winning:")]
     if edition.zones:
