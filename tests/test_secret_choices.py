@@ -296,3 +296,23 @@ teams: {{count: 2}}
     with pytest.raises(GameOver):
         table.eliminate(3)
     assert table.winners == (0, 2)
+
+
+# -- a secret role dealt at random -------------------------------------------------
+TRAITOR = load_edition(str(HOUSE / "hidden_traitor.yaml"))
+
+
+def _traitor(seat: int):
+    state = _laid(TRAITOR, 3, {0: ["skip"], 1: ["tacocat"], 2: ["beard_cat"]},
+                  ["exploding_kitten", "skip", "skip"], explicit_chance=True)
+    assert state.is_chance_node() and [o for o, _p in state.chance_outcomes()] == [0, 1, 2]
+    state.apply_action(seat)
+    return state
+
+
+def test_a_secret_role_dealt_at_random_is_known_to_its_holder_alone():
+    one, two = _traitor(1), _traitor(2)
+    assert one.table.counters["traitor"] == [0, 1, 0] and two.table.counters["traitor"] == [0, 0, 1]
+    assert _seen(one, 0) == _seen(two, 0)
+    assert _seen(one, 1) != _seen(two, 1) and _seen(one, 2) != _seen(two, 2)
+    assert one.view(1).counters["traitor"] == [None, 1, None]

@@ -552,6 +552,21 @@ def choose_number(ctx, low, high, by, secret):
     return Decision(by, "choose_number", numbers, None, info)
 
 
+def _picked_seat(ctx, index, seats):
+    return seats[index]
+
+
+@primitive([("among", PLAYERS)], PLAYER, CHANCE,
+           'One player of `among` picked uniformly at random; nobody chooses it and no event names the pick (nothing for none). With a counter declared `visible: owner` it deals a secret role: set every player\'s counter, the one picked to 1 and the others to 0, so that every seat is told alike that its counter was set.',
+           waits=True)
+def random_player(ctx, among):
+    seats = list(seats_of(among))
+    if len(seats) < 2:
+        return seats[0] if seats else None
+    return Chance("pick", len(seats), {"players": seats} if ctx.state.explicit_chance else None,
+                  (_picked_seat, (seats,)))
+
+
 def _hidden_place(ctx, place):
     return PrivateInt(place, 0)
 
