@@ -316,3 +316,37 @@ def test_a_secret_role_dealt_at_random_is_known_to_its_holder_alone():
     assert _seen(one, 0) == _seen(two, 0)
     assert _seen(one, 1) != _seen(two, 1) and _seen(one, 2) != _seen(two, 2)
     assert one.view(1).counters["traitor"] == [None, 1, None]
+
+
+# -- the learning adapters ---------------------------------------------------------
+SECRET_EXAMPLES = ["sealed_bids", "hidden_partners", "hidden_traitor", "blind_defuse", "shallow_defuse"]
+
+
+@pytest.mark.parametrize("name", SECRET_EXAMPLES)
+def test_pettingzoos_api_test_passes_on_secret_choices_and_roles(name):
+    import warnings
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+
+    from kittens.adapters.pettingzoo import aec_env
+    env = aec_env(str(HOUSE / f"{name}.yaml"), 4, render_mode="ansi")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=150)
+
+
+@pytest.mark.parametrize("name", SECRET_EXAMPLES)
+def test_openspiels_random_simulation_test_passes_on_secret_choices_and_roles(name):
+    pyspiel = pytest.importorskip("pyspiel")
+    import kittens.openspiel as kos
+    game = pyspiel.load_game(kos.SHORT_NAME, {"rules": str(HOUSE / f"{name}.yaml"), "players": 4, "variant": ""})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("name", ["sealed_bids", "hidden_partners", "hidden_traitor", "blind_defuse"])
+def test_bots_and_the_search_player_play_the_secret_examples_to_the_end(name):
+    from kittens.interpreter.engine.players import make_players
+    from kittens.interpreter.engine.simulate import play_game
+    game = Game(load_edition(str(HOUSE / f"{name}.yaml")), 4)
+    state = play_game(game, 3, make_players(["ismcts:iterations=4", "heuristic", "random"], 4, 3))
+    assert state.is_terminal() and state.winners
