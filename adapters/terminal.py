@@ -290,9 +290,9 @@ class HumanTable:
                 if zones[other].cards:
                     self._write_zone(f"{name.replace('_', ' ').capitalize()} of "
                                      f"{'you' if other == seat else f'seat {other}'}", view.zone(name, other))
-        for name, values in table.counters.items():  # public numbers: scores, tokens, marks
+        for name, values in view.counters.items():  # scores, tokens, marks; hidden ones as "?"
             write(f"{name.replace('_', ' ').capitalize()}: " +
-                  ", ".join(f"{'you' if other == seat else f'seat {other}'} {value}"
+                  ", ".join(f"{'you' if other == seat else f'seat {other}'} {'?' if value is None else value}"
                             for other, value in enumerate(values)))
         if table.direction < 0:
             write("Play goes in reverse (down the seat numbers).")
@@ -390,6 +390,8 @@ class HumanTable:
         if kind == "trigger":
             text = next((t.text for t in self.edition.triggers if t.id == event["id"]), event["id"])
             return f"{who(event['seat']).capitalize()}: {text}"
+        if kind == "counter" and "value" not in event:  # a hidden counter: that it changed, not to what
+            return f"{who(event['seat']).capitalize()}: {event['name'].replace('_', ' ')} was set, in secret."
         if kind == "counter":
             return f"{who(event['seat']).capitalize()}: {event['name'].replace('_', ' ')} is now {event['value']}."
         if kind == "seat_back":

@@ -350,3 +350,41 @@ def test_bots_and_the_search_player_play_the_secret_examples_to_the_end(name):
     game = Game(load_edition(str(HOUSE / f"{name}.yaml")), 4)
     state = play_game(game, 3, make_players(["ismcts:iterations=4", "heuristic", "random"], 4, 3))
     assert state.is_terminal() and state.winners
+
+
+def test_the_web_table_and_terminal_play_ask_for_a_number_and_a_place_within_the_top():
+    from kittens.adapters.terminal import HumanTable, Terminal
+    from kittens.web.words import Words
+    state = _laid(BIDS, 4, HANDS, PILE)
+    state.apply_action("act auction")
+    decision = state.decision()
+    words, table = Words(BIDS, ["person"] * 4), HumanTable(state, [0], {}, Terminal(lambda _: "", lambda *_: None))
+    for question in (words.question(decision, 0), table._question(decision, 0)):
+        assert question.endswith("pick a number from 0 to 3 (only you will know it until it is shown)")
+    assert words.option(decision, 2, {}) == {"label": "2"} and table._label(decision, 2) == "2"
+    shallow = _laid(SHALLOW, 3, {0: ["defuse", "skip"], 1: ["nope"], 2: ["tacocat"]},
+                    ["exploding_kitten", "skip", "favor", "tacocat", "beard_cat"])
+    shallow.apply_action("draw")
+    places = shallow.decision()  # the top three places of five: the third is not the bottom
+    assert [Words(SHALLOW, ["person"] * 3).option(places, p, {})["label"] for p in places.options] == \
+        ["top", "place 2", "place 3"]
+    terminal = HumanTable(shallow, [0], {}, Terminal(lambda _: "", lambda *_: None))
+    assert [terminal._label(places, p) for p in places.options] == ["place 1 (top)", "place 2", "place 3"]
+
+
+def test_the_web_table_and_the_terminal_show_a_hidden_counter_only_to_its_owner():
+    import io
+
+    from kittens.adapters.terminal import HumanTable, Terminal
+    from kittens.web.render import table_view
+    from kittens.web.words import Words
+    state = _auction(2)
+    mine, theirs = table_view(state, 0)["seats"], table_view(state, 1)["seats"]
+    assert mine[0]["counters"] == {"bid": 2, "shown_bid": 0} and theirs[0]["counters"] == {"shown_bid": 0}
+    assert table_view(state, None)["seats"][0]["counters"] == {"shown_bid": 0}
+    told = [for_seat(e, 1) for e in state.events if e["type"] == "counter"][0]
+    assert Words(BIDS, ["person"] * 4).event(told, 1).endswith("bid was set, in secret.")
+    out = io.StringIO()
+    terminal = HumanTable(state, [0, 1, 2, 3], {}, Terminal(lambda _: "", lambda text="": out.write(text + "\n")))
+    terminal._show_table(1)
+    assert "Bid: seat 0 ?, you 0, seat 2 ?, seat 3 ?" in out.getvalue()

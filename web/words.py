@@ -225,6 +225,8 @@ class Words:
         return f"{self.Who(event['seat'], viewer)}: {self.triggers.get(event['id'], event['id'])}"
 
     def _counter(self, event, viewer):
+        if "value" not in event:  # a hidden counter: that it changed, not to what
+            return f"{self.Who(event['seat'], viewer)}: {event['name'].replace('_', ' ')} was set, in secret."
         return f"{self.Who(event['seat'], viewer)}: {event['name'].replace('_', ' ')} is now {event['value']}."
 
     def _seat_back(self, event, viewer):

@@ -69,6 +69,12 @@ class _Face:
         }
 
 
+def counters_seen(table, seat: int | None) -> dict:
+    """The counters as ``seat`` may see them (None: a spectator, who sees only what everyone
+    may): name -> one value per seat, None where it may not know a hidden counter's value."""
+    return _counters_seen(table, 0 if seat is None else 1 << seat)
+
+
 def _counters_seen(table, bit: int) -> dict:
     """The counters as ``bit``'s seat sees them: every value of a public counter; of a
     counter declared `visible: owner` or `nobody`, None where the seat may not know it."""
