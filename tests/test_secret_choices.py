@@ -22,25 +22,30 @@ from kittens.interpreter.engine.search import ISMCTSBot
 from kittens.interpreter.engine.views import SearchView
 from kittens.interpreter.lang.errors import RuleRuntimeError
 from kittens.interpreter.rules.load import load_edition
+from test_concepts import _play
 
 HOUSE = Path(__file__).resolve().parent.parent / "examples" / "house-rules"
-BIDS = load_edition(str(HOUSE / "sealed_bids.yaml"))
-BLIND = load_edition(str(HOUSE / "blind_defuse.yaml"))
-SHALLOW = load_edition(str(HOUSE / "shallow_defuse.yaml"))
+_PATHS = {name: str(HOUSE / f"{name}.yaml") for name in
+          ("sealed_bids", "blind_defuse", "shallow_defuse", "hidden_partners", "hidden_traitor")}
+BIDS = load_edition(_PATHS["sealed_bids"])
+BLIND = load_edition(_PATHS["blind_defuse"])
+SHALLOW = load_edition(_PATHS["shallow_defuse"])
 
 
-def _laid(edition, players, hands, pile, *, explicit_chance=False, counters=None):
-    """A game of ``edition`` with the given hands and pile (top first), seat 0 to play."""
-    def layout(table):
-        for seat, ids in hands.items():
-            for card_id in ids:
-                table.new_card(edition.cards[card_id], table.hands[seat])
-        for card_id in pile:
-            table.new_card(edition.cards[card_id], table.draw_pile)
-        for name, values in (counters or {}).items():
-            table.counters[name][:] = values
-        table.current, table.owed[0] = 0, 1
-    return Game(edition, players).new_state(1, layout=layout, explicit_chance=explicit_chance)
+def _laid(edition, players, hands, pile):
+    """A game of ``edition`` with the given hands and pile (top first), seat 0 to play,
+    chance left to the caller (test_concepts.py's ``_play``)."""
+    return _play(_PATHS[edition.id], players, hands, pile)
+
+
+def _house_rule(write, name: str, body: str) -> str:
+    """A house rule on the Original, written to ``name``: its path."""
+    return write(f"{name}.yaml", f"""format: 1
+kind: edition
+id: {name}
+name: {name.replace("_", " ").capitalize()}
+extends: {(HOUSE.parent.parent / 'editions' / 'original.yaml').as_posix()}
+{body}""")
 
 
 def _seen(state, seat: int) -> tuple:
@@ -107,13 +112,8 @@ def test_a_hidden_counter_stays_hidden_in_views_and_events_even_unchanged(write)
 
 
 def test_a_counter_nobody_may_see_is_shown_to_no_seat(write):
-    path = write("nobody.yaml", f"""format: 1
-kind: edition
-id: nobody_sees
-name: Nobody sees
-extends: {(HOUSE.parent.parent / 'editions' / 'original.yaml').as_posix()}
-counters:
-  fate: {{visible: nobody, max: 9}}
+    path = _house_rule(write, "nobody_sees", """counters:
+  fate: {visible: nobody, max: 9}
 triggers:
   - id: seal
     on: game_start
@@ -132,7 +132,7 @@ def _blind_defused(place: int, edition=BLIND):
     """Seat 0 draws a kitten and defuses it; the kitten goes back at ``place`` (a random
     place fixed by the caller, or the one seat 0 picks)."""
     state = _laid(edition, 3, {0: ["defuse", "skip"], 1: ["nope"], 2: ["tacocat"]},
-                  ["exploding_kitten", "skip", "favor", "tacocat", "beard_cat"], explicit_chance=True)
+                  ["exploding_kitten", "skip", "favor", "tacocat", "beard_cat"])
     state.apply_action("draw")
     if state.is_chance_node():
         assert [o for o, _p in state.chance_outcomes()] == [0, 1, 2, 3, 4]
@@ -172,12 +172,7 @@ def test_within_a_pile_smaller_than_it_offers_every_place():
     ("choose_number(-2, 1)", "must lie from 0 to 100"),
 ])
 def test_a_number_nobody_can_choose_stops_with_the_rule_and_its_line(write, call, wanted):
-    path = write("hostile.yaml", f"""format: 1
-kind: edition
-id: hostile_number
-name: Hostile number
-extends: {(HOUSE.parent.parent / 'editions' / 'original.yaml').as_posix()}
-triggers:
+    path = _house_rule(write, "hostile", f"""triggers:
   - id: bad_bid
     on: game_start
     text: Everyone bids.
@@ -281,14 +276,7 @@ def test_teams_dealt_in_turn_show_nothing_new_in_views():
 
 def test_the_last_one_standing_in_a_team_game_wins_with_the_partner_who_is_out(write):
     from kittens.interpreter.engine.table import GameOver
-    path = write("teams_last_standing.yaml", f"""format: 1
-kind: edition
-id: team_last_standing
-name: Team last standing
-extends: {(HOUSE.parent.parent / 'editions' / 'original.yaml').as_posix()}
-players: {{min: 4, max: 4}}
-teams: {{count: 2}}
-""")
+    path = _house_rule(write, "team_last_standing", "players: {min: 4, max: 4}\nteams: {count: 2}\n")
     state = Game(load_edition(str(path)), 4).new_state(0)
     table = state.table
     table.eliminate(2)  # seat 0's partner goes out first
@@ -304,7 +292,7 @@ TRAITOR = load_edition(str(HOUSE / "hidden_traitor.yaml"))
 
 def _traitor(seat: int):
     state = _laid(TRAITOR, 3, {0: ["skip"], 1: ["tacocat"], 2: ["beard_cat"]},
-                  ["exploding_kitten", "skip", "skip"], explicit_chance=True)
+                  ["exploding_kitten", "skip", "skip"])
     assert state.is_chance_node() and [o for o, _p in state.chance_outcomes()] == [0, 1, 2]
     state.apply_action(seat)
     return state
