@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_concepts import _play
 
 from kittens.interpreter.engine.encoding import ActionCatalogue
 from kittens.interpreter.engine.events import for_seat
@@ -22,7 +23,6 @@ from kittens.interpreter.engine.search import ISMCTSBot
 from kittens.interpreter.engine.views import SearchView
 from kittens.interpreter.lang.errors import RuleRuntimeError
 from kittens.interpreter.rules.load import load_edition
-from test_concepts import _play
 
 HOUSE = Path(__file__).resolve().parent.parent / "examples" / "house-rules"
 _PATHS = {name: str(HOUSE / f"{name}.yaml") for name in
