@@ -311,24 +311,20 @@ SECRET_EXAMPLES = ["sealed_bids", "hidden_partners", "hidden_traitor", "blind_de
 
 
 @pytest.mark.parametrize("name", SECRET_EXAMPLES)
-def test_pettingzoos_api_test_passes_on_secret_choices_and_roles(name):
+def test_pettingzoo_and_openspiel_tests_pass_on_secret_choices_and_roles(name):
+    """PettingZoo's api_test and OpenSpiel's random_sim_test, each on the example."""
     import warnings
     pytest.importorskip("pettingzoo")
+    pyspiel = pytest.importorskip("pyspiel")
     from pettingzoo.test import api_test
 
-    from kittens.adapters.pettingzoo import aec_env
-    env = aec_env(str(HOUSE / f"{name}.yaml"), 4, render_mode="ansi")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(env, num_cycles=150)
-
-
-@pytest.mark.parametrize("name", SECRET_EXAMPLES)
-def test_openspiels_random_simulation_test_passes_on_secret_choices_and_roles(name):
-    pyspiel = pytest.importorskip("pyspiel")
     import kittens.openspiel as kos
-    game = pyspiel.load_game(kos.SHORT_NAME, {"rules": str(HOUSE / f"{name}.yaml"), "players": 4, "variant": ""})
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    from kittens.adapters.pettingzoo import aec_env
+    with warnings.catch_warnings():  # advice about Dict observations
+        warnings.simplefilter("ignore")
+        api_test(aec_env(_PATHS[name], 4, render_mode="ansi"), num_cycles=150)
+    pyspiel.random_sim_test(pyspiel.load_game(kos.SHORT_NAME, {"rules": _PATHS[name], "players": 4, "variant": ""}),
+                            num_sims=2, serialize=False, verbose=False)
 
 
 @pytest.mark.parametrize("name", ["sealed_bids", "hidden_partners", "hidden_traitor", "blind_defuse"])
