@@ -208,6 +208,9 @@ def test_the_rulesheet_says_who_sees_a_counter_and_how_a_number_is_chosen():
     assert "keeps public counts" not in text and "keeps counts, some of them secret" in text
     assert "into the draw pile at a random place that nobody learns" in sheet("blind_defuse")
     assert "into the draw pile at a place within the top 3 places you choose" in sheet("shallow_defuse")
+    assert "a player picked at random among the players still in the game (no one is told who)" \
+        in sheet("hidden_traitor")
+    assert "each knows only their own team, not who their partners are" in sheet("hidden_partners")
 
 
 @pytest.mark.parametrize("name, signature", [
