@@ -150,7 +150,8 @@ class HumanTable:
         self.io.write(self._question(decision, seat))
         labels = [self._label(decision, option) for option in decision.options]
         if decision.kind == "choose_position" and len(labels) > 6:  # a long pile: a range, not a list
-            self.io.write(f"  1 is the top, {len(labels)} the bottom (below every card)")
+            self.io.write(f"  1 is the top, {len(labels)} the lowest place offered" if decision.info.get("within")
+                          else f"  1 is the top, {len(labels)} the bottom (below every card)")
         else:
             for number, label in enumerate(labels, 1):
                 self.io.write(f"  {number}. {label}")
@@ -214,6 +215,9 @@ class HumanTable:
         if kind == "rearrange":
             cards = ", ".join(self.title(c) for c in info.get("cards", []))
             return f"{source}: put these back in a new order, top first (now: {cards})"
+        if kind == "choose_number":  # a bid, how many: a secret one is told to nobody else
+            secret = " (only you will know it until it is shown)" if info.get("secret") else ""
+            return f"{source}: pick a number from {info.get('low')} to {info.get('high')}{secret}"
         what = {"choose_player": "pick a player", "choose_card": "pick a card",
                 "choose_title": "name a card", "choose_position": "where in the draw pile?",
                 "blind_pick": "take a card you can tell apart, or one at random?"}
@@ -242,7 +246,8 @@ class HumanTable:
         if kind == "choose_player":
             return f"seat {option} ({self.state.view(decision.seat).hand_count(option)} cards)"
         if kind == "choose_position":
-            size = len(decision.options) - 1
+            # within the top few places only (`within`): the last offered is not the bottom
+            size = None if decision.info.get("within") else len(decision.options) - 1
             where = " (top)" if option == 0 else " (bottom)" if option == size else ""
             return f"place {option + 1}{where}"
         if kind == "rearrange":
@@ -289,9 +294,9 @@ class HumanTable:
                 if zones[other].cards:
                     self._write_zone(f"{name.replace('_', ' ').capitalize()} of "
                                      f"{'you' if other == seat else f'seat {other}'}", view.zone(name, other))
-        for name, values in table.counters.items():  # public numbers: scores, tokens, marks
+        for name, values in view.counters.items():  # scores, tokens, marks; hidden ones as "?"
             write(f"{name.replace('_', ' ').capitalize()}: " +
-                  ", ".join(f"{'you' if other == seat else f'seat {other}'} {value}"
+                  ", ".join(f"{'you' if other == seat else f'seat {other}'} {'?' if value is None else value}"
                             for other, value in enumerate(values)))
         if table.direction < 0:
             write("Play goes in reverse (down the seat numbers).")
@@ -392,6 +397,8 @@ class HumanTable:
         if kind == "trigger":
             text = next((t.text for t in self.edition.triggers if t.id == event["id"]), event["id"])
             return f"{who(event['seat']).capitalize()}: {text}"
+        if kind == "counter" and "value" not in event:  # a hidden counter: that it changed, not to what
+            return f"{who(event['seat']).capitalize()}: {event['name'].replace('_', ' ')} was set, in secret."
         if kind == "counter":
             return f"{who(event['seat']).capitalize()}: {event['name'].replace('_', ' ')} is now {event['value']}."
         if kind == "seat_back":

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..interpreter.engine.endings import no_winner
 from ..interpreter.engine.events import AFTER_THE_DEAL, for_seat
 from ..interpreter.engine.table import PUBLIC
-from ..interpreter.engine.views import View
+from ..interpreter.engine.views import View, counters_seen
 from .words import Words, played_moves
 
 #: a spectator "seat" sees only what no secret is kept from
@@ -33,12 +33,14 @@ def table_view(state, seat) -> dict:
     """The table as ``seat`` sees it (``SPECTATOR``: what everyone sees)."""
     table = state.table
     view = View(state, seat) if seat is not SPECTATOR else None
+    counters = counters_seen(table, seat)
     seats = []
     for other in range(table.players):
         entry = {"seat": other, "alive": table.alive[other], "owed": table.owed[other],
                  "count": len(table.hands[other].cards)}
-        if table.counters:  # public per-player numbers (scores, tokens, marks)
-            entry["counters"] = {name: values[other] for name, values in table.counters.items()}
+        if table.counters:  # per-player numbers (scores, tokens, marks); a hidden one's only if seen
+            entry["counters"] = {name: values[other] for name, values in counters.items()
+                                 if values[other] is not None}
         if other != seat:
             entry["known"] = view.known_in_hand(other) if view is not None else \
                 sorted(inst.id for inst in table.hands[other].cards if inst.face_up)

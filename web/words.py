@@ -84,6 +84,9 @@ class Words:
             return f"{source}: {info.get('question', '')}"
         if kind == "rearrange":
             return f"{source}: put these cards back in the order you want, top first."
+        if kind == "choose_number":  # a bid, how many: a secret one is told to nobody else
+            secret = " (only you will know it until it is shown)" if info.get("secret") else ""
+            return f"{source}: pick a number from {info.get('low')} to {info.get('high')}{secret}"
         what = {"choose_player": "pick a player", "choose_card": "pick a card",
                 "choose_title": "name a card", "choose_position": "where in the draw pile?",
                 "blind_pick": "take the card you can tell apart, or one at random?"}
@@ -99,9 +102,10 @@ class Words:
             cards = "" if count is None else f", {count} card" + ("" if count == 1 else "s")
             return {"label": self.seat_name(option) + cards}
         if kind == "choose_position":
-            size = len(decision.options) - 1
+            # within the top few places only (`within`): the last offered is not the bottom
+            size = None if decision.info.get("within") else len(decision.options) - 1
             where = "top" if option == 0 else "bottom" if option == size else f"place {option + 1}"
-            return {"label": where if size else "top", "place": option}
+            return {"label": where if size != 0 else "top", "place": option}
         if kind == "rearrange":
             cards = decision.info.get("cards", [])
             return {"label": ", ".join(self.title(cards[i]) for i in option), "order": list(option)}
@@ -227,6 +231,8 @@ class Words:
         return f"{self.Who(event['seat'], viewer)}: {self.triggers.get(event['id'], event['id'])}"
 
     def _counter(self, event, viewer):
+        if "value" not in event:  # a hidden counter: that it changed, not to what
+            return f"{self.Who(event['seat'], viewer)}: {event['name'].replace('_', ' ')} was set, in secret."
         return f"{self.Who(event['seat'], viewer)}: {event['name'].replace('_', ' ')} is now {event['value']}."
 
     def _seat_back(self, event, viewer):

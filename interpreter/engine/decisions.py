@@ -11,7 +11,7 @@ compared exactly:
 * ``choose_player``: a seat number; ``choose_card``: a card id when the
   chooser can see the cards, else a place (0 = top/first);
 * ``choose_title``: a card id; ``choose_position``: a place, 0 is the top;
-  ``ask``: true or false.
+  ``choose_number``: a whole number of its range; ``ask``: true or false.
 
 ``values`` holds what each option means to the engine, in the same order.
 A :class:`Chance` is an outcome nobody chooses; the game resolves it from its

@@ -11,8 +11,9 @@ or house rule without naming a card:
   ``play <wild> as <title>`` for every title a wildcard may stand for,
   ``combo <combo> <card>`` and ``combo <combo>``, ``act <action>`` for every
   free action, every card id (cards and
-  titles picked), true and false, the numbers 0..N (seats and places; N is the
-  most cards a game of the edition holds) and, when an effect rearranges cards,
+  titles picked), true and false, the numbers 0..N (seats, places and numbers
+  picked; N is the most cards a game of the edition holds, or 100 when an effect
+  calls ``choose_number``) and, when an effect rearranges cards,
   every order of two to six cards. An option means what its decision says
   (3 is a seat in ``choose_player``, a place in ``choose_position``).
 * :class:`ObservationEncoder` turns a seat's :class:`views.View` (only what the
@@ -29,12 +30,12 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from ..lang.primitives import NAMES
+from ..lang.primitives import MAX_CHOSEN_NUMBER, NAMES
 from ..rules.model import calls_primitive
 
 #: the decision kinds, in the order of the observation's one-hot field
 DECISION_KINDS = ("action", "combo_card", "answer", "choose_player", "choose_card", "choose_title",
-                  "choose_position", "ask", "rearrange", "blind_pick")
+                  "choose_position", "ask", "rearrange", "blind_pick", "choose_number")
 #: the fixed words of actions and answers
 WORDS = ("draw", "play blind", "pass")
 #: the top places of the draw pile the observation names card by card
@@ -83,7 +84,10 @@ class ActionCatalogue:
         options += [f"act {action.id}" for action in getattr(edition, "actions", ())]
         options += ids
         options += [True, False]
-        options += list(range(max(self.cards, edition.players[1] - 1) + 1))
+        numbers = max(self.cards, edition.players[1] - 1)
+        if calls_anywhere(edition, NAMES.choose_number):  # a number picked: 0 to its largest
+            numbers = max(numbers, MAX_CHOSEN_NUMBER)
+        options += list(range(numbers + 1))
         if rearranges(edition):
             for size in range(2, MAX_ORDER + 1):
                 options += [list(order) for order in permutations(range(size))]
@@ -134,13 +138,18 @@ class ActionCatalogue:
 
 def rearranges(edition) -> bool:
     """Whether any effect of the edition can ask a player to rearrange cards."""
+    return calls_anywhere(edition, NAMES.rearrange)
+
+
+def calls_anywhere(edition, name: str) -> bool:
+    """Whether any effect of the edition calls the primitive ``name``."""
     programs = [edition.turn_draw]
     for card in edition.cards.values():
         programs += [card.effect, card.on_draw, card.instead_of_draw]
     programs += [combo.effect for combo in edition.combos]
     programs += [check.effect for check in edition.checks]
     programs += [record.effect for record in (*getattr(edition, "triggers", ()), *getattr(edition, "actions", ()))]
-    return any(program is not None and calls_primitive(program, NAMES.rearrange) for program in programs)
+    return any(program is not None and calls_primitive(program, name) for program in programs)
 
 
 class ObservationEncoder:

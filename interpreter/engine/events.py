@@ -44,7 +44,7 @@ EVENT_KINDS = {
     "cancelled": "a play an answer cancelled",
     "check": "an edition's state check applies to a seat",
     "trigger": "an edition's trigger runs at a moment of the game, for a seat",
-    "counter": "a seat's per-player counter takes a new value (counters are public)",
+    "counter": "a seat's counter takes a new value (a hidden counter's value shown only to those who may see it)",
     "seat_back": "a seat that was out comes back into the game",
     "played_as": "a seat carries out a card's effect inside another effect (`play_as`), no card played",
     "scores": "a game won on points is decided: every seat's score",

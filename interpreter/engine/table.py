@@ -251,11 +251,21 @@ class Table:
         self.winners: tuple = ()  # every winning seat: one, or a whole team
         self.teams = getattr(edition, "teams", 0)
         self.together = self.teams and getattr(edition, "teams_together", False)
+        # each seat's team: in turn (seat s on team s % teams), or dealt at random from the seed
+        # (`dealt: random`, or `secret`: each player then knows only their own)
+        self.team_list = [seat % self.teams for seat in range(players)] if self.teams else []
+        dealt = getattr(edition, "teams_dealt", "in_turn") if self.teams else "in_turn"
+        if dealt != "in_turn":
+            shuffle(self.rng, self.team_list)
+        self.secret_teams = dealt == "secret"
         # per-player counters (scores, tokens, marks): name -> one value per seat, and bounds
         counters = getattr(edition, "counters", {})
         self.counters = {name: [spec.get("start", 0)] * players for name, spec in counters.items()}
         self.bounds = {name: (spec.get("min", -NUMBER_LIMIT), spec.get("max", NUMBER_LIMIT))
                        for name, spec in counters.items()}
+        # counters not everyone may see (`visible: owner` or `nobody`): name -> who may
+        self.hidden_counters = {name: spec["visible"] for name, spec in counters.items()
+                                if spec.get("visible", "everyone") != "everyone"}
         # moments for the edition's triggers (engine/moments.py): what to watch, and what
         # happened during the action under way, as (moment, seat, card, zone) in order
         self.watch: frozenset = frozenset()  # (moment, zone) pairs watched as cards move
@@ -279,6 +289,8 @@ class Table:
         other.end_reason = self.end_reason
         other.winners, other.teams, other.together = self.winners, self.teams, self.together
         other.bounds, other.watch, other.outs, other.ending = self.bounds, self.watch, self.outs, self.ending
+        other.hidden_counters = self.hidden_counters
+        other.team_list, other.secret_teams = self.team_list, self.secret_teams  # never changed in place
         other.alive, other.owed, other.attacked = list(self.alive), list(self.owed), list(self.attacked)
         other.bonus, other.turn_seat = list(self.bonus), self.turn_seat
         other.counters = {name: list(values) for name, values in self.counters.items()}
@@ -793,8 +805,9 @@ class Table:
             if len({self.team_of(s) for s in left}) <= 1:
                 self.finish(left[0] if left else None, "last_team_standing",
                             self.team(left[0]) if left else ())
-        elif len(left) <= 1:
-            self.finish(left[0] if left else None, "last_standing")
+        elif len(left) <= 1:  # in a team game the last one in wins with their partners who are out
+            self.finish(left[0] if left else None, "last_standing",
+                        self.team(left[0]) if left and self.teams else None)
 
     def revive(self, seat: int) -> None:
         """Bring ``seat`` back at its own place in the turn order, owing nothing until its
@@ -826,19 +839,35 @@ class Table:
         used[1] += 1
         used[2] += 1
 
+    def counter_seers(self, name: str, seat: int) -> int:
+        """The seats (a bit mask) that may know ``seat``'s counter ``name``: everyone, or
+        for a counter declared `visible: owner` that seat alone, for `nobody` none."""
+        visible = self.hidden_counters.get(name)
+        if visible is None:
+            return self.everyone
+        return 1 << seat if visible == "owner" else 0
+
     def set_counter(self, name: str, seat: int, value: int) -> None:
-        """Set a seat's counter, kept within its bounds; everyone sees the new value."""
+        """Set a seat's counter, kept within its bounds; those who may see it (counter_seers)
+        learn the new value."""
         low, high = self.bounds[name]
         value = low if value < low else high if value > high else int(value)
         values = self.counters[name]
+        if self.hidden_counters and name in self.hidden_counters:
+            # told even when unchanged: a missing event would tell the others the value
+            values[seat] = value
+            self.log.emit("counter", seat=seat, name=name, value=value,
+                          secret={"value": self.counter_seers(name, seat)})
+            return
         if values[seat] != value:
             values[seat] = value
             self.log.emit("counter", seat=seat, name=name, value=value)
 
     # -- teams ------------------------------------------------------------------
     def team_of(self, seat: int) -> int:
-        """The team of a seat (seats are dealt to teams in turn); 0 without teams."""
-        return seat % self.teams if self.teams else 0
+        """The team of a seat (dealt in turn, or at random with `teams: {dealt: ...}`); 0
+        without teams."""
+        return self.team_list[seat] if self.teams else 0
 
     def team(self, seat: int) -> tuple:
         """Every seat on ``seat``'s team, out of the game or not (just ``seat`` without teams)."""

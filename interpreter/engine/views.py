@@ -62,9 +62,39 @@ class _Face:
             "decision": decision.to_dict() if decision is not None else None,
             "finished": self.finished,
             "winner": self.winner,
-            # per-player counters are public; shown only by editions that declare some
+            # per-player counters (hidden values as None); shown only by editions that declare some
             **({"counters": counters} if counters else {}),
+            # teams dealt at random (`dealt: random` or `secret`): each seat's, None where secret
+            **({"teams": self.teams} if self.teams is not None else {}),
         }
+
+
+def counters_seen(table, seat: int | None) -> dict:
+    """The counters as ``seat`` may see them (None: a spectator, who sees only what everyone
+    may): name -> one value per seat, None where it may not know a hidden counter's value."""
+    return _counters_seen(table, 0 if seat is None else 1 << seat)
+
+
+def _counters_seen(table, bit: int) -> dict:
+    """The counters as ``bit``'s seat sees them: every value of a public counter; of a
+    counter declared `visible: owner` or `nobody`, None where the seat may not know it."""
+    hidden = table.hidden_counters
+    if not hidden:
+        return {name: list(values) for name, values in table.counters.items()}
+    seers = table.counter_seers
+    return {name: list(values) if name not in hidden else
+            [value if seers(name, seat) & bit else None for seat, value in enumerate(values)]
+            for name, values in table.counters.items()}
+
+
+def _teams_seen(table, seat: int) -> list | None:
+    """Each seat's team as ``seat`` knows it, for teams dealt at random (None for none, or
+    for teams dealt in turn, which the seats tell): of secret teams, its own only."""
+    if not table.teams or getattr(table.edition, "teams_dealt", "in_turn") == "in_turn":
+        return None
+    if table.secret_teams:
+        return [team if other == seat else None for other, team in enumerate(table.team_list)]
+    return list(table.team_list)
 
 
 def _zone_seen(zone, bit: int) -> dict:
@@ -82,7 +112,7 @@ class View(_Face):
 
     __slots__ = ("seat", "players", "current", "turn_number", "direction", "finished", "winner",
                  "_alive", "_owed", "_hand", "_counts", "_seen", "_pile_count", "_pile_known",
-                 "_discard", "_removed", "_zones", "_areas", "_counters", "_decision")
+                 "_discard", "_removed", "_zones", "_areas", "_counters", "_decision", "_teams")
 
     def __init__(self, state, seat: int) -> None:
         table = state.table
@@ -104,7 +134,8 @@ class View(_Face):
         self._removed = [inst.id for inst in table.removed.cards]
         self._zones = {name: _zone_seen(zone, bit) for name, zone in table.extra.items()}
         self._areas = {name: [_zone_seen(zone, bit) for zone in zones] for name, zones in table.areas.items()}
-        self._counters = {name: list(values) for name, values in table.counters.items()}
+        self._counters = _counters_seen(table, bit)
+        self._teams = _teams_seen(table, seat)
         pending = state.decision()
         self._decision = decision_for(pending) if getattr(pending, "seat", None) == seat else None
 
@@ -165,13 +196,20 @@ class View(_Face):
 
     @property
     def counters(self) -> dict:
-        """Per-player counters (public): name -> one value per seat."""
+        """Per-player counters: name -> one value per seat (None where a counter declared
+        `visible: owner` or `nobody` is not this seat's to know)."""
         return {name: list(values) for name, values in self._counters.items()}
 
     @property
     def decision(self):
         """The decision this seat must make now, if any (as :func:`decision_for` gives it)."""
         return self._decision
+
+    @property
+    def teams(self) -> list | None:
+        """Each seat's team, for teams dealt at random (None where this seat may not know
+        it: of secret teams it knows its own only); None for teams dealt in turn or none."""
+        return None if self._teams is None else list(self._teams)
 
 
 class LiveView(_Face):
@@ -289,8 +327,14 @@ class LiveView(_Face):
 
     @property
     def counters(self) -> dict:
-        """Per-player counters (public): name -> one value per seat."""
-        return {name: list(values) for name, values in self._state.table.counters.items()}
+        """Per-player counters: name -> one value per seat (None where a counter declared
+        `visible: owner` or `nobody` is not this seat's to know)."""
+        return _counters_seen(self._state.table, self._bit)
+
+    @property
+    def teams(self) -> list | None:
+        """Each seat's team, for teams dealt at random (see :attr:`View.teams`)."""
+        return _teams_seen(self._state.table, self.seat)
 
 
 class SearchView(View):

@@ -149,6 +149,34 @@ def deal(table, seat: int, rng, held=frozenset(), rules: PlaceRules | None = Non
         shuffle(rng, cards)
     for inst, (card_id, uid, card) in zip(places, cards):
         inst.card, inst.id, inst.uid = card, card_id, uid
+    if table.hidden_counters:
+        _forget_counters(table, seat)
+    if table.secret_teams:
+        _redeal_teams(table, seat, rng)
+
+
+def _redeal_teams(table, seat: int, rng) -> None:
+    """Secret teams dealt afresh for ``seat``: it keeps its own team, the other seats' teams
+    (which it cannot know) are shuffled among them, from their sorted list, so twins that
+    differ only there deal alike."""
+    mine = table.team_list[seat]
+    others = sorted(team for other, team in enumerate(table.team_list) if other != seat)
+    shuffle(rng, others)
+    dealt = iter(others)
+    table.team_list = [mine if other == seat else next(dealt) for other in range(len(table.team_list))]
+
+
+def _forget_counters(table, seat: int) -> None:
+    """The values of hidden counters (`visible: owner` or `nobody`) that ``seat`` may not
+    know, put back to where they start: a world dealt for the seat holds no one else's
+    secret number (a sealed bid), and twins that differ only there deal alike."""
+    starts = table.edition.counters
+    for name in table.hidden_counters:
+        values = table.counters[name]
+        start = starts[name].get("start", 0)
+        for other in range(len(values)):
+            if not table.counter_seers(name, other) & (1 << seat):
+                values[other] = start
     table.count_reactive()
 
 

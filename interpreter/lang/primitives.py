@@ -243,9 +243,13 @@ def played_by(ctx, card):
 
 
 @primitive([("name", COUNTER_NAME), ("player", PLAYER, "me")], INT, QUERY,
-           "`player`'s counter `name` (a score, tokens, a mark): a number every player can see, declared under `counters:`.")
+           "`player`'s counter `name` (a score, tokens, a mark), declared under `counters:`: a number every player can see, unless the counter is declared `visible: owner` (only `player` knows it) or `visible: nobody`; such a number stays a secret in what it is used for, until it is stored where everyone sees it.")
 def counter(ctx, name, player):
-    return ctx.table.counters[name][player]
+    table = ctx.table
+    value = table.counters[name][player]
+    if table.hidden_counters and name in table.hidden_counters:
+        return PrivateInt(value, table.counter_seers(name, player))
+    return value
 
 
 # -- cards and zones ----------------------------------------------------------------
@@ -480,13 +484,16 @@ def _secret_place(ctx, place, by):
     return PrivateInt(place, 1 << by)
 
 
-@primitive([("zone", ZONE), ("by", PLAYER, "me")], INT, CHOICE,
-           '`by` picks a place in `zone`: 0 is the top, `count(zone)` the bottom.',
+@primitive([("zone", ZONE), ("by", PLAYER, "me"), ("within", INT, "0")], INT, CHOICE,
+           '`by` picks a place in `zone`: 0 is the top, `count(zone)` the bottom. With `within` above 0 only the top `within` places are offered (`within=3`: the top, second or third place), with no scratch zone needed.',
            walks=("zone",))
-def choose_position(ctx, zone, by):
-    places = list(range(len(zone.cards) + 1))
-    return Decision(by, "choose_position", places, None, {**ctx.state.about(ctx), "zone": zone.name},
-                    (_secret_place, (by,)))
+def choose_position(ctx, zone, by, within):
+    size = len(zone.cards) + 1  # the places: above each card, and the bottom
+    info = {**ctx.state.about(ctx), "zone": zone.name}
+    if 0 < within < size:  # the top few places only: the last one offered is not the bottom
+        size = int(within)
+        info["within"] = size
+    return Decision(by, "choose_position", list(range(size)), None, info, (_secret_place, (by,)))
 
 
 @primitive([("question", STR), ("by", PLAYER, "me")], BOOL, CHOICE,
@@ -521,6 +528,67 @@ def rearrange(ctx, cards, by):
     return Decision(by, "rearrange", options, None,
                     {**ctx.state.about(ctx), "cards": [inst.id if inst.known & bit else None for inst in found]},
                     (_put_in_order, (found, by)))
+
+
+# -- numbers, places within a part of a zone, secret answers, hidden places (issue 42) --
+#: the largest number `choose_number` offers (every number of its range is an option)
+MAX_CHOSEN_NUMBER = 100
+
+
+def _kept_secret(ctx, number, by):
+    return PrivateInt(number, 1 << by)
+
+
+@primitive([("low", INT), ("high", INT), ("by", PLAYER, "me"), ("secret", BOOL, "false")], INT, CHOICE,
+           '`by` picks a whole number from `low` to `high` (both included; at most 0 to 100): a bid, how many to discard. Nobody is asked when `low` equals `high`; a range with no number in it (`high` below `low`) stops the game with an error. With `secret=true` only `by` learns the answer: every other seat sees that a number was chosen, never which, until the number is shown (stored in a counter everyone sees, or used where everyone sees it), so players asked one after another choose as if at once (a sealed bid, a vote).')
+def choose_number(ctx, low, high, by, secret):
+    if high < low:
+        fail(ctx.state.where(ctx), f"choose_number() was given the range {shown(low)} to {shown(high)}, "
+                                   "which holds no number: nobody can answer it; keep `high` at least `low`, or "
+                                   "ask only when a number can be chosen (`if count(hand(me)) > 0 { ... }`)")
+    if low < 0 or high > MAX_CHOSEN_NUMBER:
+        fail(ctx.state.where(ctx), f"choose_number() was given the range {shown(low)} to {shown(high)}; "
+                                   f"the numbers offered must lie from 0 to {MAX_CHOSEN_NUMBER} (a player "
+                                   "picks one of every number): narrow the range, such as with `min(n, 10)`")
+    if low == high:  # a choice of one is no choice, and everyone can tell what it is
+        return int(low)
+    numbers = list(range(int(low), int(high) + 1))
+    info = {**ctx.state.about(ctx), "low": int(low), "high": int(high)}
+    if secret:
+        info["secret"] = True
+        return Decision(by, "choose_number", numbers, None, info, (_kept_secret, (by,)))
+    return Decision(by, "choose_number", numbers, None, info)
+
+
+def _picked_seat(ctx, index, seats):
+    return seats[index]
+
+
+@primitive([("among", PLAYERS)], PLAYER, CHANCE,
+           'One player of `among` picked uniformly at random; nobody chooses it and no event names the pick (nothing for none). With a counter declared `visible: owner` it deals a secret role: set every player\'s counter, the one picked to 1 and the others to 0, so that every seat is told alike that its counter was set.',
+           waits=True)
+def random_player(ctx, among):
+    seats = list(seats_of(among))
+    if len(seats) < 2:
+        return seats[0] if seats else None
+    return Chance("pick", len(seats), {"players": seats} if ctx.state.explicit_chance else None,
+                  (_picked_seat, (seats,)))
+
+
+def _hidden_place(ctx, place):
+    return PrivateInt(place, 0)
+
+
+@primitive([("zone", ZONE), ("within", INT, "0")], INT, CHANCE,
+           'A place in `zone` picked at random that no player learns: from the top (0) to the bottom (`count(zone)`), or with `within` above 0 among the top `within` places only (`within=3`: one of the top three places). Used as `move`\'s `at`, every seat loses track of the card, and of the order of the pile under the place, as if the card had been slipped in unseen.',
+           waits=True, walks=("zone",))
+def random_position(ctx, zone, within):
+    size = len(zone.cards)
+    places = size + 1 if within <= 0 else min(int(within), size + 1)
+    if places < 2:  # one place only: everyone can tell where the card goes
+        return 0
+    return Chance("pick", places, {"zone": zone.name, "places": places} if ctx.state.explicit_chance else None,
+                  (_hidden_place, ()))
 
 
 # -- actions --------------------------------------------------------------------------
@@ -660,14 +728,14 @@ def revive(ctx, player):
 
 
 @primitive([("name", COUNTER_NAME), ("amount", INT), ("player", PLAYER, "me")], None, ACTION,
-           "Add `amount` (a negative number takes away) to `player`'s counter `name`; it stays within the counter's `min` and `max`. Everyone sees the new value.")
+           "Add `amount` (a negative number takes away) to `player`'s counter `name`; it stays within the counter's `min` and `max`. Everyone sees the new value (for a counter declared `visible: owner` only `player`, for `visible: nobody` no one).")
 def add_counter(ctx, name, amount, player):
     if player is not None:
         ctx.table.set_counter(name, player, ctx.table.counters[name][player] + amount)
 
 
 @primitive([("name", COUNTER_NAME), ("value", INT), ("player", PLAYER, "me")], None, ACTION,
-           "Set `player`'s counter `name` to `value` (kept within the counter's `min` and `max`). Everyone sees the new value.")
+           "Set `player`'s counter `name` to `value` (kept within the counter's `min` and `max`). Everyone sees the new value (for a counter declared `visible: owner` only `player`, for `visible: nobody` no one): setting a counter everyone sees to a secret number (from `choose_number(..., secret=true)` or a hidden counter) shows it to all.")
 def set_counter(ctx, name, value, player):
     if player is not None:
         ctx.table.set_counter(name, player, value)

@@ -314,6 +314,7 @@ class _ViewCompiler:
                           scoring=scoring, actions=actions, restrictions=restrictions,
                           origin=Origin(doc.path, 1), variant=variant, checks=checks, teams=teams,
                           teams_together=bool(data.get("teams", {}).get("together", False)),
+                          teams_dealt=str(data.get("teams", {}).get("dealt", "in_turn")),
                           kind="expansion" if doc.expansions() else "edition",
                           expansions=tuple(layer.path for layer in doc.expansions()),
                           description=" ".join(str(data.get("description", "")).split()),

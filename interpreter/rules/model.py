@@ -224,6 +224,9 @@ class Edition:
     teams: int = 0  # how many teams (0: everyone plays alone); seat s is on team s % teams
     teams_together: bool = False  # partners share their lives: one out, the whole team out
     procedures: dict = field(default_factory=dict, compare=False, hash=False)  # name -> Procedure (written out already)
+    # how seats join teams: "in_turn" (seat s on team s % teams), "random" (dealt at random
+    # from the game's seed, known to all) or "secret" (at random, each knowing only their own)
+    teams_dealt: str = "in_turn"
     # the resolved rule data of this view (the variant's parts merged in), as written
     data: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
 

@@ -216,6 +216,21 @@ def _rearrange(a: _Args) -> str:
     return f"{a['by']} puts {a['cards']} back in any order they like"
 
 
+def _choose_number(a: _Args) -> str:
+    secret = a.get("secret")
+    told = (" in secret (nobody else learns it until it is shown)"
+            if isinstance(secret, s.BoolLit) and secret.value else "")
+    return f"a number from {a['low']} to {a['high']} that {_does(a.by(), 'choose', 'chooses')}{told}"
+
+
+def _within(a: _Args) -> str:
+    """" within the top 3 places" for `choose_position(..., within=3)`, else nothing."""
+    within = a.get("within")
+    if within is None or (isinstance(within, s.IntLit) and within.value <= 0):
+        return ""
+    return f" within the top {a['within']} places"
+
+
 def _zone_of(a: _Args) -> str:
     name = a.get("name")
     zone = words(name.value) if isinstance(name, s.StrLit) else a["name"]
@@ -263,7 +278,10 @@ WORDING = dict(
     choose_player=lambda a: f"a player {_does(a.by(), 'choose', 'chooses')} among {a['among']}",
     choose_card=_choose_card,
     choose_title=lambda a: f"a card title {_does(a.by(), 'name', 'names')}",
-    choose_position=lambda a: f"a place in {a['zone']} that {_does(a.by(), 'choose', 'chooses')}",
+    choose_position=lambda a: f"a place in {a['zone']}{_within(a)} that {_does(a.by(), 'choose', 'chooses')}",
+    choose_number=_choose_number,
+    random_player=lambda a: f"a player picked at random among {a['among']} (no one is told who)",
+    random_position=lambda a: f"a random place in {a['zone']}{_within(a)} that nobody learns",
     ask=lambda a: (f"{_does(a.by(), 'answer', 'answers')} yes to “"
                    + (a.get("question").value if isinstance(a.get("question"), s.StrLit)
                       else a["question"]) + "”"),
@@ -412,8 +430,10 @@ class _Words:
         if at is None or (isinstance(at, s.IntLit) and at.value == 0):
             return f"on top of {zone}" if isinstance(to, s.Name) and to.id == "draw_pile" else f"to {zone}"
         if isinstance(at, s.Call) and at.name == N.choose_position:
-            chooser = _Args(self, at).by()
-            return f"into {zone} at a place {_does(chooser, 'choose', 'chooses')}"
+            args = _Args(self, at)
+            return f"into {zone} at a place{_within(args)} {_does(args.by(), 'choose', 'chooses')}"
+        if isinstance(at, s.Call) and at.name == N.random_position:
+            return f"into {zone} at a random place{_within(_Args(self, at))} that nobody learns"
         if isinstance(at, s.Call) and at.name == N.count and at.args and self.expr(at.args[0]) == zone:
             return f"to the bottom of {zone}"
         return f"into {zone} at place {self.expr(at)} from the top"

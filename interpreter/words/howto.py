@@ -104,7 +104,7 @@ def how_to_play(edition: Edition, players: int) -> list[tuple[str, str]]:
     for check in edition.checks:
         out.append(("Always:", " ".join(check.text.split())))
     if edition.teams:
-        out.append(("Teams:", "Players are in teams; partners sit apart and win together."))
+        out.append(("Teams:", _TEAMS_DEALT.get(edition.teams_dealt, _TEAMS_DEALT["in_turn"])))
     out.append(("The end:", f"{_out_players(edition)} {_win(edition)}"))
     return out
 
@@ -132,6 +132,15 @@ def _records(edition: Edition) -> list:
     """Everything of the edition that holds effects: cards, combos and edition-wide rules."""
     return [*edition.cards.values(), *edition.combos, *edition.checks, *edition.triggers,
             *edition.actions, *edition.restrictions]
+
+
+#: how players join teams (`teams: {dealt: ...}`), in words
+_TEAMS_DEALT = {"in_turn": "Players are in teams; partners sit apart and win together.",
+                "random": "Players are dealt into teams at random before the game, for everyone to "
+                          "see; partners win together.",
+                "secret": "Players are dealt into teams at random and in secret before the game: "
+                          "each knows only their own team, not who their partners are; partners "
+                          "win together."}
 
 
 def _win(edition: Edition) -> str:
@@ -215,11 +224,13 @@ def _change_sentence(change, before: Edition, after: Edition) -> str | None:
     if head == "turn":
         return "Ending a turn works differently (see How to play)."
     if head in ("win", "teams"):
-        return _win(after) if head == "win" else "Players play in teams."
+        return _win(after) if head == "win" else "Players play in teams." if after.teams_dealt == "in_turn" \
+            else _TEAMS_DEALT[after.teams_dealt]
     if head in _RECORDS:  # triggers, free actions and limits on plays: their own words
         return _record_change(head, parts[1], change, after)
     if head == "counters":
-        return "Every player keeps public counts (see Counters)."
+        hidden = any(spec.get("visible", "everyone") != "everyone" for spec in after.counters.values())
+        return f"Every player keeps {'counts, some of them secret' if hidden else 'public counts'} (see Counters)."
     if head == "checks":
         check = next((c for c in after.checks if c.id == parts[1]), None)
         if sign == "+" and check is not None:

@@ -62,7 +62,8 @@ def as_data(edition: Edition) -> dict:
     out["turn"] = dict(data.get("turn", {}))
     out["win"] = data.get("win", edition.win)
     if edition.teams:
-        out["teams"] = {"count": edition.teams, **({"together": True} if edition.teams_together else {})}
+        out["teams"] = {"count": edition.teams, **({"together": True} if edition.teams_together else {}),
+                        **({"dealt": edition.teams_dealt} if edition.teams_dealt != "in_turn" else {})}
     if data.get("zones"):
         out["zones"] = dict(data["zones"])
     if data.get("counters"):

@@ -672,6 +672,8 @@ def _rule_blocks(edition: Edition) -> list:
     blocks = [Heading(2, "The rules in numbers"), Items(tuple(switches(edition))),
               Para(ctx.program(edition.turn_draw), "Ending a turn by drawing:"),
               Para(_WIN.get(edition.win, "See “Scoring” below.") +
+                   (" In a team game their whole team wins with them, partners who are out included."
+                    if edition.teams and edition.win == "last_standing" else "") +
                    (" Partners share their lives: when one of them is out, the whole team is out."
                     if edition.teams and edition.teams_together else ""), "Winning:")]
     if edition.zones:
@@ -711,6 +713,11 @@ def _zone_words(edition: Edition, zone: str | None) -> str:
     return f"the {words(zone or 'zone')}"
 
 
+#: how the rulesheet says who may see a counter declared with `visible:`
+_COUNTER_SEEN = {"everyone": "", "owner": " (each player's own, secret from the others)",
+                 "nobody": " (kept secret from every player)"}
+
+
 def _phase_blocks(edition: Edition, ctx) -> list:
     """Scores, counters and triggers, in plain words."""
     blocks = []
@@ -730,8 +737,10 @@ def _phase_blocks(edition: Edition, ctx) -> list:
         blocks.append(Para(_sentence("; ".join(parts)), "Scoring:"))
     if edition.counters:
         kept = [f"“{words(name)}”" + (f" ({spec['text'].rstrip('.')})" if spec.get("text") else "")
-                + f", starting at {spec.get('start', 0)}" for name, spec in edition.counters.items()]
-        blocks.append(Para(_sentence("every player keeps a public count of " + _and(kept)),
+                + f", starting at {spec.get('start', 0)}" + _COUNTER_SEEN[spec.get("visible", "everyone")]
+                for name, spec in edition.counters.items()]
+        public = all(spec.get("visible", "everyone") == "everyone" for spec in edition.counters.values())
+        blocks.append(Para(_sentence(f"every player keeps a {'public ' if public else ''}count of " + _and(kept)),
                            "Counters:"))
     if edition.restrictions:
         blocks.append(Heading(3, "Limits on every play"))
