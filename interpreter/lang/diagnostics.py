@@ -51,6 +51,7 @@ CODES: dict[str, str] = {
     "unknown-aggregate": "an aggregate (`sum(... for x in ...)`) names no aggregate kittens knows",
     "unknown-counter": "an effect names a per-player counter that the edition does not declare under `counters:`",
     "redefined-name": "a `let` or `for` reuses a name that is already defined",
+    "shadows-primitive": "a name the file defines (`let`, a loop's name, a `choose` name, a zone) is also a primitive's name: the file's name wins, and calls of the primitive still reach it",
     "unknown-rule": "`rules.NAME` names no rule or parameter",
     "not-allowed-here": "a primitive used where it may not be (a choice in a pure expression, cancel outside a reaction)",
     "unused-value": "a query is used as a statement and its value is thrown away",

@@ -19,7 +19,7 @@ from ..lang.diagnostics import did_you_mean
 from .compose import EXPANSION, Claims, where
 from .library import Library, _card_extras, _plain, inline_library, load_library, resolve
 from .model import Card, Combo, Origin
-from .workspace import Workspace, base_names
+from .workspace import Workspace, base_names, report_choice_name
 
 
 @dataclass
@@ -258,6 +258,7 @@ def check_combo_patches(ws: Workspace, done: list, combos: dict, env) -> None:
         for name, tree in combo.choose:
             if "choose" in changes:
                 found = ws.check(layer, path + ("choose", name), tree, env, P.PLAY, names)
+                report_choice_name(ws, layer, path + ("choose", name), name, names)
             else:
                 found = checker.Checker(env, P.PLAY, names).expression(tree) if tree else None
             names[name] = found or "?"
@@ -276,6 +277,7 @@ def check_patches(ws: Workspace, done: list, cards: dict, env) -> None:
         for name, tree in card.choose:
             if "choose" in changes:
                 found = ws.check(layer, path + ("choose", name), tree, env, P.PLAY, names)
+                report_choice_name(ws, layer, path + ("choose", name), name, names)
             else:  # the original's choices: their types, without reporting again
                 found = checker.Checker(env, P.PLAY, names).expression(tree) if tree else None
             names[name] = found or "?"
