@@ -71,6 +71,7 @@ CODES: dict[str, str] = {
     "already-there": "a change adds what is already there: a card already in the deck, a parameter that exists, a combo already on",
     "nothing-to-change": "a change removes, sets, replaces or patches something that is not there",
     "conflict": "two expansions (or two card libraries) set one value differently",
+    "patches-replaced-card": "a patch changes what another file's replacement of the card says (patches apply after every replacement): check that it was written for that version",
     "missing-need": "an expansion needs an edition or expansion that is not part of the game",
     "not-in-deck": "a scenario places a card the edition puts no copy of in its deck (a position no real game reaches)",
     "text-mismatch": "a card's text and its effect disagree on a key number (the text says three, the effect uses 5)",
