@@ -119,7 +119,9 @@ class HumanTable:
         for event in events[start:]:
             if event["type"] in ("window", "answer"):  # a new round of answers begins
                 after = [(event["seat"] + i) % n for i in range(1, n)]
-                queue = [s for s in after if s in self.humans and alive[s]]
+                # players who are out are asked too where a card lets them answer
+                ghosts = bool(self.state.game.out_answers)
+                queue = [s for s in after if s in self.humans and (alive[s] or ghosts)]
             elif event["type"] == "window_closed":
                 while queue:
                     self._dummy_answer(queue.pop(0))
@@ -259,7 +261,9 @@ class HumanTable:
         write(f"Turn {self.state.table.turn}: seat {view.current}'s turn. You are seat {seat}.")
         for other in range(view.players):
             if not view.alive[other]:
-                write(f"  seat {other}: out")
+                held = view.hand_count(other)
+                write(f"  seat {other}{' (you)' if other == seat else ''}: out"
+                      + (f", {_cards(held)}" if held else ""))
                 continue
             owed = view.owed[other]
             extra = f", owes {owed} turns" if owed > 1 else ""

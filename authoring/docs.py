@@ -68,6 +68,9 @@ names (`me`, `this`) and a loop's name cannot be changed. There are no loops
 other than `for` over a finite list, no recursion and no way to call Python,
 so every effect ends.
 
+An edition may also name pieces of effect and call them like primitives:
+`pickpocket(victim, 2)`, `cats_of(p) > 2`. See "Procedures" in format.md.
+
 ### Aggregates
 
 An aggregate walks a list of players or cards and sums it up in one value:

@@ -43,6 +43,7 @@ class Vocabulary:
     cards: dict = field(default_factory=dict)
     tags: dict = field(default_factory=dict)
     params: dict = field(default_factory=dict)  # name -> its value or default
+    procedures: dict = field(default_factory=dict)  # name -> (signature, what it does)
 
 
 @dataclass
@@ -69,6 +70,7 @@ def analyse(path: str, text: str, overlays: dict | None = None) -> Analysis:
     own += _caused_elsewhere(ws, real, text, overlays or {})
     vocabulary = _vocabulary(ws, text)
     _add_inline_cards(ws, real, vocabulary)
+    _add_procedures(ws, real, vocabulary)
     reached = frozenset(os.path.realpath(doc.path) for doc, _kind in ws.documents() if doc is not None)
     return Analysis(path, text, own, vocabulary, reached)
 
@@ -90,6 +92,22 @@ def _add_inline_cards(ws: Workspace, real: str, vocab: Vocabulary) -> None:
             vocab.cards[card_id] = card  # its own definition (or replacement) wins
             for tag in card.tags:
                 vocab.tags.setdefault(tag, []).append(card_id)
+
+
+def _add_procedures(ws: Workspace, real: str, vocab: Vocabulary) -> None:
+    """The procedures the open file declares (`procedures:`), as written: their signatures
+    for completion and hover, even while the file does not check yet."""
+    for doc, kind in ws.documents():
+        if doc is None or kind not in ("edition", "expansion") or os.path.realpath(doc.path) != real:
+            continue
+        declared = doc.data.get("procedures") if isinstance(doc.data, dict) else None
+        for name, raw in (declared if isinstance(declared, dict) else {}).items():
+            raw = raw if isinstance(raw, dict) else {}
+            params = raw.get("params") if isinstance(raw.get("params"), dict) else {}
+            shown = ", ".join(f"{param}: {type_}" for param, type_ in params.items())
+            what = "value" if "value" in raw else "effect"
+            vocab.procedures[str(name)] = (f"{name}({shown})  # a {what} procedure of this file",
+                                           " ".join(str(raw.get("text", "")).split()))
 
 
 def _caused_elsewhere(ws: Workspace, real: str, text: str, overlays: dict) -> list[Diagnostic]:
@@ -249,7 +267,9 @@ def completions(analysis: Analysis, line: int, column: int) -> list[Item]:
     tags = [Item(tag, "constant", f"tag of {len(ids)} card(s)", ", ".join(sorted(ids)))
             for tag, ids in sorted(vocab.tags.items())]
     if ctx.kind == "effect":
-        items = [Item(p.name, "function", p.signature(), p.summary) for p in P.PRIMITIVES.values()]
+        items = [Item(name, "function", signature, text) for name, (signature, text) in vocab.procedures.items()]
+        items += [Item(p.name, "function", p.signature(), p.summary) for p in P.PRIMITIVES.values()
+                  if p.name not in vocab.procedures]  # a file's procedure comes before a primitive
         items += [Item(name, "variable", str(type_)) for name, type_ in P.BUILTIN_NAMES.items()]
         items += [Item(word, "keyword") for word in ("let", "if", "else", "for", "in", "and", "or",
                                                      "not", "true", "false", "rules", "this")]
@@ -302,6 +322,9 @@ def hover(analysis: Analysis, line: int, column: int) -> str | None:
     if word in AGGREGATES and ctx.kind in ("effect", "rule", None) and \
             (word not in P.PRIMITIVES or " for " in line_text[start:]):  # `max(x for p in ...)`
         return f"```\n{word}(VALUE for NAME in LIST if CONDITION)\n```\n\n{AGGREGATE_SUMMARIES[word]}"
+    if word in vocab.procedures and ctx.kind in ("effect", "rule", "string", None):
+        signature, text = vocab.procedures[word]
+        return f"```\n{signature}\n```\n\n{text}" if text else f"```\n{signature}\n```"
     if word in P.PRIMITIVES and ctx.kind in ("effect", "rule", "string", None):
         prim = P.PRIMITIVES[word]
         return f"```\n{prim.signature()}\n```\n\n{prim.summary}"

@@ -361,3 +361,29 @@ def test_the_editor_knows_triggers_aggregates_and_counters(tmp_path):
     assert "VALUE for NAME in LIST" in sum_hover and "total" in sum_hover
     from kittens.interpreter.lang.primitives import PRIMITIVES
     assert PRIMITIVES["counter"].summary in counter_hover
+
+
+def test_a_files_procedures_complete_and_hover_in_its_effects(tmp_path):
+    text = EDITION.replace("add_cards: {peek: 2}\n", "") + """procedures:
+  pickpocket:
+    text: Take a random card from a player.
+    params: {victim: player}
+    effect: move(random_card(hand(victim)), hand(me))
+triggers:
+  - id: start
+    on: game_start
+    text: Everyone steals once.
+    effect: pickpocket(next_player())
+"""
+    path = tmp_path / "procs.yaml"
+    path.write_text(text)
+
+    async def script(editor):
+        uri = editor.open(path)
+        assert list(await editor.diagnostics(uri)) == []
+        return (await editor.hover(uri, *position_of(text, "pickpocket(next", 3)),
+                await editor.complete(uri, *position_of(text, "pickpocket(next", 4)))
+
+    hover, items = session(tmp_path, script)
+    assert "pickpocket(victim: player)" in hover and "Take a random card" in hover, hover
+    assert "pickpocket" in items  # (completion keeps the names that start with "pick")

@@ -11,7 +11,8 @@ import pytest
 from kittens import Game, load_edition, make_players, play_game
 
 EXAMPLES = {**{name: f"examples/house-rules/{name}.yaml"
-               for name in ("most_cats", "partner_gifts", "hand_limit", "under_pressure", "bluff")},
+               for name in ("most_cats", "partner_gifts", "hand_limit", "under_pressure", "bluff",
+                            "ghosts", "pickpockets")},
             "zombie_kittens": "examples/expansions/zombie_kittens.yaml"}
 
 

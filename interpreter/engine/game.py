@@ -74,9 +74,14 @@ class Game:
         self.titles = list(self.deck) or sorted(edition.cards)
         self.reactive = frozenset(card_id for card_id, card in edition.cards.items()
                                   if card.when in PLAYABLE_IN_WINDOW)
+        # cards a player who is out may answer with (`who: out` or `anyone`); empty in
+        # every edition without them, which then never looks at the seats that are out
+        self.out_answers = frozenset(card_id for card_id in self.reactive if edition.cards[card_id].who != "in")
+        self.out_only = frozenset(card_id for card_id, card in edition.cards.items() if card.who == "out")
         # what an action decision offers, worked out once: card id -> (rule, option)
         self.on_turn = {card_id: (rule, "play " + card_id) for card_id, rule in self.cards.items()
-                        if rule.record.when in PLAYABLE_ON_TURN and rule.record.stands_for is None}
+                        if rule.record.when in PLAYABLE_ON_TURN and rule.record.stands_for is None
+                        and rule.record.who != "out"}
         # wildcards played as another title: card id -> ((rule of the title, option), ...)
         self.wild_plays = {
             card_id: tuple((self.cards[other], f"play {card_id} as {other}") for other in self.titles

@@ -48,8 +48,7 @@ class WindowFrame(Frame):
                     table.log.window(self.play.seat, self.play.rule.id)
                 self.phase = _ROUND
             elif phase == _ROUND:  # a new round: every seat in turn, from the last to answer
-                order = table.seats_from(self.last)
-                self.seats, self.position, self.phase = order[1:] + order[:1], 0, _ASKING
+                self.seats, self.position, self.phase = answering_order(state, self.last), 0, _ASKING
             elif phase == _ASKING:
                 request = self._next_question(state)
                 if request is not None:
@@ -159,6 +158,23 @@ def public_choice(value):
     return {"count": 1}
 
 
+def answering_order(state, last: int) -> list:
+    """The seats asked in a round, in turn order after ``last`` (who answered last) and
+    ending with it: the seats still in, and those out who hold a card they may answer with."""
+    table = state.table
+    if not state.game.out_answers:
+        order = table.seats_from(last)
+        return order[1:] + order[:1]
+    n, step, alive = table.players, table.direction, table.alive
+    after = [(last + i * step) % n for i in range(1, n + 1)]
+    return [seat for seat in after if alive[seat] or _holds_out_answer(state, seat)]
+
+
+def _holds_out_answer(state, seat: int) -> bool:
+    hand, ids = state.table.hands[seat], state.game.out_answers
+    return bool(hand.reactive) and any(inst.id in ids for inst in hand.cards)
+
+
 def may_be_answered(state, seat: int) -> bool:
     """Whether anyone could answer a play of ``seat``: someone else holds a card that
     answers plays (or the player does, where players may answer their own)."""
@@ -167,6 +183,9 @@ def may_be_answered(state, seat: int) -> bool:
     for other in table.seats_from(seat):
         if hands[other].reactive and (other != seat or state.rules["may_nope_own_action"]):
             return True
+    if state.game.out_answers:
+        return any(not table.alive[other] and other != seat and _holds_out_answer(state, other)
+                   for other in range(table.players))
     return False
 
 
@@ -177,7 +196,12 @@ def answers(state, seat: int, target=None):
     if not hand.reactive:  # the hand counts its cards that can answer (Table.move keeps it)
         return None, None
     options, values, ctx = None, None, None
-    reactive, cards = state.game.reactive, state.game.cards
+    game = state.game
+    reactive, cards = game.reactive, game.cards
+    if not state.table.alive[seat]:  # a player who is out answers only with what says they may
+        reactive = game.out_answers
+    elif game.out_only:
+        reactive = reactive - game.out_only
     for inst in hand.cards:
         if inst.id in reactive:
             label = "play " + inst.id

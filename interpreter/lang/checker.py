@@ -18,6 +18,7 @@ from . import syntax as s
 from .cost import Estimate, Limits
 from .diagnostics import ERROR, WARNING, did_you_mean
 from .names import SHADOWS, shadowed_primitive
+from .procedures import expand
 
 #: aggregates over a list: op -> (what each item's value must be, what the aggregate gives;
 #: None: the list's own type). `count` counts the items its `if` keeps (the value is not used).
@@ -72,6 +73,8 @@ class CheckEnv:
     player_zones: frozenset = frozenset()  # of those, the ones each player has a copy of
     limits: Limits | None = None  # of the edition; None: values and zone sizes unknown
     counters: frozenset | None = None  # the per-player counters declared; None: not known yet
+    procedures: dict = field(default_factory=dict)  # name -> procedures.Procedure, checked already
+    elsewhere: dict = field(default_factory=dict)  # card id -> the shipped library it is in, not loaded here
 
 
 class Checker:
@@ -89,12 +92,12 @@ class Checker:
     # -- entry points ---------------------------------------------------------
     def program(self, program: s.Program) -> list[Finding]:
         self._block(program.body)
-        self._estimate(lambda estimate: estimate.program(program))
+        self._estimate(lambda estimate: estimate.program(self._played(program)))
         return self.findings
 
     def expression(self, expr, expect: str | None = None) -> str | None:
         found = self._expect(expr, expect)
-        self._estimate(lambda estimate: estimate.expression(expr))
+        self._estimate(lambda estimate: estimate.expression(self._played(expr)))
         return found
 
     def _estimate(self, run) -> None:
@@ -106,6 +109,10 @@ class Checker:
             self._error(pos, code, message, WARNING)
 
     # -- helpers --------------------------------------------------------------
+    def _played(self, tree):
+        """The tree as it is played: with its procedure calls written out (procedures.py)."""
+        return expand(tree, self.env.procedures, self.scopes[0]) if self.env.procedures else tree
+
     def _expect(self, expr, expect: str | None) -> str | None:
         found = self._expr(expr)
         if expect and found and not P.accepts(expect, found):
@@ -158,7 +165,7 @@ class Checker:
                     self._stmt(inner)
         elif isinstance(stmt, s.CallStmt):
             returns = self._call(stmt.call)
-            prim = P.PRIMITIVES.get(stmt.call.name)
+            prim = self._callee(stmt.call.name)
             if prim is not None and returns is not None and prim.kind in (P.QUERY, P.CHANCE):
                 self._error(stmt.call.pos, "unused-value",
                             f"{stmt.call.name}() gives a value that is thrown away here: "
@@ -243,7 +250,7 @@ class Checker:
             return self.env.rules[expr.name]
         if isinstance(expr, s.Call):
             found = self._call(expr)
-            prim = P.PRIMITIVES.get(expr.name)
+            prim = self._callee(expr.name)
             if prim is not None and prim.returns is None:
                 self._error(expr.pos, "type-mismatch",
                             f"{expr.name}() is an action and gives no value: call it as a statement")
@@ -286,8 +293,17 @@ class Checker:
                 return True
         return False
 
+    def _callee(self, name: str) -> P.Primitive | None:
+        """What a call of ``name`` calls: a procedure of the edition (which a file names,
+        and so comes before a primitive of the same name), or a primitive."""
+        proc = self.env.procedures.get(name)
+        return proc.as_primitive() if proc is not None else P.PRIMITIVES.get(name)
+
     def _call(self, call: s.Call) -> str | None:
-        prim = P.PRIMITIVES.get(call.name)
+        prim = self._callee(call.name)
+        proc = self.env.procedures.get(call.name)
+        if proc is not None and proc.is_value:
+            self._pure_arguments(call)
         if prim is None:
             self._error(call.pos, "unknown-primitive",
                         f"no primitive is called '{call.name}'{did_you_mean(call.name, P.PRIMITIVES)}")
@@ -305,6 +321,18 @@ class Checker:
                         f"only queries may be used {where}")
         self._arguments(call, prim)
         return prim.returns
+
+    def _pure_arguments(self, call: s.Call) -> None:
+        """A value procedure's arguments stand in for its parameters wherever they are
+        used, so they may ask nothing and change nothing."""
+        for arg in (*call.args, *(kw.value for kw in call.kwargs)):
+            for node in s.walk(arg):
+                inner = self._callee(node.name) if isinstance(node, s.Call) else None
+                if inner is not None and inner.kind != P.QUERY:
+                    self._error(node.pos, "not-allowed-here",
+                                f"{node.name}() is {'an' if inner.kind == P.ACTION else 'a'} {inner.kind}: "
+                                f"the arguments of {call.name}() (a value procedure) may use queries "
+                                f"only; `let` its result first and pass the name")
 
     def _arguments(self, call: s.Call, prim: P.Primitive) -> None:
         params = prim.params
@@ -355,6 +383,12 @@ class Checker:
             known, what, code = self.env.counters, "counter", "unknown-counter"
         else:
             return
-        if known is not None and arg.value not in known:
+        if known is not None and arg.value not in known and wanted == P.CARD_ID and arg.value in self.env.elsewhere:
+            self._error(arg.pos, "card-not-loaded",
+                        f"'{arg.value}' is a card of {self.env.elsewhere[arg.value]}, which this edition does "
+                        "not load: this part does nothing until it does (apply the expansion that has the card, "
+                        "or include its library)", WARNING)
+        elif known is not None and arg.value not in known:
             self._error(arg.pos, code, f"no loaded {what} is called '{arg.value}'"
                         f"{did_you_mean(arg.value, known)}")
+

@@ -337,7 +337,9 @@ def playable_as(ctx, cards, card):
     state = ctx.state
     if not state.has_wilds:
         return [inst for inst in listed(cards) if inst.id == card]
-    wanted = state.cards[card]
+    wanted = state.cards.get(card)
+    if wanted is None:  # a card this edition does not load (the checker warned): nothing is it
+        return []
     return [inst for inst in listed(cards) if inst.card.may_stand_for(wanted)]
 
 

@@ -34,7 +34,7 @@ from ..lang.loader import Document
 #: parts an expansion replaces outright when it gives them (`players` widens instead)
 REPLACED = ("setup", "turn", "win", "teams")
 #: mapping parts whose keys are set one by one (later files win)
-KEYED = ("params", "rules", "zones", "skin", "counters")
+KEYED = ("params", "rules", "zones", "skin", "counters", "procedures")
 #: list parts that grow
 APPENDED = ("include", "checks", "triggers", "actions", "restrictions")
 #: parts a house rule replaces outright
@@ -264,7 +264,7 @@ class Layered:
             if part in data:
                 self.data[part] = data[part]
                 self._set((part,), layer, (part,))
-        for part in ("zones", "skin", "counters"):
+        for part in ("zones", "skin", "counters", "procedures"):
             self._keyed(layer, part, part, claim=False)
         self._appended(layer)
         problems += self._changes(layer)

@@ -17,8 +17,10 @@ from ..lang.checker import CheckEnv
 from ..lang.cost import edition_limits
 from ..lang.diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
 from ..lang.loader import Document
+from ..lang.procedures import expand, expand_record
 from . import cardset, edition_rules, plugins
 from .compose import Layer, Layered, by_marks, is_by_marks
+from .elsewhere import shipped_cards
 from .library import check_effects, declared_zones, zone_env
 from .model import Check, Edition, Origin, SetupStep
 from .setup import dead_cards, dry_run
@@ -145,7 +147,9 @@ def _compile_view(ws: Workspace, stack: Stack, variants: tuple) -> Edition | Non
     env = CheckEnv(card_ids=frozenset(cards), tags=frozenset(t for c in cards.values() for t in c.tags),
                    rules={name: spec[0] for name, spec in P.ENGINE_RULES.items()} | param_types,
                    **zone_env(zones), limits=edition_limits(data, card_params),
-                   counters=frozenset(counters))
+                   counters=frozenset(counters),
+                   elsewhere={card_id: where for card_id, where in shipped_cards().items() if card_id not in cards})
+    env.procedures = edition_rules.procedures(ws, doc, env)  # before the effects that call them
     for lib in libraries:
         check_effects(ws, lib, env)
     cardset.check_patches(ws, patches, cards, env)
@@ -287,19 +291,27 @@ class _ViewCompiler:
         env = CheckEnv(self.env.card_ids, self.env.tags,
                        {**self.env.rules, **_param_types(params)},
                        self.env.mentioned_cards, self.env.zones, self.env.player_zones,
-                       counters=self.env.counters)
+                       counters=self.env.counters, procedures=self.env.procedures, elsewhere=self.env.elsewhere)
         setup, setup_path = self._setup(env)
         teams = self._teams(lo)
         if self.ws.has_errors(doc.paths):  # the whole-edition checks need sound parts
             return None
         cards = self._switches(self.cards, params)
         combos = list(self._switches({combo.id: combo for combo in combos}, params).values())
+        procs = self.env.procedures  # written out in every effect that calls them: the game never sees them
+        cards = {card_id: expand_record(card, procs) for card_id, card in cards.items()}
+        combos = [expand_record(combo, procs) for combo in combos]
+        setup = tuple(expand_record(step, procs) for step in setup)
+        checks, triggers, actions, restrictions = (tuple(expand_record(r, procs) for r in records) for records in
+                                                   (self.checks, self.triggers, self.actions, self.restrictions))
+        scoring = expand_record(self.scoring, procs) if self.scoring is not None else None
         edition = Edition(id=data["id"], name=data["name"], players=(lo, hi), cards=cards,
                           deck=deck, combos=tuple(combos), setup=setup, rules=rules, params=params,
-                          turn_draw=self.turn_draw, win=data["win"] if isinstance(data["win"], str) else "score",
-                          zones=self.zones, triggers=self.triggers, counters=self.counters,
-                          scoring=self.scoring, actions=self.actions, restrictions=self.restrictions,
-                          origin=Origin(doc.path, 1), variant=variant, checks=self.checks, teams=teams,
+                          turn_draw=expand(self.turn_draw, procs),
+                          win=data["win"] if isinstance(data["win"], str) else "score",
+                          zones=self.zones, triggers=triggers, counters=self.counters,
+                          scoring=scoring, actions=actions, restrictions=restrictions,
+                          origin=Origin(doc.path, 1), variant=variant, checks=checks, teams=teams,
                           teams_together=bool(data.get("teams", {}).get("together", False)),
                           kind="expansion" if doc.expansions() else "edition",
                           expansions=tuple(layer.path for layer in doc.expansions()),
@@ -308,7 +320,7 @@ class _ViewCompiler:
                           if doc.variant is not None else "",
                           sources=tuple(doc.paths), extends=self._extends(),
                           origins=self._origins(deck, combo_ids or [], params, setup),
-                          data=dict(data))
+                          data=dict(data), procedures=dict(procs))
         self._dry_runs(edition, setup_path)
         self._unplayable(edition)
         return edition

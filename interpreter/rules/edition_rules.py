@@ -13,8 +13,9 @@ from __future__ import annotations
 from ..lang import primitives as P
 from ..lang import syntax as s
 from ..lang.checker import CheckEnv
-from ..lang.diagnostics import ERROR, did_you_mean
+from ..lang.diagnostics import ERROR, WARNING, did_you_mean
 from ..lang.limits import NUMBER_LIMIT
+from ..lang.procedures import MAX_EXPANDED_NODES, Procedure, callees, summary_of
 from .model import Action, Origin, Restriction, Scoring, Trigger
 from .workspace import Workspace, base_names, report_choice_name
 
@@ -165,3 +166,99 @@ def restrictions(ws: Workspace, doc, env: CheckEnv) -> tuple:
             found.append(Restriction(raw["id"], raw["text"], allows,
                                      Origin(doc.route(path)[0].path, doc.mark(path).line)))
     return tuple(found)
+
+
+#: the context a procedure's body is checked in: the first of these it may be used in
+_CHECKED_AS = (P.PLAY, P.TURN, P.REACTION, P.DRAWN, P.SETUP)
+
+
+def procedures(ws: Workspace, doc, env: CheckEnv) -> dict:
+    """The edition's procedures (`procedures:`), parsed and checked, callees before their
+    callers; one that calls itself (directly or through others), or grows too large
+    written out, is reported at the call and left out."""
+    declared = doc.data.get("procedures", {}) or {}
+    parsed = {}
+    for name, raw in declared.items():
+        path = ("procedures", name)
+        if name in P.PRIMITIVES:
+            ws.report(doc.diagnostic(path, "shadows-primitive",
+                                     f"the procedure '{name}' has the name of a primitive: this edition's "
+                                     f"effects call the procedure, not the primitive {name}()",
+                                     key=True, severity=WARNING))
+        is_value = "value" in raw
+        body = ws.parse(doc, path + ("value" if is_value else "effect",), expression=is_value)
+        if body is not None:
+            parsed[name] = (path, raw, body, is_value)
+    known: dict = {}
+    for name in _in_call_order(ws, doc, parsed):
+        path, raw, body, is_value = parsed[name]
+        found = _procedure(ws, doc, env, known, name, path, raw, body, is_value)
+        if found is not None:
+            known[name] = found
+    return known
+
+
+def _in_call_order(ws: Workspace, doc, parsed: dict) -> list:
+    """The procedures' names, each after those it calls; those on a cycle are reported."""
+    order: list = []
+    state: dict = {}  # 1 while its callees are being visited, 2 when done
+
+    def visit(name: str, trail: tuple) -> bool:
+        if state.get(name) == 2:
+            return name in order
+        if state.get(name) == 1:
+            return False
+        state[name] = 1
+        path, _raw, body, is_value = parsed[name]
+        ok = True
+        for call in callees(body, parsed):
+            if state.get(call.name) == 1:
+                cycle = " -> ".join((*trail[trail.index(call.name):], name, call.name)) \
+                    if call.name in trail else f"{name} -> {name}"
+                what = "calls itself" if call.name == name else "leads back to itself"
+                ws._report_at(doc, path + ("value" if is_value else "effect",), call.pos, "procedure-cycle",
+                              f"'{name}' {what} ({cycle}): a procedure may not call itself, "
+                              "directly or through others; write the repetition as a `for` loop", ERROR)
+                ok = False
+            elif not visit(call.name, (*trail, name)):
+                ok = False
+        state[name] = 2
+        if ok:
+            order.append(name)
+        return ok
+
+    for name in parsed:
+        visit(name, ())
+    return order
+
+
+def _procedure(ws: Workspace, doc, env: CheckEnv, known: dict, name: str, path: tuple, raw: dict,
+               body, is_value: bool):
+    """One procedure, checked with the procedures it calls known already; None if broken."""
+    params = []
+    for param, type_name in (raw.get("params") or {}).items():
+        if type_name not in P.TYPES:
+            ws.report(doc.diagnostic(path + ("params", param), "bad-value",
+                                     f"no type is called '{type_name}'"
+                                     f"{did_you_mean(type_name, P.TYPES, 'the types are ' + ', '.join(P.TYPES))}"))
+            return None
+        params.append(P.Param(param, type_name))
+    kind, contexts, size = summary_of(body, is_value, known)
+    where = path + ("value" if is_value else "effect",)
+    if not contexts:
+        ws.report(doc.diagnostic(where, "not-allowed-here",
+                                 f"'{name}' calls primitives that are never allowed in the same place "
+                                 "(see each one's contexts in docs/effects.md): split it in two"))
+        return None
+    if size > MAX_EXPANDED_NODES:
+        ws.report(doc.diagnostic(where, "procedure-too-large",
+                                 f"'{name}' grows to {size:,} parts with the procedures it calls written out "
+                                 f"(at most {MAX_EXPANDED_NODES:,}): call fewer procedures in it, or smaller ones"))
+        return None
+    context = next(c for c in _CHECKED_AS if c in contexts)
+    inner = CheckEnv(env.card_ids, env.tags, env.rules, env.mentioned_cards, env.zones, env.player_zones,
+                     env.limits, env.counters, procedures=dict(known))
+    names = base_names() | {zone: P.ZONE for zone in env.zones} | {p.name: p.type for p in params}
+    returns = ws.check(doc, where, body, inner, context, names)
+    return Procedure(name, tuple(params), body, is_value, " ".join(str(raw.get("text", "")).split()),
+                     returns if is_value else None, kind, contexts, size)

@@ -241,7 +241,7 @@ def _card_extras(raw: dict) -> dict:
     return dict(stands_for=stands_for, returns_to=raw.get("returns_to"),
                 back_distinct=raw.get("back") == "distinct", in_combos=raw.get("in_combos", True),
                 decoy=raw.get("decoy"), blinds=raw.get("blinds", False),
-                overrides=raw.get("overrides", False))
+                overrides=raw.get("overrides", False), who=raw.get("who", "in"))
 
 
 def _parse_record(ws: Workspace, lib: Library, path: tuple, raw: dict) -> dict:
@@ -282,7 +282,7 @@ def _env_key(env: CheckEnv) -> tuple:
     """What a check of effects depends on in ``env``, as a key (the limits' values too)."""
     limits = env.limits
     return (env.card_ids, env.tags, None if env.rules is None else frozenset(env.rules.items()),
-            env.zones, env.player_zones, env.counters,
+            env.zones, env.player_zones, env.counters, frozenset(env.procedures.items()),
             None if limits is None else (limits.cards, limits.players, frozenset(limits.values.items())))
 
 

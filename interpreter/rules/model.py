@@ -48,6 +48,7 @@ class Card:
     decoy: str | None = None  # zone random picks from the hand of the player it lies before use
     blinds: bool = False  # the player it lies before plays blind
     overrides: bool = False  # replaces a card of the same id from another library
+    who: str = "in"  # who may play it: in (players still in) | out (players who are out) | anyone
     # the definition as written (patches applied), for `kittens show` and `kittens diff`
     raw: dict | None = field(default=None, compare=False, hash=False)
     changed_at: tuple = ()  # of Origin: the patches (`patch_cards`) that changed the card
@@ -220,6 +221,7 @@ class Edition:
     origins: dict[str, Origin | None] = field(default_factory=dict, compare=False, hash=False)
     teams: int = 0  # how many teams (0: everyone plays alone); seat s is on team s % teams
     teams_together: bool = False  # partners share their lives: one out, the whole team out
+    procedures: dict = field(default_factory=dict, compare=False, hash=False)  # name -> Procedure (written out already)
     # the resolved rule data of this view (the variant's parts merged in), as written
     data: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
 

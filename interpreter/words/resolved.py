@@ -67,6 +67,8 @@ def as_data(edition: Edition) -> dict:
         out["zones"] = dict(data["zones"])
     if data.get("counters"):
         out["counters"] = dict(data["counters"])
+    if data.get("procedures"):
+        out["procedures"] = {name: dict(raw) for name, raw in data["procedures"].items()}
     for part in ("checks", "triggers", "actions", "restrictions"):
         if data.get(part):
             out[part] = {record["id"]: record for record in data[part]}
@@ -155,9 +157,9 @@ def render_show(edition: Edition) -> str:
     lines += _entry("win", data["win"], _where(origins.get("win")), 0)
     if "teams" in data:
         lines += _entry("teams", data["teams"], _where(origins.get("teams")), 0)
-    for part in ("zones", "counters", "checks", "triggers", "actions", "restrictions"):
+    for part in ("zones", "counters", "procedures", "checks", "triggers", "actions", "restrictions"):
         if part in data:
-            keyed = part in ("zones", "counters")
+            keyed = part in ("zones", "counters", "procedures")
             lines += _entry(part, data[part] if keyed else list(data[part].values()), None, 0)
     lines.append("cards:")
     for card_id, raw in data["cards"].items():
@@ -243,6 +245,7 @@ def diff(first: Edition, second: Edition) -> list[Change]:
                           ("actions", second.actions), ("restrictions", second.restrictions)):
         changes += _records(part, a.get(part, {}), b.get(part, {}),
                             {record.id: _where(record.origin) for record in records})
+    changes += _records("procedures", a.get("procedures", {}), b.get("procedures", {}), {})
     if a.get("counters") != b.get("counters"):
         changes.append(Change("~", "counters", a.get("counters"), b.get("counters"), None))
     changes += _cards(first, second, a["cards"], b["cards"])

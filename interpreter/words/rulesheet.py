@@ -379,6 +379,9 @@ _WHEN = dict(own_turn="Played on your own turn.",
              any_time="Played on your turn, or at any moment in answer to another card or combo.",
              reaction="Played only in answer to another card or combo.",
              never="Never played on its own.")
+#: who may play a card other than the players still in (``who:``)
+_WHO = dict(out="Only a player who is out may play it (in answer to a card: they take no turns).",
+            anyone="A player who is out may play it too, in answer to a card (they take no turns).")
 
 
 class _Context:
@@ -504,6 +507,8 @@ def _card_blocks(edition: Edition, players: int) -> list:
         card = edition.cards[card_id]
         blocks += [Heading(3, card.title), Quote(printed_text(edition, card))]
         facts = [_WHEN.get(card.when, f"Played: {card.when}.")]
+        if card.who != "in":  # players who are out take no turns: they play it in answer only
+            facts.append(_WHO[card.who])
         if card.when != "never":
             facts.append(ctx.nope(card.nopeable, card_id))
         facts += _card_traits(edition, card)
