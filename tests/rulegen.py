@@ -25,6 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 _SCHEMA = json.loads((ROOT / "schema" / "edition.schema.json").read_text(encoding="utf-8"))["$defs"]
 #: the values the schema allows, read from it so a new one is generated at once
 WHENS = _SCHEMA["card"]["properties"]["when"]["enum"]
+#: who may play a card: the players still in, those out, or both
+WHOS = _SCHEMA["card"]["properties"]["who"]["enum"]
 MOMENTS = _SCHEMA["trigger"]["properties"]["on"]["enum"]
 CARD_IDS = ["tacocat", "defuse", "nope", "skip", "attack", "fuzz_card", "exploding_kitten"]
 TAGS = ["cat", "kitten", "action"]
@@ -145,9 +147,10 @@ def _block(text: str, indent: int) -> str:
 
 @st.composite
 def rule_files(draw) -> tuple[str, dict]:
-    """(the text of a generated house rule, what it holds: its `when`, its moment). The
+    """(the text of a generated house rule, what it holds: its `when`, `who`, moment). The
     text says `extends: EXTENDS`: :func:`written` puts the path to the Original there."""
     when = draw(st.sampled_from(WHENS))
+    who = draw(st.sampled_from(WHOS))
     card_names = {**P.BUILTIN_NAMES, "this": P.CARD}
     requires = expression(draw, P.BOOL, Scope(card_names, pure=True), 2) if draw(st.booleans()) else None
     choose = {}
@@ -173,6 +176,7 @@ def rule_files(draw) -> tuple[str, dict]:
         "define_cards:",
         "  - id: fuzz_card", "    title: Fuzz Card", "    tags: [action]", "    text: Generated.",
         f"    when: {when}",
+        f"    who: {who}",
     ]
     if requires is not None:
         lines.append(f"    requires: {_block(requires, 6)}")
@@ -191,7 +195,7 @@ def rule_files(draw) -> tuple[str, dict]:
     lines += [f"    effect: {_block(trigger, 6)}",
               "actions:", "  - id: fuzz_act", "    title: Fuzz act", "    text: Generated.",
               f"    effect: {_block(action, 6)}"]
-    return "\n".join(lines) + "\n", {"when": when, "moment": moment}
+    return "\n".join(lines) + "\n", {"when": when, "who": who, "moment": moment}
 
 
 def written(folder: str, text: str, name: str = "fuzz_rule.yaml") -> str:

@@ -6,10 +6,10 @@ through `play_as`, a trigger at a random moment, a free action), and each is:
 
 - refused by `kittens validate` with every error at a file, line and column, or
 - validated, and then played in every context a card can run in: on its own turn,
-  in answer to another card, through `play_as`, by the trigger and the free action
-  (and by a player who is out: :data:`OUT_PLAYERS_ACT` says when that is offered),
-  to the end or a decision budget, or stopped by a GameError that says where
-  (the rule's file and line: the step budget, a runaway number).
+  in answer to another card, through `play_as`, by the trigger and the free action,
+  and in answer by a player who is out (`who:`), to the end or a decision budget, or
+  stopped by a GameError that says where (the rule's file and line: the step
+  budget, a runaway number).
 
 Never an internal error; cards are conserved throughout. A kept example is a file
 that once broke the invariant. ``KITTENS_FUZZ_SCALE`` multiplies the examples
@@ -33,11 +33,6 @@ from kittens.interpreter.rules.load import RuleError, load_edition
 SCALE = float(os.environ.get("KITTENS_FUZZ_SCALE", "1"))
 PLAYERS = 3
 DECISIONS = 150  # per game: the invariant is about crashes; long games are other tests'
-#: whether a player who is out may be offered a card; the "out" context below then
-#: plays the card from an out player's hand (a hook for issue 42's out-but-acting
-#: players: until they exist, that context checks only that the card stays put)
-OUT_PLAYERS_ACT = False
-
 PILE = ["tacocat", "beard_cat", "exploding_kitten", "cattermelon", "defuse", "nope", "skip",
         "exploding_kitten", "shuffle", "tacocat"]
 #: each context: the cards it deals (seat -> cards), seats out, and the options the
@@ -48,7 +43,8 @@ CONTEXTS = {
     "play_as": ({0: ["copycat"]}, [], ["play copycat"]),
     "free action": ({}, [], ["act fuzz_act"]),
     "trigger": ({}, [], []),  # the trigger runs at its moment in every game; here it alone
-    "out": ({2: ["fuzz_card"]}, [2], ["play fuzz_card"]),
+    # a player who is out answers with it (a card with `who: out` or `anyone`)
+    "by a player who is out": ({0: ["attack"], 2: ["fuzz_card"]}, [2], ["play attack", "play fuzz_card"]),
 }
 #: what every seat holds besides, so that choices among cards and players have candidates
 HANDS = {0: ["defuse", "tacocat"], 1: ["defuse", "nope", "beard_cat"], 2: ["defuse", "skip"]}
@@ -111,8 +107,6 @@ def _positioned(exc: Exception, path: str) -> bool:
 def _play(edition, path: str, context: str, seed: int) -> None:
     """One game of ``context``: preferred options first, then random ones."""
     _dealt, _out, prefer = CONTEXTS[context]
-    if context == "out" and not OUT_PLAYERS_ACT:
-        prefer = []
     rng = random.Random(seed)
     try:  # a game_start trigger runs as the game is made
         state = Game(edition, PLAYERS).new_state(seed, layout=_layout(edition, context))
