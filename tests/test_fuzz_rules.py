@@ -13,7 +13,8 @@ through `play_as`, a trigger at a random moment, a free action), and each is:
 
 Never an internal error; cards are conserved throughout. A kept example is a file
 that once broke the invariant. ``KITTENS_FUZZ_SCALE`` multiplies the examples
-(``KITTENS_FUZZ_SCALE=20 pytest tests/test_fuzz_rules.py`` for a long run).
+(``KITTENS_FUZZ_SCALE=20 pytest --timeout 0 tests/test_fuzz_rules.py`` for a long run:
+pytest-timeout stops a test at ten minutes otherwise).
 """
 
 from __future__ import annotations
