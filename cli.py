@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 
-from .commands import authoring, lab, play, servers  # noqa: F401  (each registers its commands)
+from .commands import authoring, lab, play, servers, upgrade  # noqa: F401  (each registers its commands)
 from .commands.app import app
 from .commands.kit import EXIT_ERRORS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE  # noqa: F401
 

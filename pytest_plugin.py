@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from pathlib import Path
 
 import pytest
@@ -99,6 +100,10 @@ class ScenarioFile(pytest.File):
         yield ScenarioItem.from_parent(self, name=self.path.stem)
 
 
+class ScenarioDeprecation(DeprecationWarning):
+    """A scenario passed using something deprecated (`kittens upgrade` rewrites it)."""
+
+
 class ScenarioFailed(Exception):
     """A scenario did not come out as it says; the message is the scenario's own."""
 
@@ -108,6 +113,8 @@ class ScenarioItem(pytest.Item):
 
     def runtest(self) -> None:
         outcome = _runner(self.config).run(str(self.path))
+        for warning in outcome.warnings:  # deprecations: the scenario passes, and is told
+            warnings.warn(warning, ScenarioDeprecation, stacklevel=1)
         if not outcome.passed:
             head = f"scenario {self.path.name}" + (f": {outcome.description}" if outcome.description else "")
             raise ScenarioFailed(f"{head}\n{outcome.message}")

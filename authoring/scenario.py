@@ -16,14 +16,16 @@ from __future__ import annotations
 import os
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from ..interpreter.engine.decisions import Chance
+from ..interpreter.engine.decisions import Chance, Decision
 from ..interpreter.engine.game import Game, GameError, RuleRuntimeError
 from ..interpreter.lang.diagnostics import with_article
 from ..interpreter.rules.edition import compile_edition
 from ..interpreter.rules.scenario_check import card_of, check_layout, check_scenario, pick_variant, references
 from ..interpreter.rules.workspace import Workspace
 from .scenario_expect import Expectations
+from .upgrade import ANSWERED_ALONE, EXPECTED_ALONE, Deprecation
 
 __all__ = ["Outcome", "ScenarioRunner", "check_layout", "check_scenario", "matches_keyword"]
 
@@ -52,6 +54,10 @@ class Outcome:
     description: str
     passed: bool
     failures: list[str] = field(default_factory=list)
+    #: deprecations met on the way, each `file:line:col: warning: ... [code]`
+    warnings: list[str] = field(default_factory=list)
+    #: the same, as `kittens upgrade` rewrites them
+    deprecations: list = field(default_factory=list)
 
     @property
     def message(self) -> str:
@@ -141,6 +147,7 @@ class _Run(Expectations):
         self.state = None
         self.step_label = "setup"
         self.passed_for: list[int] = []  # seats passed for since the last scripted step
+        self.deprecations: list[Deprecation] = []
 
     def outcome(self) -> Outcome:
         description = self.data.get("description", "")
@@ -151,7 +158,8 @@ class _Run(Expectations):
         except RuleRuntimeError as exc:
             self.failures.append(f"{self.doc.path}: {self.step_label}: the rules broke down "
                                  f"in play: {exc}")
-        return Outcome(self.doc.path, description, not self.failures, self.failures)
+        return Outcome(self.doc.path, description, not self.failures, self.failures,
+                       [d.render(self.doc) for d in self.deprecations], self.deprecations)
 
     # -- reporting ------------------------------------------------------------
     def _fail(self, path: tuple, message: str, *, stop: bool = True) -> None:
@@ -178,6 +186,9 @@ class _Run(Expectations):
         by_edition = self.data.get("setup") == "edition"
         self.state = game.new_state(self.data.get("seed", 0), explicit_chance=True,
                                     layout=None if by_edition else self._layout)
+        # the choices the engine makes itself (one candidate) since the last scripted step:
+        # a script written when they were asked may still answer them (primitives.chosen_alone)
+        self.state.alone = []
         steps = self.data["steps"]
         for index, step in enumerate(steps):
             self.step_label = f"step {index + 1}"
@@ -231,9 +242,12 @@ class _Run(Expectations):
     def _step(self, index: int, step: dict) -> None:
         path = ("steps", index)
         if "expect" in step:
-            if "decision" not in step["expect"]:
+            expect = step["expect"]
+            if "decision" in expect and self._made_alone(path + ("expect", "decision"), expect["decision"]):
+                expect = {key: value for key, value in expect.items() if key != "decision"}
+            if "decision" not in expect:
                 self._settle()
-            self._expect(path + ("expect",), step["expect"])
+            self._expect(path + ("expect",), expect)
         elif "chance" in step:
             self._chance(path, step["chance"])
         elif step.get("refused"):
@@ -260,23 +274,63 @@ class _Run(Expectations):
         self._settle(seat)
         pending = self.state.decision()
         label = f"seat {seat} {_shown(option)}"
-        if pending is None:
-            self._fail(path, f"the script has {label}, but the game is over "
-                             f"(winner: {self.state.winner})")
-        if pending.seat != seat:
+        if pending is not None and pending.seat != seat and not self._alone_for(seat, option):
             passed = ""
             if self.passed_for:
                 seats = ", ".join(str(s) for s in dict.fromkeys(self.passed_for))
                 passed = f"; the script gave no answer for seat {seats}, so they passed"
             self._fail(path, f"the script has {label}, but seat {pending.seat} must decide now "
                              f"({pending.kind}: {_options(pending.options)}){passed}")
-        legal = _legal(pending, option)
+        legal = _legal(pending, option) if pending is not None and pending.seat == seat else None
+        if legal is None and self._answered_alone(path, seat, option):
+            return
+        if pending is None:
+            self._fail(path, f"the script has {label}, but the game is over "
+                             f"(winner: {self.state.winner})")
         if legal is None:
             self._fail(path + ("do",), f"{_shown(option)} is not a legal option for seat {seat} now "
                                        f"({pending.kind}: {_options(pending.options)})"
                                        f"{_how_to_write(option)}")
+        self.state.alone.clear()  # what was chosen alone before this decision stays unanswered
         self.state.apply_action(legal)
         self.passed_for = []
+
+    # -- answers to choices the engine now makes by itself (kittens upgrade removes them)
+    def _alone_for(self, seat: int, option) -> tuple | None:
+        """The choice made alone since the last step that ``option`` by ``seat`` answers."""
+        for made in self.state.alone:
+            by, kind, options = made
+            if by == seat and _legal(_Asked(kind, options), option) is not None:
+                return made
+        return None
+
+    def _answered_alone(self, path: tuple, seat: int, option) -> bool:
+        """Whether the step answers a choice the engine made itself: accepted, warned."""
+        made = self._alone_for(seat, option)
+        if made is None:
+            return False
+        self.state.alone.remove(made)
+        self.deprecations.append(Deprecation(
+            path, ANSWERED_ALONE,
+            f"seat {seat} is no longer asked this {made[1]} (its only option, {_text(made[2][0])}, is "
+            "taken by itself): remove the step (`kittens upgrade` does)"))
+        return True
+
+    def _made_alone(self, path: tuple, wanted: dict) -> bool:
+        """Whether an expected decision is one the engine made itself: accepted, warned."""
+        pending = self.state.decision()
+        if isinstance(pending, Decision) and wanted.get("seat", pending.seat) == pending.seat and \
+                wanted.get("kind", pending.kind) == pending.kind:
+            return False  # the decision asked now is the one the step means
+        for by, kind, options in self.state.alone:
+            if wanted.get("seat", by) == by and wanted.get("kind", kind) == kind and \
+                    list(wanted.get("options", options)) == list(options):
+                self.deprecations.append(Deprecation(
+                    path[:2], EXPECTED_ALONE,
+                    f"seat {by} is no longer asked this {kind} (its only option is taken by "
+                    "itself): remove the check (`kittens upgrade` removes the step)"))
+                return True
+        return False
 
     def _refused(self, path: tuple, seat: int, option) -> None:
         """A step that must not be taken: the seat is not offered the option now.
@@ -307,6 +361,7 @@ class _Run(Expectations):
         outcome, problem = _chance_outcome(pending, wanted)
         if problem is not None:
             self._fail(path, problem)
+        state.alone.clear()
         state.apply_action(outcome)
 
     # -- checks ---------------------------------------------------------------
@@ -318,6 +373,14 @@ class _Run(Expectations):
         if len(self.failures) > before:
             self.failures.append(self._recent())
             raise ScenarioFailure()
+
+
+class _Asked(NamedTuple):
+    """A decision as it would have been asked (kind and options), to match a step to."""
+
+    kind: str
+    options: list
+    info: dict = {}
 
 
 def _legal(pending, option):

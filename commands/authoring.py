@@ -341,13 +341,17 @@ def test_scenarios(
         elif not as_json and not outcome.passed:
             echo(f"FAIL {shown_path}" + (f": {outcome.description}" if outcome.description else ""))
             echo(outcome.message)
+        if not as_json:  # deprecations, passing or not: `kittens upgrade` rewrites them
+            for warning in outcome.warnings:
+                echo(warning)
         if exitfirst and not outcome.passed:
             break
     failed = sum(not o.passed for o in outcomes)
     passed = len(outcomes) - failed
     if as_json:
         echo(json.dumps({"passed": passed, "failed": failed, "results": [
-            {"path": o.path, "description": o.description, "passed": o.passed, "failures": o.failures}
+            {"path": o.path, "description": o.description, "passed": o.passed, "failures": o.failures,
+             "warnings": o.warnings}
             for o in outcomes]}))
     else:
         echo(f"{passed} passed, {failed} failed")

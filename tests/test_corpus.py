@@ -42,7 +42,8 @@ FILES = sorted(BROKEN.glob("*.yaml"))
 UNCOMMITTABLE = {"io-error", "file-too-large"}
 #: codes reported as warnings: a file expecting only these exits with status 0
 WARNING_CODES = {"unused-value", "unplayable-card", "schema-modeline", "text-mismatch", "not-in-deck",
-                 "dead-card", "may-overflow", "too-much-work", "shadows-primitive", "card-not-loaded"}
+                 "dead-card", "may-overflow", "too-much-work", "shadows-primitive", "card-not-loaded",
+                 "patches-replaced-card"}
 
 _EXPECT = re.compile(r"#\s*expect:\s*(?P<code>\S+)\s+(?P<line>\d+):(?P<column>\d+)"
                      r"(?:\s+in\s+(?P<other>\S+))?\s*")

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from ..lang.errors import RuleRuntimeError
 from ..lang.machine import Ctx, Frame, context, decision, run
-from ..lang.values import PrivateInt
 from .compiled import Play, Rule
-from .reactions import WindowFrame, may_be_answered
+from .reactions import WindowFrame, may_be_answered, public_choice, unchosen
 
 # phases of a play
 _START, _CHOOSE, _CHOSEN, _ANSWERED, _DONE = range(5)
@@ -47,7 +46,7 @@ class PlayFrame(Frame):
                 self.phase = _CHOOSE
             elif phase == _CHOOSE:  # the choices, one by one
                 if self.index == len(rule.choose):
-                    if _unchosen(self.ctx.vars):
+                    if unchosen(self.ctx.vars):
                         log.emit("fizzled", seat=self.seat, reason="nothing to choose")
                         return None
                     self.phase = _ANSWERED
@@ -85,7 +84,7 @@ class PlayFrame(Frame):
         self.ctx.vars[name] = value
         self.index += 1
         if log.record:
-            log.chose(self.seat, name, _public(value))
+            log.chose(self.seat, name, public_choice(value))
 
 
 class ComboPickFrame(Frame):
@@ -120,22 +119,6 @@ class ComboPickFrame(Frame):
                             {"combo": combo.id, "picked": [c.id for c in self.picked]})
         self.playing = True
         return state.call(PlayFrame(self.seat, self.rule, self.picked))
-
-
-def _unchosen(names: dict) -> bool:
-    """Whether a choice found nothing to choose (the play then fizzles)."""
-    return any(chosen is None for chosen in names.values())
-
-
-def _public(value):
-    """A chosen value as everyone may see it: seats and titles; cards only as a count."""
-    if isinstance(value, PrivateInt):
-        return {"secret": True}
-    if isinstance(value, (bool, int, str)) or value is None:
-        return value
-    if isinstance(value, list):
-        return {"count": len(value)}
-    return {"count": 1}
 
 
 #: how deep `play_as` may nest (a title played as itself, say)

@@ -7,9 +7,14 @@ from kittens.interpreter.engine.compiled cimport legal
 from kittens.interpreter.engine.table cimport CardInst, Table, Zone
 
 cdef class WindowFrame(Frame):
-    cdef public object play, ctx, chain, last, seats, position, phase, index
+    cdef public object play, ctx, chain, contexts, last, seats, position, phase, index
 
     @cython.locals(table=Table)
+    cpdef step(self, state, value)
+
+cdef class ChoicesFrame(Frame):
+    cdef public object seat, rule, ctx, index
+
     cpdef step(self, state, value)
 
 @cython.locals(inst=CardInst, table=Table, hand=Zone)

@@ -26,11 +26,12 @@ class WindowFrame(Frame):
     """Let every other seat answer ``play`` (whose choices are in ``ctx``), in turn order
     after whoever played last; then resolve the answers, the last one first."""
 
-    __slots__ = ("play", "ctx", "chain", "last", "seats", "position", "phase", "index")
+    __slots__ = ("play", "ctx", "chain", "contexts", "last", "seats", "position", "phase", "index")
 
     def __init__(self, play: Play, ctx: Ctx) -> None:
         self.play, self.ctx = play, ctx
         self.chain = [play]  # the play, then each answer to the one before
+        self.contexts = [ctx]  # what each entry of the chain runs with: its own choices
         self.last = play.seat
         self.seats: list = []
         self.position = 0
@@ -65,16 +66,26 @@ class WindowFrame(Frame):
                 table.played(seat, [inst])  # an answer is a play: played_by, last_played
                 if table.log.record:
                     table.log.answer(seat, rule.id, len(self.chain))
+                # an answer runs with its own context, never the answered card's: its
+                # choices are made now, announced before anyone may answer it in turn
+                ctx = context(state, seat, inst, target=self.chain[-1], source=rule.id)
                 self.chain.append(Play(seat, rule, [inst]))
+                self.contexts.append(ctx)
                 self.last, self.phase = seat, _ROUND
+                if rule.choose:
+                    out = state.call(ChoicesFrame(seat, rule, ctx))
+                    if out is not None:
+                        return out
             else:  # resolving, last answer first
                 while self.index > 0:
-                    entry, target = self.chain[self.index], self.chain[self.index - 1]
+                    entry, ctx = self.chain[self.index], self.contexts[self.index]
                     self.index -= 1
                     code = entry.rule.effect
                     if entry.cancelled or code is None:
                         continue
-                    ctx = context(state, entry.seat, entry.cards[0], target=target, source=entry.rule.id)
+                    if unchosen(ctx.vars):
+                        table.log.emit("fizzled", seat=entry.seat, reason="nothing to choose")
+                        continue
                     out, _value = run(state, code, ctx)
                     if out is not None:
                         return out
@@ -98,6 +109,54 @@ class WindowFrame(Frame):
         if table.log.record:
             table.log.window_closed(self.play.seat, self.play.rule.id, len(self.chain) - 1)
         self.index, self.phase = len(self.chain) - 1, _RESOLVING
+
+
+class ChoicesFrame(Frame):
+    """The choices (`choose:`) of a card ``seat`` plays in answer, made in ``ctx`` one by
+    one and announced as a play's are; the answer's effect later runs in that ``ctx``."""
+
+    __slots__ = ("seat", "rule", "ctx", "index")
+    SHARED = frozenset({"rule"})
+
+    def __init__(self, seat: int, rule, ctx: Ctx) -> None:
+        self.seat, self.rule, self.ctx = seat, rule, ctx
+        self.index = 0  # the choice being made; past it once it waits for its value
+        self.result = None
+
+    def step(self, state, value):
+        choices, names, log = self.rule.choose, self.ctx.vars, state.table.log
+        if self.index > 0 and choices[self.index - 1][0] not in names:  # a choice came back
+            self._chose(log, value)
+        while self.index < len(choices):
+            code = choices[self.index][1]
+            self.index += 1
+            out, chosen = run(state, code, self.ctx)
+            if out is not None:
+                return out
+            self._chose(log, chosen)
+        return None
+
+    def _chose(self, log, value) -> None:
+        name = self.rule.choose[self.index - 1][0]
+        self.ctx.vars[name] = value
+        if log.record:
+            log.chose(self.seat, name, public_choice(value))
+
+
+def unchosen(names: dict) -> bool:
+    """Whether a choice found nothing to choose (the play or answer then fizzles)."""
+    return any(chosen is None for chosen in names.values())
+
+
+def public_choice(value):
+    """A chosen value as everyone may see it: seats and titles; cards only as a count."""
+    if isinstance(value, PrivateInt):
+        return {"secret": True}
+    if isinstance(value, (bool, int, str)) or value is None:
+        return value
+    if isinstance(value, list):
+        return {"count": len(value)}
+    return {"count": 1}
 
 
 def answering_order(state, last: int) -> list:

@@ -17,6 +17,7 @@ from . import primitives as P
 from . import syntax as s
 from .cost import Estimate, Limits
 from .diagnostics import ERROR, WARNING, did_you_mean
+from .names import SHADOWS, shadowed_primitive
 from .procedures import expand
 
 #: aggregates over a list: op -> (what each item's value must be, what the aggregate gives;
@@ -158,9 +159,11 @@ class Checker:
         return names
 
     def _bind(self, pos: int, name: str, type_: str | None) -> None:
-        if self._lookup(name) is not None or name in P.PRIMITIVES:
+        if self._lookup(name) is not None:
             self._error(pos, "redefined-name",
                         f"'{name}' is already defined here: pick another name")
+        elif (shadowing := shadowed_primitive(name)) is not None:  # the file's name wins
+            self._error(pos, SHADOWS, shadowing, WARNING)
         self.scopes[-1][name] = type_ or "?"
 
     # -- statements -----------------------------------------------------------

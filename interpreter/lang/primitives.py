@@ -446,7 +446,7 @@ def _one_of_each(cards: list) -> tuple:
 def choose_kind(ctx, among, by):
     options, values = _one_of_each(listed(among))
     if len(options) < 2:
-        return values[0] if values else None
+        return chosen_alone(ctx, by, "choose_card", options, values[0]) if values else None
     return Decision(by, "choose_card", options, values, ctx.state.about(ctx))
 
 
@@ -455,8 +455,19 @@ def choose_kind(ctx, among, by):
 def choose_player(ctx, among, by):
     seats = list(seats_of(among))
     if len(seats) < 2:  # like choose_kind: a choice of one is no choice (and its only
-        return seats[0] if seats else None  # seat was already known to `by`, so nothing leaks)
+        # seat was already known to `by`, so nothing leaks)
+        return chosen_alone(ctx, by, "choose_player", seats, seats[0]) if seats else None
     return Decision(by, "choose_player", seats, None, ctx.state.about(ctx))
+
+
+def chosen_alone(ctx, by, kind: str, options: list, value):
+    """``value``, the one option of a choice the engine makes itself instead of asking
+    ``by``: told to whoever listens (``state.alone``, a list: the scenario runner, which
+    accepts an older script's answer to it with a deprecation warning)."""
+    heard = getattr(ctx.state, "alone", None)
+    if heard is not None:
+        heard.append((by, kind, list(options)))
+    return value
 
 
 @primitive([("among", CARDS), ("by", PLAYER, "me")], CARD, CHOICE,

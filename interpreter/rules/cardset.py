@@ -15,11 +15,11 @@ from dataclasses import dataclass, replace
 
 from ..lang import checker
 from ..lang import primitives as P
-from ..lang.diagnostics import did_you_mean
+from ..lang.diagnostics import ERROR, WARNING, did_you_mean
 from .compose import EXPANSION, Claims, where
 from .library import Library, _card_extras, _plain, inline_library, load_library, resolve
 from .model import Card, Combo, Origin
-from .workspace import Workspace, base_names
+from .workspace import Workspace, base_names, report_choice_name
 
 
 @dataclass
@@ -125,6 +125,19 @@ def settled_by_house_rules(doc) -> frozenset:
     return frozenset(found)
 
 
+def replacements(sources: list[Source], cards: dict) -> dict:
+    """The cards that a file other than the base replaced (`overrides: true` or
+    `replace_cards`): card id -> the Source whose definition stands."""
+    found = {}
+    for source in sources:
+        if source.layer == 0:  # the base edition's own libraries: what the others build on
+            continue
+        for card_id, (card, _lib, _path) in source.library.visible_cards().items():
+            if card.overrides and cards.get(card_id) is card:
+                found[card_id] = source
+    return found
+
+
 def card_params(ws: Workspace, sources: list[Source]) -> dict:
     """Parameters the card libraries declare: name -> (default, Origin); disagreements reported."""
     params: dict[str, tuple] = {}
@@ -153,13 +166,47 @@ def card_params(ws: Workspace, sources: list[Source]) -> dict:
 _TREES = {"requires": True, "effect": False, "on_draw": False, "instead_of_draw": False}
 
 
-def patch(ws: Workspace, doc, cards: dict) -> tuple[dict, list]:
+def patch(ws: Workspace, doc, cards: dict, replaced: dict | None = None) -> tuple[dict, list]:
     """Cards with every layer's `patch_cards` applied; returns (cards, patches to check).
 
     Each patch to check is (layer document, card id) of a patched card whose new
-    effects must still be type-checked against the finished edition.
+    effects must still be type-checked against the finished edition. ``replaced``
+    (see :func:`replacements`): a patch that changes what another file's replacement
+    of the card says is reported (patches apply after every replacement, whatever the
+    order of the files, so the patch would silently undo part of it).
     """
+    if replaced:
+        _patches_over_replacements(ws, doc, cards, replaced)
     return _patch_records(ws, doc, cards, "patch_cards", _patched)
+
+
+def _patches_over_replacements(ws: Workspace, doc, cards: dict, replaced: dict) -> None:
+    """Report each patched field that another file's replacement of the card sets to
+    something else: between two expansions a conflict (unless a house rule settles the
+    card); a house rule's patch of a card replaced by a file layered after it (`--with`)
+    a warning (`patches-replaced-card`) naming both places. A house rule patching what
+    the files it builds on replaced decides, as it does for every conflict."""
+    settled = settled_by_house_rules(doc)
+    for number, (layer, kind) in enumerate(doc.layers, start=1):
+        for card_id, changes in layer.data.get("patch_cards", {}).items():
+            source = replaced.get(card_id)
+            if source is None or source.layer == number or not isinstance(changes, dict) or \
+                    (kind == EXPANSION and card_id in settled) or \
+                    (kind != EXPANSION and source.layer < number):  # a house rule decides
+                continue
+            card = cards[card_id]
+            for field_name, value in changes.items():
+                if field_name not in card.raw or card.raw[field_name] == value:
+                    continue
+                conflict = kind == EXPANSION and source.kind == EXPANSION
+                shown = f"`{card_id}.{field_name}`"
+                advice = ("two expansions disagree; apply only one, or settle it in a house rule" if conflict
+                          else "check that the patch was written for that version of the card")
+                message = (f"{shown} is patched here, but {card.origin} replaced the card, and this "
+                           f"patch changes what that version says: {advice}")
+                ws.report(layer.diagnostic(("patch_cards", card_id, field_name),
+                                           "conflict" if conflict else "patches-replaced-card",
+                                           message, severity=ERROR if conflict else WARNING))
 
 
 def patch_combos(ws: Workspace, doc, combos: dict) -> tuple[dict, list]:
@@ -258,6 +305,7 @@ def check_combo_patches(ws: Workspace, done: list, combos: dict, env) -> None:
         for name, tree in combo.choose:
             if "choose" in changes:
                 found = ws.check(layer, path + ("choose", name), tree, env, P.PLAY, names)
+                report_choice_name(ws, layer, path + ("choose", name), name, names)
             else:
                 found = checker.Checker(env, P.PLAY, names).expression(tree) if tree else None
             names[name] = found or "?"
@@ -276,6 +324,7 @@ def check_patches(ws: Workspace, done: list, cards: dict, env) -> None:
         for name, tree in card.choose:
             if "choose" in changes:
                 found = ws.check(layer, path + ("choose", name), tree, env, P.PLAY, names)
+                report_choice_name(ws, layer, path + ("choose", name), name, names)
             else:  # the original's choices: their types, without reporting again
                 found = checker.Checker(env, P.PLAY, names).expression(tree) if tree else None
             names[name] = found or "?"

@@ -131,7 +131,7 @@ class Claims:
         when an earlier one set it differently, ``report(its place)`` is the conflict."""
         earlier = self._set.get(key)
         self._set[key] = (layer, value, place)
-        if earlier is not None and earlier[0] is not layer and earlier[1] != value:
+        if earlier is not None and not same_file(earlier[0], layer) and earlier[1] != value:
             self.conflicts[key] = report(earlier[2])
 
     def __contains__(self, key) -> bool:
@@ -143,6 +143,14 @@ class Claims:
 
     def house_rule(self) -> None:
         self._set.clear()
+
+
+def same_file(one, other) -> bool:
+    """Whether two layers are one file: a file and its own variants are (a variant that
+    sets a value its file declares changes it, as the file means; it disagrees with
+    nobody). Layers given as numbers (cardset's) are the same when equal."""
+    one, other = getattr(one, "doc", one), getattr(other, "doc", other)
+    return one is other or (type(one) is int and one == other)
 
 
 #: what is layered on a base: a rule file, or one variant of a file

@@ -133,7 +133,7 @@ def _compile_view(ws: Workspace, stack: Stack, variants: tuple) -> Edition | Non
     sources = cardset.libraries(ws, doc)
     libraries = [source.library for source in sources]
     cards, combos = cardset.gather(ws, sources, cardset.settled_by_house_rules(doc))
-    cards, patches = cardset.patch(ws, doc, cards)
+    cards, patches = cardset.patch(ws, doc, cards, cardset.replacements(sources, cards))
     combos, combo_patches = cardset.patch_combos(ws, doc, combos)
     card_params = cardset.card_params(ws, sources)
     cardset.unknown_params(ws, doc, card_params)

@@ -17,7 +17,7 @@ from ..lang.diagnostics import ERROR, WARNING, did_you_mean
 from ..lang.limits import NUMBER_LIMIT
 from ..lang.procedures import MAX_EXPANDED_NODES, Procedure, callees, summary_of
 from .model import Action, Origin, Restriction, Scoring, Trigger
-from .workspace import Workspace, base_names
+from .workspace import Workspace, base_names, report_choice_name
 
 #: the moments that concern one card: `this` is the card, and they name a zone
 CARD_MOMENTS = ("card_enters", "card_leaves")
@@ -138,9 +138,7 @@ def actions(ws: Workspace, doc, env: CheckEnv) -> tuple:
         for name in raw.get("choose", {}):
             tree = ws.parse(doc, path + ("choose", name), expression=True)
             kind = ws.check(doc, path + ("choose", name), tree, env, P.PLAY, names)
-            if name in names or name in P.PRIMITIVES:
-                ws.report(doc.diagnostic(path + ("choose", name), "redefined-name",
-                                         f"'{name}' is already defined: pick another name", key=True))
+            report_choice_name(ws, doc, path + ("choose", name), name, names)
             names[name] = kind or "?"
             choose.append((name, tree))
         effect = ws.parse(doc, path + ("effect",))

@@ -6,11 +6,12 @@ import os
 
 from ..lang import primitives as P
 from ..lang.checker import CheckEnv
-from ..lang.diagnostics import did_you_mean, with_article
+from ..lang.diagnostics import WARNING, did_you_mean, with_article
 from ..lang.loader import Document
+from ..lang.names import SHADOWS, shadowed_primitive
 from .libraries import Library
 from .model import Card, Combo, Origin
-from .workspace import Workspace, base_names
+from .workspace import Workspace, base_names, report_choice_name
 
 MAX_INCLUDE_DEPTH = 32
 
@@ -111,11 +112,13 @@ def declared_zones(ws: Workspace, doc: Document) -> dict:
     """The extra zones a file declares: name -> {"public": bool}; bad names reported."""
     zones = {}
     for name, spec in doc.data.get("zones", {}).items():
-        if name in RESERVED_ZONE_NAMES or name in P.PRIMITIVES:
+        if name in RESERVED_ZONE_NAMES:
             ws.report(doc.diagnostic(("zones", name), "redefined-name",
                                      f"'{name}' is already a name effects use: pick another zone name",
                                      key=True))
             continue
+        if (shadowing := shadowed_primitive(name)) is not None:  # the zone's name wins
+            ws.report(doc.diagnostic(("zones", name), SHADOWS, shadowing, key=True, severity=WARNING))
         zones[name] = {"public": spec.get("public", True), "per_player": spec.get("per_player", False)}
     return zones
 
@@ -299,9 +302,7 @@ def _check_effects(ws: Workspace, lib: Library, env: CheckEnv) -> None:
                      pure=True, expect=P.BOOL)
         for name, tree in record.choose:
             found = ws.check(doc, path + ("choose", name), tree, env, P.PLAY, names)
-            if name in names or name in P.PRIMITIVES:
-                ws.report(doc.diagnostic(path + ("choose", name), "redefined-name",
-                                         f"'{name}' is already defined: pick another name", key=True))
+            report_choice_name(ws, doc, path + ("choose", name), name, names)
             names[name] = found or "?"
         context = P.REACTION if getattr(record, "when", None) == "reaction" else P.PLAY
         if record.effect is not None:

@@ -28,6 +28,7 @@ from ..lang import checker, parser, syntax
 from ..lang import primitives as P
 from ..lang.diagnostics import ERROR, WARNING, Diagnostic, did_you_mean, with_article
 from ..lang.loader import Document, load_file, load_text
+from ..lang.names import SHADOWS, shadowed_primitive
 from ..lang.schemas import FORMAT_VERSION, KINDS, invalid_records, validate, with_step_forms
 from . import plugins
 from .libraries import LibraryCache
@@ -373,3 +374,13 @@ def bounded(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
 def base_names() -> dict:
     """The names every effect can use."""
     return dict(P.BUILTIN_NAMES)
+
+
+def report_choice_name(ws: "Workspace", doc: Document, path: tuple, name: str, names: dict) -> None:
+    """Report a `choose:` name that another name in scope already has (an error), or that
+    a primitive also has (a warning: the file's name wins, see lang/names.py)."""
+    if name in names:
+        ws.report(doc.diagnostic(path, "redefined-name",
+                                 f"'{name}' is already defined: pick another name", key=True))
+    elif (shadowing := shadowed_primitive(name)) is not None:
+        ws.report(doc.diagnostic(path, SHADOWS, shadowing, key=True, severity=WARNING))
