@@ -202,6 +202,7 @@ def rule_files(root=None) -> list:
     found = sorted((root / "editions").glob("*.yaml"))
     found += sorted(path for path in (root / "examples").rglob("*.yaml")
                     if "scenarios" not in path.parts
+                    and not any(part.startswith(".") for part in path.relative_to(root).parts)
                     and any(f"kind: {kind}" in path.read_text() for kind in ("edition", "expansion")))
     return found
 

@@ -42,6 +42,7 @@ BAD_PATHS = {
     "sweep": ["sweep", "no/such.yaml", "--set", "hand_size=5..6", "-g", "1", "-j", "1"],
     "serve": ["serve", "no/such.yaml", "--port", "0"],
     "print": ["print", "no/such.yaml", "-o", "never-written.pdf"],
+    "upgrade": ["upgrade", "no/such.yaml"],
 }
 
 #: every command, with arguments it accepts: the body runs (see the exit-code tests below)
@@ -53,6 +54,7 @@ GOOD_ARGS = {
     "simulate": ["simulate", "original"], "compare": ["compare", "original", "nsfw"],
     "sweep": ["sweep", "original"], "serve": ["serve"], "print": ["print", "original", "-o", "x.pdf"],
     "new house-rule": ["new", "house-rule", "X"], "new expansion": ["new", "expansion", "X"],
+    "upgrade": ["upgrade", "x.yaml"],
 }
 #: commands that take no path or name to get wrong
 NO_PATH = {"lsp", "new expansion"}
@@ -84,7 +86,7 @@ def test_every_command_exits_3_on_a_bug_and_130_on_ctrl_c(capsys, monkeypatch, c
     """Whatever goes wrong inside any command: 3 for a bug, without a traceback (JSON under
     --json), and 130 for Ctrl-C. Every command starts by noting its format (clikit.start),
     so the trouble is raised there, after that."""
-    from kittens.commands import authoring, kit, lab, play, servers
+    from kittens.commands import authoring, kit, lab, play, servers, upgrade
 
     real_start = kit.start
 
@@ -92,7 +94,7 @@ def test_every_command_exits_3_on_a_bug_and_130_on_ctrl_c(capsys, monkeypatch, c
         real_start(*args, **kwargs)
         raise trouble("planted")
 
-    for module in (authoring, lab, play, servers):  # each command module took `start` from kit
+    for module in (authoring, lab, play, servers, upgrade):  # each command module took `start` from kit
         monkeypatch.setattr(module, "start", start)
     monkeypatch.delenv("KITTENS_DEBUG", raising=False)
     got, out, err = invoke(capsys, *GOOD_ARGS[command], *switch)
