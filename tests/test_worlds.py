@@ -89,6 +89,17 @@ def test_no_world_puts_a_title_where_the_rules_never_leave_it(name, game):
 
 
 @pytest.mark.parametrize("name, game", EDITIONS, ids=IDS)
+def test_a_worlds_hands_count_the_cards_that_can_answer_as_they_hold_them(name, game):
+    # a window asks only the hands that count a Nope: a stale count after a deal asks the
+    # wrong seats (the search then plays worlds whose answers cannot happen)
+    for state, seat in _positions(game, 5, 6, record=False):
+        for index in range(10):
+            world = state.resample_from_view(seat, random.Random(index), record=False)
+            for zone in world.table.zones():
+                assert zone.reactive == sum(inst.id in game.reactive for inst in zone.cards), (name, zone)
+
+
+@pytest.mark.parametrize("name, game", EDITIONS, ids=IDS)
 def test_every_world_gives_the_seat_the_same_information_state(name, game):
     for state, seat in _positions(game, 9, 4):
         seen = state.information_state_string(seat)

@@ -153,6 +153,7 @@ def deal(table, seat: int, rng, held=frozenset(), rules: PlaceRules | None = Non
         _forget_counters(table, seat)
     if table.secret_teams:
         _redeal_teams(table, seat, rng)
+    table.count_reactive()  # the hands now hold other cards: how many of them can answer
 
 
 def _redeal_teams(table, seat: int, rng) -> None:
@@ -177,7 +178,6 @@ def _forget_counters(table, seat: int) -> None:
         for other in range(len(values)):
             if not table.counter_seers(name, other) & (1 << seat):
                 values[other] = start
-    table.count_reactive()
 
 
 def _constrained(cards: list, kinds: list, rules: PlaceRules, rng) -> list | None:
