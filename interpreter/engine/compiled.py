@@ -170,3 +170,33 @@ class Play:
         other.seat, other.rule, other.cancelled = self.seat, self.rule, self.cancelled  # rules are shared
         other.cards = remap(self.cards, memo)
         return other
+
+
+class MomentRule:
+    """What a window shows of the moment it answers in place of a rule: its name."""
+
+    __slots__ = ("id",)
+
+    def __init__(self, name: str) -> None:
+        self.id = name
+
+
+class Moment:
+    """A moment being answered (a card's `answers:`) in place of a play: ``key`` is
+    (moment, zone or None, "before" | "after"), ``seat`` the player it is about,
+    ``cards`` its card (none for a player's moment); an answer's cancel() sets
+    ``cancelled``, which stops a moment met before it happens."""
+
+    __slots__ = ("seat", "key", "cards", "rule", "cancelled")
+
+    def __init__(self, seat: int, key: tuple, cards: list) -> None:
+        self.seat, self.key, self.cards = seat, key, cards
+        self.rule = MomentRule(key[0])
+        self.cancelled = False
+
+    def copy_for(self, memo: dict) -> "Moment":
+        other = Moment.__new__(Moment)
+        memo[id(self)] = other
+        other.seat, other.key, other.rule, other.cancelled = self.seat, self.key, self.rule, self.cancelled
+        other.cards = remap(self.cards, memo)
+        return other

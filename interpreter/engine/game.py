@@ -26,6 +26,7 @@ from ..lang.compiler import compile_expression, compile_program
 from ..lang.errors import GameError, RuleRuntimeError  # noqa: F401 (re-exported)
 from ..lang.limits import STEP_BUDGET, label
 from ..lang.machine import STOPPED, Chance, Ctx, Machine, remap
+from .answering import GoingOutFrame
 from .compiled import compile_rule, restricted
 from .decisions import CHANCE, TERMINAL
 from .events import for_seat, kept_for
@@ -78,6 +79,13 @@ class Game:
         # every edition without them, which then never looks at the seats that are out
         self.out_answers = frozenset(card_id for card_id in self.reactive if edition.cards[card_id].who != "in")
         self.out_only = frozenset(card_id for card_id, card in edition.cards.items() if card.who == "out")
+        # cards that answer moments (`answers:`), never plays: (moment, zone, at) -> their ids
+        self.moment_answers: dict = {}
+        for card_id in sorted(self.reactive):
+            for key in edition.cards[card_id].answers:
+                self.moment_answers.setdefault(key, set()).add(card_id)
+        self.moment_answers = {key: frozenset(ids) for key, ids in self.moment_answers.items()}
+        self.moment_only = frozenset(card_id for card_id in self.reactive if edition.cards[card_id].answers)
         # what an action decision offers, worked out once: card id -> (rule, option)
         self.on_turn = {card_id: (rule, "play " + card_id) for card_id, rule in self.cards.items()
                         if rule.record.when in PLAYABLE_ON_TURN and rule.record.stands_for is None
@@ -117,6 +125,10 @@ class Game:
         self.deciding = (self.blinders, self.offers, self.combo_wilds, self.same_title_combos, self.fillers,
                          tuple(zip(self.mixed_titles, self.mixed_combos)), self.actions)
         self.phases = Phases(edition, zones)  # triggers and scores (moments.py)
+        # whether every draw meets the moment `card_drawn` (answering.py): False in every
+        # edition without triggers or answers for it, whose draws stay as they were
+        self.meets_draws = "card_drawn" in self.phases.before_moments or \
+            ("card_drawn", None) in self.phases.watch
         # setup step (numbered from 1) -> its count, when it is the same in every game, or
         # -1 when it looks at the pile (setup.py fills it in at the first deal)
         self.setup_counts: dict = {}
@@ -319,6 +331,14 @@ class State(Machine):
         if rule is None or (rule.effect is None and not rule.choose):
             return None
         return PlayAsFrame(rule, Ctx(self, ctx.me, cards, target=ctx.target, source=title))
+
+    def going_out(self, seat: int):
+        """Take ``seat`` out (the `eliminate` primitive): at once, or, where the edition
+        meets `player_out` before it happens, a frame that does so unless it is cancelled."""
+        if "player_out" in self.game.phases.before_moments:
+            return GoingOutFrame(seat)
+        self.table.eliminate(seat)
+        return None
 
     def about(self, ctx) -> dict:
         """What a decision inside an effect is about, for the player asked."""

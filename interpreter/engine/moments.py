@@ -41,15 +41,25 @@ class Phases:
     """An edition's triggers and scoring, compiled once per game (part of ``Game``)."""
 
     def __init__(self, edition, zones: frozenset) -> None:
-        self.by_moment: dict = {}
+        self.by_moment: dict = {}  # moment -> its triggers, once it has happened
+        self.before: dict = {}  # moment -> its `at: before` triggers (answering.py)
         for trigger in edition.triggers:
             entry = (trigger, compile_expression(trigger.condition, zones, label(trigger)),
                      compile_program(trigger.effect, zones, label(trigger)))
-            self.by_moment.setdefault(trigger.on, []).append(entry)
+            (self.before if trigger.at == "before" else self.by_moment).setdefault(trigger.on, []).append(entry)
+        # the moments cards answer once they have happened, as (moment, zone, "after"), and
+        # the moments met before they happen (by triggers or by answers)
+        answered = {key for card in edition.cards.values() if card.when in ("reaction", "any_time")
+                    for key in card.answers}
+        self.answered_after = frozenset(key for key in answered if key[2] == "after")
+        self.before_moments = frozenset(self.before) | {key[0] for key in answered if key[2] == "before"}
+        after = {trigger.on for trigger in edition.triggers if trigger.at != "before"} | \
+            {key[0] for key in self.answered_after}
         # what the table must watch while cards move: (moment, zone) pairs and the pile
-        self.watch = frozenset((t.on, t.zone) for t in edition.triggers if t.zone is not None) | \
-            (frozenset({("pile_empty", None)}) if "pile_empty" in self.by_moment else frozenset())
-        self.outs = frozenset(m for m in ("player_out", "player_back") if m in self.by_moment)
+        self.watch = frozenset((t.on, t.zone) for t in edition.triggers if t.zone is not None and t.at != "before") | \
+            frozenset((on, zone) for on, zone, _at in self.answered_after if zone is not None) | \
+            frozenset((m, None) for m in ("pile_empty", "card_drawn") if m in after)
+        self.outs = frozenset(m for m in ("player_out", "player_back") if m in after)
         scoring = edition.scoring
         where = f"the win condition ({scoring.origin})" if scoring is not None else None
         self.score = compile_expression(scoring.score, zones, where) if scoring else None
@@ -59,12 +69,18 @@ class Phases:
         self.where = where  # the win condition, for an error in its scores
         self.labels = {trigger.id: label(trigger) for trigger in edition.triggers}
         #: whether the flow has anything to do between actions beyond the state checks
-        self.active = bool(self.by_moment) or self.ends_when is not None
+        self.active = bool(self.by_moment) or bool(self.answered_after) or self.ends_when is not None
 
     def runs(self, moment: str, seat=None, card=None, zone=None) -> list:
-        """(trigger entry, seat, card) for each trigger of one moment (and zone)."""
-        return [(entry, seat, card) for entry in self.by_moment.get(moment, ())
-                if zone is None or entry[0].zone == zone]
+        """(trigger entry, seat, card) for each trigger of one moment (and zone), then
+        (None, the moment's key, None), seat, card for its answer window, if cards answer it."""
+        found = [(entry, seat, card) for entry in self.by_moment.get(moment, ())
+                 if zone is None or entry[0].zone == zone]
+        if self.answered_after:
+            key = (moment, zone, "after")
+            if key in self.answered_after:
+                found.append(((None, key, None), seat, card))
+        return found
 
     def at_end(self) -> bool:
         """Whether the game's end needs the state (game_end triggers, or scores)."""
@@ -93,6 +109,11 @@ class TriggersFrame(Frame):
             (trigger, condition, effect), seat, card = self.runs[self.index]
             self.index += 1
             self.count += 1
+            if trigger is None:  # the cards that answer the moment, once its triggers ran
+                out = _answer_window(state, condition, seat, card)
+                if out is not None:
+                    return out
+                continue
             if self.count > MAX_TRIGGER_RUNS:
                 raise RuleRuntimeError(
                     f"{label(trigger)}: triggers set each other off more than {MAX_TRIGGER_RUNS:,} "
@@ -107,6 +128,13 @@ class TriggersFrame(Frame):
                 out, _value = run(state, effect, ctx)
                 if out is not None:
                     return out
+
+
+def _answer_window(state, key: tuple, seat, card):
+    """The answer window of a moment that has happened (answering.py)."""
+    from .answering import after  # (answering builds on reactions, which the flow loads later)
+    seat = state.table.current if seat is None else seat
+    return state.call(after(state, key[0], seat, [card] if card is not None else [], key[1]))
 
 
 def begin(state, moment: str, seat: int):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..lang.machine import Ctx, Frame, context, decision, run
 from ..lang.values import PrivateInt
-from .compiled import Play, legal
+from .compiled import Moment, Play, legal
 
 PASS = "pass"
 
@@ -96,7 +96,9 @@ class WindowFrame(Frame):
         chain, own = self.chain, state.rules["may_nope_own_action"]
         while self.position < len(self.seats):
             seat = self.seats[self.position]
-            if chain[-1].seat != seat or own:
+            # a player answers their own play only where the rules say so, but may always
+            # answer a moment about them (a card that saves its holder from going out)
+            if chain[-1].seat != seat or own or type(chain[-1]) is Moment:
                 options, values = answers(state, seat, chain[-1])
                 if options is not None:
                     info = {"answering": _describe(chain[-1]), "depth": len(chain),
@@ -199,8 +201,13 @@ def answers(state, seat: int, target=None):
     options, values, ctx = None, None, None
     game = state.game
     reactive, cards = game.reactive, game.cards
+    if game.moment_only:  # cards that answer moments answer those only, and nothing else does
+        if type(target) is Moment:
+            reactive = game.moment_answers.get(target.key, frozenset())
+        else:
+            reactive = reactive - game.moment_only
     if not state.table.alive[seat]:  # a player who is out answers only with what says they may
-        reactive = game.out_answers
+        reactive = game.out_answers if reactive is game.reactive else reactive & game.out_answers
     elif game.out_only:
         reactive = reactive - game.out_only
     for inst in hand.cards:
@@ -216,7 +223,10 @@ def answers(state, seat: int, target=None):
     return options, values
 
 
-def _describe(play: Play) -> dict:
+def _describe(play) -> dict:
+    """A play (or a moment: ``moment`` says which) as the seats answering it may see it."""
+    if type(play) is Moment:
+        return {"seat": play.seat, "id": play.rule.id, "moment": play.key[0], "at": play.key[2]}
     return {"seat": play.seat, "id": play.rule.id}
 
 

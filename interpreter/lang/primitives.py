@@ -304,11 +304,18 @@ def title(ctx, cards):
 
 
 @primitive([], CARDS, QUERY,
-           'The cards of the play this card answers (the card or combo it was played against; for an answer to an answer, that answer). None outside an answer.',
+           'The cards of the play this card answers (the card or combo it was played against; for an answer to an answer, that answer); for an answer to a moment (`answers:`, or an `at: before` trigger), the moment\'s card (none for a player\'s moment). None outside an answer.',
            walks=(GIVES,))
 def answered(ctx):
     target = ctx.target
     return list(target.cards) if target is not None else []
+
+
+@primitive([], PLAYER, QUERY,
+           'The player whose play this card answers, or whom the moment it answers is about (who goes out, who drew, the owner of the hand a card enters; for a shared zone, whose turn it is). Nobody outside an answer.')
+def answered_player(ctx):
+    target = ctx.target
+    return target.seat if target is not None else None
 
 
 @primitive([("player", PLAYER), ("card", CARD_ID)], BOOL, QUERY,
@@ -722,13 +729,15 @@ def reverse(ctx):
 
 
 @primitive([("player", PLAYER)], None, ACTION,
-           'Take `player` out of the game; their owed turns are dropped. Nothing happens to a player who is already out. Not in a `game_end` trigger: the game is decided there, and its winners must still be in it.')
+           'Take `player` out of the game; their owed turns are dropped. Nothing happens to a player who is already out. Where the edition meets `player_out` before it happens (an `at: before` trigger, a card that answers it), those run first, and a cancel() there keeps the player in. Not in a `game_end` trigger: the game is decided there, and its winners must still be in it.',
+           waits=True)
 def eliminate(ctx, player):
     if player is not None:
         if ctx.table.ending:  # (the loader refuses it in game_end triggers; here for any other way)
             fail(ctx.state.where(ctx), "eliminate() cannot take a player out once the game is decided "
                                        "(a `game_end` trigger): who is in settles who wins")
-        ctx.table.eliminate(player)
+        return ctx.state.going_out(player)  # None once done, or the frame meeting the moment first
+    return None
 
 
 @primitive([("player", PLAYER)], None, ACTION,
@@ -760,7 +769,7 @@ def win(ctx, player):
 
 
 @primitive([], None, ACTION,
-           'Cancel the card or combo this card was played in answer to. Answering a cancel with another cancel restores the action, and so on.', contexts=[REACTION])
+           'Cancel the card or combo this card was played in answer to. Answering a cancel with another cancel restores the action, and so on. In answer to a moment met before it happens (`at: before`), cancel the moment: the player does not go out, the drawn card\'s `on_draw` does not run; after a moment, nothing happens.', contexts=[REACTION])
 def cancel(ctx):
     if ctx.target is not None:
         ctx.target.cancelled = True

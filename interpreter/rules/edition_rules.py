@@ -16,11 +16,13 @@ from ..lang.checker import CheckEnv
 from ..lang.diagnostics import ERROR, WARNING, did_you_mean
 from ..lang.limits import NUMBER_LIMIT
 from ..lang.procedures import MAX_EXPANDED_NODES, Procedure, callees, summary_of
-from .model import Action, Origin, Restriction, Scoring, Trigger
+from .model import BEFORE_MOMENTS, Action, Origin, Restriction, Scoring, Trigger
 from .workspace import Workspace, base_names, report_choice_name
 
 #: the moments that concern one card: `this` is the card, and they name a zone
 CARD_MOMENTS = ("card_enters", "card_leaves")
+#: the moments whose `this` is a card (those that name a zone, and a card drawn)
+CARD_THIS = CARD_MOMENTS + ("card_drawn",)
 #: what a trigger's `zone` may name besides the edition's zones: any player's hand
 ANY_HAND = "hand"
 
@@ -32,18 +34,42 @@ def triggers(ws: Workspace, doc, env: CheckEnv, zones: dict) -> tuple:
     found = []
     for index, raw in enumerate(doc.data.get("triggers", [])):
         path = ("triggers", index)
-        on, zone = raw["on"], raw.get("zone")
-        own = dict(names, this=P.CARD) if on in CARD_MOMENTS else names
-        ok = _zone_fits(ws, doc, path, on, zone, known_zones)
+        on, zone, at = raw["on"], raw.get("zone"), raw.get("at", "after")
+        own = dict(names, this=P.CARD) if on in CARD_THIS else names
+        ok = _zone_fits(ws, doc, path, on, zone, known_zones) and _timing_fits(ws, doc, path, on, at)
         condition = ws.parse(doc, path + ("if",), expression=True) if "if" in raw else None
         ws.check(doc, path + ("if",), condition, env, P.TURN, own, pure=True, expect=P.BOOL)
         effect = ws.parse(doc, path + ("effect",))
-        ws.check(doc, path + ("effect",), effect, env, P.TURN, own)
+        # before a moment, the trigger answers it as a card answers a play: cancel() stops it
+        ws.check(doc, path + ("effect",), effect, env, P.REACTION if at == "before" else P.TURN, own)
         if on == "game_end" and effect is not None:
             ok = _fits_the_end(ws, doc, path + ("effect",), effect) and ok
         if effect is not None and ok and (condition is not None or "if" not in raw):
             found.append(Trigger(raw["id"], raw["text"], on, zone, condition, effect,
-                                 Origin(doc.route(path)[0].path, doc.mark(path).line)))
+                                 Origin(doc.route(path)[0].path, doc.mark(path).line), at))
+    return tuple(found)
+
+
+def _timing_fits(ws: Workspace, doc, path: tuple, on: str, at: str) -> bool:
+    """`at: before` only for the moments that can be met before they happen."""
+    if at == "before" and on not in BEFORE_MOMENTS:
+        ws.report(doc.diagnostic(path + ("at",), "bad-value",
+                                 f"a `{on}` trigger cannot run before its moment: only "
+                                 f"{' and '.join(BEFORE_MOMENTS)} can be met before they happen "
+                                 "(and cancelled); remove `at: before`, or watch one of those"))
+        return False
+    return True
+
+
+def moment_answers(ws: Workspace, doc, path: tuple, raw: dict, zones: set) -> tuple:
+    """A card's `answers:` as (moment, zone or None, at) triples, each checked as a trigger's
+    `on`, `zone` and `at` are; a broken entry is reported and left out."""
+    found = []
+    for index, entry in enumerate(raw.get("answers", ())):
+        where = path + ("answers", index)
+        on, zone, at = entry["on"], entry.get("zone"), entry.get("at", "after")
+        if _zone_fits(ws, doc, where, on, zone, zones) and _timing_fits(ws, doc, where, on, at):
+            found.append((on, zone, at))
     return tuple(found)
 
 
@@ -71,7 +97,7 @@ def _fits_the_end(ws: Workspace, doc, path: tuple, effect) -> bool:
     the game is decided, and the winners named after these triggers must be in it."""
     for node in s.walk(effect):
         prim = P.PRIMITIVES.get(node.name) if isinstance(node, s.Call) else None
-        if prim is not None and (prim.waits or prim.kind in (P.CHOICE, P.CHANCE)):
+        if prim is not None and node.name != P.NAMES.eliminate and (prim.waits or prim.kind in (P.CHOICE, P.CHANCE)):
             ws._report_at(doc, path, node.pos, "not-allowed-here",
                           f"{node.name}() asks a player or draws on chance, and a `game_end` "
                           "trigger runs once the game is decided: keep to counters, moves and "

@@ -241,7 +241,9 @@ def _card_extras(raw: dict) -> dict:
     return dict(stands_for=stands_for, returns_to=raw.get("returns_to"),
                 back_distinct=raw.get("back") == "distinct", in_combos=raw.get("in_combos", True),
                 decoy=raw.get("decoy"), blinds=raw.get("blinds", False),
-                overrides=raw.get("overrides", False), who=raw.get("who", "in"))
+                overrides=raw.get("overrides", False), who=raw.get("who", "in"),
+                answers=tuple((entry["on"], entry.get("zone"), entry.get("at", "after"))
+                              for entry in raw.get("answers", ())))
 
 
 def _parse_record(ws: Workspace, lib: Library, path: tuple, raw: dict) -> dict:
@@ -305,9 +307,25 @@ def _check_effects(ws: Workspace, lib: Library, env: CheckEnv) -> None:
             report_choice_name(ws, doc, path + ("choose", name), name, names)
             names[name] = found or "?"
         context = P.REACTION if getattr(record, "when", None) == "reaction" else P.PLAY
+        if getattr(record, "answers", ()):
+            check_moment_answers(ws, doc, path, record, env)
+            context = P.REACTION  # an answer to a moment may cancel() it
         if record.effect is not None:
             ws.check(doc, path + ("effect",), record.effect, env, context, names)
         for hook, extra in (("on_draw", {}), ("instead_of_draw", {"from_bottom": P.BOOL})):
             if getattr(record, hook, None) is not None:
                 ws.check(doc, path + (hook,), getattr(record, hook), env, P.DRAWN,
                          base_names() | {zone: P.ZONE for zone in env.zones} | {"this": P.CARD} | extra)
+
+
+def check_moment_answers(ws: Workspace, doc, path: tuple, card, env) -> None:
+    """A card's `answers:` names moments, zones and timings that exist, and the card can
+    be played in answer at all (`when: reaction` or `any_time`)."""
+    from .edition_rules import ANY_HAND, moment_answers  # (edition_rules loads after cards)
+    known = {"draw_pile", "discard_pile", "removed", ANY_HAND, *env.zones, *env.player_zones}
+    raw = doc.value_at(path)
+    moment_answers(ws, doc, path, raw, known)
+    if card.when not in ("reaction", "any_time"):
+        ws.report(doc.diagnostic(path + ("when",) if "when" in raw else path, "bad-value",
+                                 f"'{card.id}' answers moments, but `when: {card.when}` never lets it be "
+                                 "played in answer: write `when: reaction`"))

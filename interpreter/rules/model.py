@@ -49,6 +49,9 @@ class Card:
     blinds: bool = False  # the player it lies before plays blind
     overrides: bool = False  # replaces a card of the same id from another library
     who: str = "in"  # who may play it: in (players still in) | out (players who are out) | anyone
+    # the moments it answers instead of plays: (moment, zone or None, "before" | "after");
+    # () for a card that answers plays (the usual reaction) or is no answer at all
+    answers: tuple = ()
     # the definition as written (patches applied), for `kittens show` and `kittens diff`
     raw: dict | None = field(default=None, compare=False, hash=False)
     changed_at: tuple = ()  # of Origin: the patches (`patch_cards`) that changed the card
@@ -110,7 +113,13 @@ class Check:
 
 #: the moments a trigger may run at (see engine/moments.py for when each comes)
 MOMENTS = ("game_start", "turn_start", "turn_end", "player_out", "player_back", "pile_empty",
-           "card_enters", "card_leaves", "game_end")
+           "card_enters", "card_leaves", "game_end", "card_drawn")
+#: the moments that may be met before they happen (`at: before`), and so cancelled: a
+#: player about to go out (`eliminate`), a drawn card whose `on_draw` is about to run
+BEFORE_MOMENTS = ("player_out", "card_drawn")
+#: the moments a card may answer (`answers:`): every moment of a game under way
+ANSWERABLE_MOMENTS = ("turn_start", "turn_end", "player_out", "player_back", "pile_empty",
+                      "card_enters", "card_leaves", "card_drawn")
 
 
 @dataclass(frozen=True)
@@ -127,6 +136,7 @@ class Trigger:
     condition: object
     effect: s.Program
     origin: Origin
+    at: str = "after"  # "before": it runs before the moment happens and may cancel() it
 
 
 @dataclass(frozen=True)
