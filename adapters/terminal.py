@@ -14,7 +14,7 @@ from ..interpreter.engine.endings import outcome
 from ..interpreter.engine.events import AFTER_THE_DEAL, for_seat
 from ..interpreter.engine.views import decision_for, view_for
 from ..interpreter.lang.diagnostics import printable
-from ..interpreter.words.answers import printed_text, standing
+from ..interpreter.words.answers import moment_words, printed_text, standing
 
 RULE = "-" * 64
 
@@ -118,7 +118,8 @@ class HumanTable:
         n, alive = self.state.table.players, self.state.table.alive
         for event in events[start:]:
             if event["type"] in ("window", "answer"):  # a new round of answers begins
-                after = [(event["seat"] + i) % n for i in range(1, n)]
+                # (a window on a moment asks the moment's own player too, last)
+                after = [(event["seat"] + i) % n for i in range(1, n + (1 if event.get("at") else 0))]
                 # players who are out are asked too where a card lets them answer
                 ghosts = bool(self.state.game.out_answers)
                 queue = [s for s in after if s in self.humans and (alive[s] or ghosts)]
@@ -198,7 +199,11 @@ class HumanTable:
             return f"Your turn (you owe {info.get('owed', 1)}). Play a card, or draw to end the turn:"
         if kind == "answer":
             play = info["play"]
-            said = f"{self.who(play['seat'], seat).capitalize()} played {self.title(play['id'])}"
+            if play.get("moment"):  # a card that answers a moment, not a play
+                did = moment_words(play["moment"], play.get("at", "after"), you=play["seat"] == seat)
+                said = f"{self.who(play['seat'], seat).capitalize()} {did}"
+            else:
+                said = f"{self.who(play['seat'], seat).capitalize()} played {self.title(play['id'])}"
             _window, answers = _answers_so_far(self.state.events, len(self.state.events))
             if not answers or len(answers) != info.get("depth", 1) - 1:
                 return f"{said}. Answer it?"
@@ -403,6 +408,10 @@ class HumanTable:
             return f"{who(event['seat']).capitalize()}: {event['name'].replace('_', ' ')} is now {event['value']}."
         if kind == "seat_back":
             return f"{who(event['seat']).capitalize()} {'are' if event['seat'] == viewer else 'is'} back in the game!"
+        if kind == "kept_in":
+            return f"{who(event['seat']).capitalize()} {'stay' if event['seat'] == viewer else 'stays'} in the game!"
+        if kind == "draw_cancelled":
+            return f"The card {who(event['seat'])} drew does not take effect."
         if kind == "played_as":
             return f"{who(event['seat']).capitalize()} carried out {self.title(event['card'])}."
         if kind == "scores":

@@ -12,7 +12,7 @@ from kittens import Game, load_edition, make_players, play_game
 
 EXAMPLES = {**{name: f"examples/house-rules/{name}.yaml"
                for name in ("most_cats", "partner_gifts", "hand_limit", "under_pressure", "bluff",
-                            "ghosts", "pickpockets")},
+                            "ghosts", "pickpockets", "bodyguard", "nine_lives", "inheritance")},
             "zombie_kittens": "examples/expansions/zombie_kittens.yaml"}
 
 

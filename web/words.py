@@ -9,7 +9,8 @@ serve players (``viewer`` a seat) and spectators (``viewer`` None).
 from __future__ import annotations
 
 from ..interpreter.engine.endings import no_winner
-from ..interpreter.words.answers import printed_text
+from ..interpreter.rules.model import ANSWERABLE_MOMENTS as MOMENT_NAMES
+from ..interpreter.words.answers import moment_words, printed_text
 
 PASS, DRAW, PLAY_BLIND = "pass", "draw", "play blind"
 
@@ -76,6 +77,9 @@ class Words:
                     f"or draw to end the turn.{blind}")
         if kind == "answer":
             play = info.get("answering") or info.get("play") or {}
+            if play.get("moment"):  # a card that answers a moment, not a play
+                said = moment_words(play["moment"], play.get("at", "after"), you=play.get("seat") == viewer)
+                return f"{self.Who(play.get('seat'), viewer)} {said}. Answer it?"
             return f"{self.Who(play.get('seat'), viewer)} played {self.title(play.get('id'))}. Answer it?"
         if kind == "combo_card":
             picked = ", ".join(self.title(c) for c in info.get("picked", []))
@@ -145,6 +149,9 @@ class Words:
         that opened the round, so it reads the same whoever holds an answer."""
         if event["type"] == "answer":
             return f"{self.Who(event['seat'], viewer)} answered with {self.title(event['card'])}. Anyone answering?"
+        if event["id"] in MOMENT_NAMES:  # a window on a moment (a card's `answers:`)
+            said = moment_words(event["id"], event.get("at", "after"), you=event["seat"] == viewer)
+            return f"{self.Who(event['seat'], viewer)} {said}. Anyone answering?"
         return f"{self.Who(event['seat'], viewer)} played {self.title(event['id'])}. Anyone answering?"
 
     # -- events -----------------------------------------------------------------
@@ -237,6 +244,12 @@ class Words:
 
     def _seat_back(self, event, viewer):
         return f"{self.Who(event['seat'], viewer)} {'are' if event['seat'] == viewer else 'is'} back in the game!"
+
+    def _kept_in(self, event, viewer):
+        return f"{self.Who(event['seat'], viewer)} {'stay' if event['seat'] == viewer else 'stays'} in the game!"
+
+    def _draw_cancelled(self, event, viewer):
+        return f"The card {self.who(event['seat'], viewer)} drew does not take effect."
 
     def _played_as(self, event, viewer):
         return f"{self.Who(event['seat'], viewer)} carried out {self.title(event['card'])}."

@@ -64,7 +64,6 @@ class MomentFrame(Frame):
         if not self.windowed:
             self.windowed = True
             if moment.key in state.game.moment_answers and not table.finished:
-                table.log.emit("moment", seat=moment.seat, moment=moment.key[0], at=moment.key[2])
                 out = state.call(WindowFrame(moment, context(state, moment.seat, source=moment.key[0])))
                 if out is not None:
                     return out

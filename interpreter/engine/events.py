@@ -38,7 +38,7 @@ EVENT_KINDS = {
     "play": "a card or combo played, and the cards it took",
     "chose": "a choice of a play announced (a seat, a title; cards only as a count; a secret place as secret)",
     "fizzled": "a play with nothing to choose does nothing",
-    "window": "a reaction window opens on a play",
+    "window": "a reaction window opens on a play (or on a moment a card answers: its id is the moment's name, `at` says before or after it)",
     "answer": "a seat answers in a window, and how deep the chain of answers is",
     "window_closed": "the window closes, with how many answers it took",
     "cancelled": "a play an answer cancelled",
@@ -55,6 +55,8 @@ EVENT_KINDS = {
     "reversed": "the direction of play reversed",
     "empty_pile": "a draw from an empty pile: nothing is drawn",
     "out": "a seat is out of the game",
+    "kept_in": "a seat about to go out stays in: the moment was cancelled before it happened",
+    "draw_cancelled": "a drawn card's `on_draw` does not run: the moment it was drawn was cancelled",
     "game_over": "the game is decided: the winner (and in a team game or a shared win every winner) and why",
 }
 

@@ -26,7 +26,7 @@ from ..lang.compiler import compile_expression, compile_program
 from ..lang.errors import GameError, RuleRuntimeError  # noqa: F401 (re-exported)
 from ..lang.limits import STEP_BUDGET, label
 from ..lang.machine import STOPPED, Chance, Ctx, Machine, remap
-from .answering import GoingOutFrame
+from .answering import DrawMeetingFrame, GoingOutFrame
 from .compiled import compile_rule, restricted
 from .decisions import CHANCE, TERMINAL
 from .events import for_seat, kept_for
@@ -339,6 +339,12 @@ class State(Machine):
             return GoingOutFrame(seat)
         self.table.eliminate(seat)
         return None
+
+    def meet_draw(self, seat: int, inst):
+        """The frame that carries a draw on in an edition that meets `card_drawn`
+        (answering.py). Every draw meets it, whatever the card: a seat that could not
+        tell which card was drawn must not learn it from a window opening."""
+        return DrawMeetingFrame(seat, inst)
 
     def about(self, ctx) -> dict:
         """What a decision inside an effect is about, for the player asked."""

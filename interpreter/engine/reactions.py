@@ -44,7 +44,9 @@ class WindowFrame(Frame):
         while True:
             phase = self.phase
             if phase == _START:
-                if table.log.record:
+                if type(self.play) is Moment:  # a window on a moment says which, and when
+                    table.log.emit("window", seat=self.play.seat, id=self.play.rule.id, at=self.play.key[2])
+                elif table.log.record:
                     table.log.window(self.play.seat, self.play.rule.id)
                 self.phase = _ROUND
             elif phase == _ROUND:  # a new round: every seat in turn, from the last to answer

@@ -115,7 +115,7 @@ def draw(state, seat: int, from_bottom: bool):
     hand = table.hands[seat]
     table.move([inst], hand, len(hand.cards))
     if game.meets_draws:  # the moment a card is drawn is answered, or met before its on_draw
-        return met_draw(state, seat, inst)
+        return state.meet_draw(seat, inst)
     rule = game.cards[inst.id]
     code = rule.on_draw
     if code is None:
@@ -130,15 +130,6 @@ def draw(state, seat: int, from_bottom: bool):
             f"{MAX_DRAW_NESTING} times within one draw; an `on_draw` that draws must stop "
             "somewhere (draw only on a condition, or let the turn end)")
     return DrawnFrame(ctx, code)
-
-
-def met_draw(state, seat: int, inst):
-    """A draw in an edition that meets the moment a card is drawn (answering.py): the
-    moment before its `on_draw` (which a cancel() skips), the `on_draw`, then the moment
-    queued for what answers it afterwards. Every draw meets it, whatever the card: who
-    could tell which card it was must not learn it from a window opening."""
-    from .answering import DrawMeetingFrame  # (answering builds on reactions and plays)
-    return DrawMeetingFrame(seat, inst)
 
 
 class DrawnFrame(Frame):

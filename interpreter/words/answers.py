@@ -99,3 +99,28 @@ def printed_text(edition: Edition, record) -> str:
         if closed:
             return f"{text} In these rules it cannot cancel {_list(closed, 'or')}."
     return text
+
+
+#: what a moment a card answers says, after its player's name ("Ana is about to go out")
+_MOMENTS = {
+    ("player_out", "before"): ("is about to go out", "are about to go out"),
+    ("player_out", "after"): ("went out", "went out"),
+    ("player_back", "after"): ("came back into the game", "came back into the game"),
+    ("card_drawn", "before"): ("drew a card, which has not taken effect yet", "drew a card, which has not taken effect yet"),
+    ("card_drawn", "after"): ("drew a card", "drew a card"),
+    ("turn_start", "after"): ("starts a turn", "start a turn"),
+    ("turn_end", "after"): ("ended a turn", "ended a turn"),
+    ("pile_empty", "after"): ("drew the last card of the pile", "drew the last card of the pile"),
+}
+
+
+def moment_words(moment: str, at: str, zone: str | None = None, *, you: bool = False) -> str:
+    """A moment being answered, as the words after its player's name: "is about to go
+    out", "drew a card" (``you``: the form after "you")."""
+    if moment in ("card_enters", "card_leaves"):
+        where = "a hand" if zone in (None, "hand") else zone.replace("_", " ")
+        return f"{'saw a card enter' if moment == 'card_enters' else 'saw a card leave'} {where}"
+    said = _MOMENTS.get((moment, at))
+    if said is None:
+        return moment.replace("_", " ")
+    return said[1] if you else said[0]

@@ -254,6 +254,7 @@ WORDING = dict(
     out_players=lambda a: "the players who are out of the game",
     title=lambda a: f"the title of {a.w.cards_of(a.get('cards'))}",
     answered=lambda a: "the card or combo being answered",
+    answered_player=lambda a: "the player whose play or moment is being answered",
     counter=lambda a: f"{_possessive(_who(a))} “{_name_of(a, 'name')}” count",
     # cards and zones
     hand=lambda a: _owned("hand", a["player"]),
@@ -298,7 +299,7 @@ WORDING = dict(
     reverse=lambda a: "reverse the direction of play",
     eliminate=lambda a: _does(a["player"], "are", "is") + " out of the game",
     win=lambda a: _does(a["player"], "win", "wins") + " the game at once",
-    cancel=lambda a: "cancel the card or combo this one answers",
+    cancel=lambda a: "cancel the card, combo or moment this one answers",
     revive=lambda a: _does(a["player"], "come", "comes") + " back into the game",
     add_counter=lambda a: f"add {a['amount']} to {_possessive(_who(a))} “{_name_of(a, 'name')}” count",
     set_counter=lambda a: f"set {_possessive(_who(a))} “{_name_of(a, 'name')}” count to {a['value']}",
