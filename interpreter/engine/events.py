@@ -38,7 +38,8 @@ EVENT_KINDS = {
     "play": "a card or combo played, and the cards it took",
     "chose": "a choice of a play announced (a seat, a title; cards only as a count; a secret place as secret)",
     "fizzled": "a play with nothing to choose does nothing",
-    "window": "a reaction window opens on a play (or on a moment a card answers: its id is the moment's name, `at` says before or after it)",
+    "window": ("a reaction window opens on a play (or on a moment a card answers: its id is the "
+               "moment's name, `at` says before or after it)"),
     "answer": "a seat answers in a window, and how deep the chain of answers is",
     "window_closed": "the window closes, with how many answers it took",
     "cancelled": "a play an answer cancelled",

@@ -106,7 +106,7 @@ _MOMENTS = {
     ("player_out", "before"): ("is about to go out", "are about to go out"),
     ("player_out", "after"): ("went out", "went out"),
     ("player_back", "after"): ("came back into the game", "came back into the game"),
-    ("card_drawn", "before"): ("drew a card, which has not taken effect yet", "drew a card, which has not taken effect yet"),
+    ("card_drawn", "before"): ("drew a card, which has not taken effect yet",) * 2,
     ("card_drawn", "after"): ("drew a card", "drew a card"),
     ("turn_start", "after"): ("starts a turn", "start a turn"),
     ("turn_end", "after"): ("ended a turn", "ended a turn"),
