@@ -71,7 +71,8 @@ def restricted(edition, zones: frozenset):
     """A function that joins the edition's `restrictions` to a rule's own test (the
     rule unchanged when there are none). A restricted rule is never `free`, and its
     test looks at the cards played."""
-    limits = tuple(compile_expression(r.allows, zones, label(r)) for r in getattr(edition, "restrictions", ()))
+    limits = tuple(compile_expression(r.allows, zones, label(r)) for r in edition.restrictions
+                   if "plays" in r.applies_to)
     if not limits:
         return lambda rule: rule
     tests = tuple(code.fn for code in limits)
@@ -88,6 +89,13 @@ def restricted(edition, zones: frozenset):
             return True
         return replace(rule, requires=Code(requires), requires_this=True, free=False)
     return join
+
+
+def spending_limits(edition, zones: frozenset) -> tuple:
+    """The tests of the restrictions that limit spending (`applies_to: [spending]`): what
+    `playable_as` may find, each test run with ``me`` the spender and ``this`` the card."""
+    return tuple(compile_expression(r.allows, zones, label(r)).fn for r in edition.restrictions
+                 if "spending" in r.applies_to)
 
 
 def _shape(tree):

@@ -27,7 +27,7 @@ from ..lang.errors import GameError, RuleRuntimeError  # noqa: F401 (re-exported
 from ..lang.limits import STEP_BUDGET, label
 from ..lang.machine import STOPPED, Chance, Ctx, Machine, remap
 from .answering import DrawMeetingFrame, GoingOutFrame
-from .compiled import compile_rule, restricted
+from .compiled import compile_rule, restricted, spending_limits
 from .decisions import CHANCE, TERMINAL
 from .events import for_seat, kept_for
 from .flow import PLAY_LIMIT, TURN_LIMIT, GameFrame  # noqa: F401 (re-exported)
@@ -54,6 +54,7 @@ class Game:
         self.rules = {**edition.rules, **edition.params}
         shared: dict = {}  # equal expressions share one compiled code (see compiled.legal)
         limits = restricted(edition, zones)  # rule-wide limits, joined to every play's test
+        self.spending_limits = spending_limits(edition, zones)  # and those on what effects spend
         self.cards = {card_id: limits(compile_rule(card, zones, shared)) for card_id, card in edition.cards.items()}
         self.combos = tuple(limits(compile_rule(combo, zones, shared)) for combo in edition.combos)
         self.turn_draw = compile_program(edition.turn_draw, zones,
@@ -188,6 +189,7 @@ class State(Machine):
         self.titles = game.titles
         self.cards = game.edition.cards
         self.has_wilds, self.has_decoys, self.has_marked = game.has_wilds, game.has_decoys, game.has_marked
+        self.spending_limits = game.spending_limits
         self.decisions = 0
         self.history: list = []  # every option and chance outcome applied, in order
         self.draw_nesting = 0

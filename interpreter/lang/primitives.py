@@ -348,16 +348,26 @@ def is_face_up(ctx, card):
 
 
 @primitive([("cards", CARDS), ("card", CARD_ID)], CARDS, QUERY,
-           'The cards of `cards` that are `card` or may stand in for it (a card whose `stands_for` covers it).',
+           'The cards of `cards` that are `card` or may stand in for it (a card whose `stands_for` covers it), and that the edition\'s restrictions on spending (`applies_to: [spending]`) let the acting player spend.',
            walks=("cards",))
 def playable_as(ctx, cards, card):
     state = ctx.state
     if not state.has_wilds:
-        return [inst for inst in listed(cards) if inst.id == card]
-    wanted = state.cards.get(card)
-    if wanted is None:  # a card this edition does not load (the checker warned): nothing is it
-        return []
-    return [inst for inst in listed(cards) if inst.card.may_stand_for(wanted)]
+        found = [inst for inst in listed(cards) if inst.id == card]
+    else:
+        wanted = state.cards.get(card)
+        if wanted is None:  # a card this edition does not load (the checker warned): nothing is it
+            return []
+        found = [inst for inst in listed(cards) if inst.card.may_stand_for(wanted)]
+    if state.spending_limits and found:
+        found = [inst for inst in found if _may_spend(ctx, inst, state.spending_limits)]
+    return found
+
+
+def _may_spend(ctx, inst, limits) -> bool:
+    """Whether every restriction on spending lets the acting player spend ``inst``."""
+    probe = type(ctx)(ctx.state, ctx.me, [inst], source=ctx.source)
+    return all(test(probe) for test in limits)
 
 
 @primitive([("player", PLAYER), ("name", ZONE_NAME)], ZONE, QUERY,

@@ -64,6 +64,7 @@ class Services(Protocol):
     cards: dict  # card id -> its definition
     titles: list  # the card titles a player may name
     has_wilds: bool
+    spending_limits: tuple  # tests of the restrictions on what `playable_as` finds (me, this)
     has_decoys: bool
     has_marked: bool
     explicit_chance: bool

@@ -190,7 +190,8 @@ def restrictions(ws: Workspace, doc, env: CheckEnv) -> tuple:
         ws.check(doc, path + ("allows",), allows, env, P.PLAY, names, pure=True, expect=P.BOOL)
         if allows is not None:
             found.append(Restriction(raw["id"], raw["text"], allows,
-                                     Origin(doc.route(path)[0].path, doc.mark(path).line)))
+                                     Origin(doc.route(path)[0].path, doc.mark(path).line),
+                                     tuple(raw.get("applies_to", ("plays",)))))
     return tuple(found)
 
 

@@ -168,6 +168,8 @@ class Restriction:
     text: str
     allows: object
     origin: Origin
+    # what it limits: "plays" (every play offered), "spending" (what `playable_as` finds)
+    applies_to: tuple = ("plays",)
 
 
 @dataclass(frozen=True)
