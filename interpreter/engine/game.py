@@ -113,8 +113,8 @@ class Game:
         # the titles that count in each combo of different titles (a hand's count of them is
         # one set intersection)
         self.mixed_titles = tuple(frozenset(card_id for card_id, card in edition.cards.items()
-                                            if card.in_combos and (tag is None or tag in card.tags))
-                                  for _rule, tag, _size, _label in self.mixed_combos)
+                                            if rule.record.may_include(card))
+                                  for rule, _tag, _size, _label in self.mixed_combos)
         # combo id -> the titles that may count in it (Combo.may_include, as a set: a combo
         # of different titles offers its cards one title at a time, ComboPickFrame)
         self.pickable = {combo.id: frozenset(card_id for card_id, card in edition.cards.items()
@@ -148,8 +148,8 @@ class Game:
         for card_id, card in edition.cards.items():
             plays = ([self.on_turn[card_id]] if card_id in self.on_turn else []) + \
                 list(self.wild_plays.get(card_id, ()))
-            combos = tuple((index, size) for index, (_rule, tag, size, _prefix) in enumerate(self.same_title_combos)
-                           if card.in_combos and (tag is None or tag in card.tags))
+            combos = tuple((index, size) for index, (rule, _tag, size, _prefix) in enumerate(self.same_title_combos)
+                           if rule.record.may_include(card))
             smallest = min((size for _index, size in combos), default=1 << 30)
             offers[card_id] = (tuple((rule, rule.free, label) for rule, label in plays), combos, smallest)
         return offers

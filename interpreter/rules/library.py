@@ -224,6 +224,7 @@ def _compile_section(ws: Workspace, lib: Library, key: str, section: str, replac
                                          raw=_plain(raw), **_card_extras(raw), **common), path)
         else:
             lib.combos[record_id] = (Combo(size=raw["cards"], match=raw["match"], tag=raw.get("tag"),
+                                           titles=frozenset(raw["titles"]) if "titles" in raw else None,
                                            effect=trees.get("effect"), raw=_plain(raw), **common), path)
 
 
@@ -298,6 +299,11 @@ def _check_effects(ws: Workspace, lib: Library, env: CheckEnv) -> None:
             ws.report(doc.diagnostic(path + ("tag",), "unknown-tag",
                                      f"no loaded card carries the tag '{tag}'"
                                      f"{did_you_mean(tag, env.tags)}"))
+        for index, title in enumerate(sorted(getattr(record, "titles", None) or ())):
+            if env.card_ids is not None and title not in env.card_ids and title not in env.elsewhere:
+                where = path + ("titles", list(doc.value_at(path + ("titles",))).index(title))
+                ws.report(doc.diagnostic(where, "unknown-card",
+                                         f"no loaded card is called '{title}'{did_you_mean(title, env.card_ids)}"))
         names = base_names() | {zone: P.ZONE for zone in env.zones} | {"this": this_type}
         if record.requires is not None:
             ws.check(doc, path + ("requires",), record.requires, env, P.PLAY, names,

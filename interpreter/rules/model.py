@@ -94,9 +94,11 @@ class Combo:
     raw: dict | None = field(default=None, compare=False, hash=False)  # the definition as written
     changed_at: tuple = ()  # of Origin: the patches (`patch_combos`) that changed the combo
     written_at: dict = field(default_factory=dict, compare=False, hash=False)  # as a card's
+    titles: frozenset | None = None  # the only titles that may be part of it (None: any)
 
     def may_include(self, card: Card) -> bool:
-        return card.in_combos and (self.tag is None or self.tag in card.tags)
+        return card.in_combos and (self.tag is None or self.tag in card.tags) and \
+            (self.titles is None or card.id in self.titles)
 
 
 @dataclass(frozen=True)

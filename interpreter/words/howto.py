@@ -96,8 +96,8 @@ def how_to_play(edition: Edition, players: int) -> list[tuple[str, str]]:
         out.append(("Answering:", text))
     if edition.combos:
         listed = [f"{combo.title} ({combo.size} cards, "
-                  f"{'all alike' if combo.match == 'same_title' else 'all different'})"
-                  for combo in edition.combos]
+                  f"{'all alike' if combo.match == 'same_title' else 'all different'}"
+                  f"{_of_titles(edition, combo)})" for combo in edition.combos]
         out.append(("Combos:", "Instead of a single card you may play several together as one "
                     f"play: {_and(listed)}. The cards' own effects do not happen then; the combo's "
                     "does (see Combos below)."))
@@ -286,3 +286,10 @@ def variant_sections(edition: Edition) -> list[tuple[str, str, list[str]]]:
         changes = change_sentences(diff(edition, variant), edition, variant)
         out.append((sentence(words(name))[:-1], " ".join(variant.variant_description.split()), changes))
     return out
+
+
+def _of_titles(edition, combo) -> str:
+    """The titles a combo names (`titles:`), as the how-to lists them: ": Attack and Cattermelon"."""
+    if not combo.titles:
+        return ""
+    return ": " + _and(sorted(edition.cards[t].title for t in combo.titles if t in edition.cards))

@@ -654,6 +654,10 @@ def _combo_blocks(edition: Edition) -> list:
         if combo.tag:  # the cards the tag stands for, by title
             kinds = sorted({c.title for c in edition.cards.values() if combo.tag in c.tags})
             tag = f", every one of them one of {_and(kinds)}" if kinds else ""
+        if combo.titles:  # the only titles it takes
+            named = sorted(edition.cards[t].title for t in combo.titles if t in edition.cards)
+            tag += f", made only of {_and(named)}" if combo.match == "same_title" or \
+                len(combo.titles) != combo.size else ": " + _and([f"one {name}" for name in named])
         blocks += [Heading(3, combo.title), Quote(printed_text(edition, combo)),
                    Para(f"{combo.size} cards played together, {match}{tag}. {ctx.nope(combo.nopeable)}",
                         "Use:")]
