@@ -87,6 +87,11 @@ class Game:
                 self.moment_answers.setdefault(key, set()).add(card_id)
         self.moment_answers = {key: frozenset(ids) for key, ids in self.moment_answers.items()}
         self.moment_only = frozenset(card_id for card_id in self.reactive if edition.cards[card_id].answers)
+        # the cards that answer plays: those a player still in may play (every reactive card
+        # in an edition without `who` or `answers:`), and those a player who is out may
+        self.answers_in = self.reactive - self.out_only - self.moment_only if self.out_only or self.moment_only \
+            else self.reactive
+        self.answers_out = self.out_answers - self.moment_only
         # what an action decision offers, worked out once: card id -> (rule, option)
         self.on_turn = {card_id: (rule, "play " + card_id) for card_id, rule in self.cards.items()
                         if rule.record.when in PLAYABLE_ON_TURN and rule.record.stands_for is None

@@ -203,15 +203,12 @@ def answers(state, seat: int, target=None):
     options, values, ctx = None, None, None
     game = state.game
     reactive, cards = game.reactive, game.cards
-    if game.moment_only:  # cards that answer moments answer those only, and nothing else does
-        if type(target) is Moment:
-            reactive = game.moment_answers.get(target.key, frozenset())
-        else:
-            reactive = reactive - game.moment_only
-    if not state.table.alive[seat]:  # a player who is out answers only with what says they may
-        reactive = game.out_answers if reactive is game.reactive else reactive & game.out_answers
-    elif game.out_only:
-        reactive = reactive - game.out_only
+    alive = state.table.alive[seat]
+    if game.moment_only and type(target) is Moment:  # only the cards that answer that moment
+        reactive = game.moment_answers.get(target.key, frozenset())
+        reactive = reactive - game.out_only if alive else reactive & game.out_answers
+    else:  # the cards that answer plays, for a player still in or one who is out (Game)
+        reactive = game.answers_in if alive else game.answers_out
     for inst in hand.cards:
         if inst.id in reactive:
             label = "play " + inst.id
