@@ -7,7 +7,8 @@ for f in examples/probe2/*.yaml; do
   for p in 2 4; do
     out=$(kittens run "$f" -g 20 -p "$p" 2>&1)
     case "$out" in *"is for 3 to"*) p=3; out=$(kittens run "$f" -g 20 -p 3 2>&1);; esac
-    line=$(printf '%s\n' "$out" | grep -E '^20 games|kittens run:' | head -1)
+    line=$(printf '%s\n' "$out" | grep -E '^20 games' | head -1)
+    [ -n "$line" ] || line=$(printf '%s\n' "$out" | grep -E 'kittens run:' | head -1)
     echo "$(basename "$f") -p $p: ${line:-NO SUMMARY}"
   done
 done
