@@ -43,7 +43,7 @@ from .machine import (
     PURE,
     STORE,
 )
-from .operators import ARITHMETIC, COMPARE
+from .operators import ARITHMETIC, CARD_COMPARE, COMPARE
 from .values import as_secret_as, items_of, moving_steps, seats_of, size_of
 
 #: what Code.constant holds when the code is not a constant
@@ -240,6 +240,8 @@ class _Compiler:
             return self._sum(expr)
         if isinstance(expr, s.Compare):
             op = COMPARE[expr.op]
+            if expr.op in CARD_COMPARE and (_may_be_list(expr.left) or _may_be_list(expr.right)):
+                op = CARD_COMPARE[expr.op]  # a card equals a list of just that card
             left, right = self.expr(expr.left), self.expr(expr.right)
             if not (left.waits or right.waits) and _may_be_list(expr.left) and _may_be_list(expr.right):
                 return Code(_list_compare(op, left.fn, right.fn, self.where))
