@@ -603,6 +603,25 @@ def random_player(ctx, among):
                   (_picked_seat, (seats,)))
 
 
+def _picked_number(ctx, index, low):
+    return low + index
+
+
+@primitive([("low", INT), ("high", INT)], INT, CHANCE,
+           'A whole number from `low` to `high` (both included) picked uniformly at random; nobody chooses it and no event names it, so it is known where it is used (a counter set to it, a number of cards drawn). `low` equal to `high` gives that number; a range with no number in it (`high` below `low`), or of more than 101 numbers, stops the game with an error.',
+           waits=True)
+def random_number(ctx, low, high):
+    if high < low or high - low > MAX_CHOSEN_NUMBER:
+        fail(ctx.state.where(ctx), f"random_number() was given the range {shown(low)} to {shown(high)}; it "
+                                   f"picks among 1 to {MAX_CHOSEN_NUMBER + 1} numbers: keep `high` at least "
+                                   f"`low` and at most {MAX_CHOSEN_NUMBER} above it")
+    if low == high:
+        return int(low)
+    return Chance("pick", int(high) - int(low) + 1,
+                  {"numbers": [int(low), int(high)]} if ctx.state.explicit_chance else None,
+                  (_picked_number, (int(low),)))
+
+
 def _hidden_place(ctx, place):
     return PrivateInt(place, 0)
 

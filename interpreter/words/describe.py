@@ -282,6 +282,7 @@ WORDING = dict(
     choose_position=lambda a: f"a place in {a['zone']}{_within(a)} that {_does(a.by(), 'choose', 'chooses')}",
     choose_number=_choose_number,
     random_player=lambda a: f"a player picked at random among {a['among']} (no one is told who)",
+    random_number=lambda a: f"a number from {a['low']} to {a['high']} picked at random",
     random_position=lambda a: f"a random place in {a['zone']}{_within(a)} that nobody learns",
     ask=lambda a: (f"{_does(a.by(), 'answer', 'answers')} yes to “"
                    + (a.get("question").value if isinstance(a.get("question"), s.StrLit)
