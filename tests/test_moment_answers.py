@@ -248,3 +248,20 @@ def test_the_web_table_words_a_player_kept_in():
     kept = next(e for e in state.events if e["type"] == "kept_in")
     assert Words(edition, ["person"] * 3).event(kept, 1) == "Seat 0 stays in the game!"
     assert Words(edition, ["person"] * 3).event(kept, 0) == "You stay in the game!"
+
+
+def test_a_shared_zone_moment_is_about_whose_turn_it_was_as_the_card_moved(tmp_path):
+    """A defused kitten going back ends its player's turn: its `card_enters draw_pile`
+    moment still concerns the defuser (before: the next player, as the second probe found)."""
+    edition = house(tmp_path, """counters:
+  tucked: {}
+triggers:
+  - id: tuck
+    on: card_enters
+    zone: draw_pile
+    text: Whoever puts a card back into the draw pile scores a point.
+    effect: add_counter("tucked", 1)
+""")
+    state = laid_out(edition, 3, {0: ["defuse"]}, ["exploding_kitten", "cattermelon"])
+    take(state, "draw", 0)
+    assert state.table.current == 1 and state.table.counters["tucked"] == [1, 0, 0]

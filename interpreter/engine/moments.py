@@ -10,7 +10,7 @@ When each moment comes (docs/format.md, "Triggers", says the same for designers)
 * ``player_out`` / ``player_back``: a player went out or came back (``me``);
 * ``pile_empty``: a card left the draw pile and none is left (``me``: whose turn it is);
 * ``card_enters`` / ``card_leaves``: a card entered or left the zone the trigger
-  watches (``this``; ``me`` is the zone's owner, or whose turn it is for a shared zone);
+  watches (``this``; ``me`` is the zone's owner, or for a shared zone whose turn it was as the card moved);
 * ``game_end``: once the game is decided, before the winners are named; nobody is
   asked anything there (the loader refuses choices and chance).
 

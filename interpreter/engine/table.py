@@ -567,10 +567,12 @@ class Table:
         last card leaving is still in it)."""
         watch, moments = self.watch, self.moments
         left, entered = _zone_key(source), _zone_key(to)
+        # a shared zone's moment is about whoever's turn it is as the card moves: by the
+        # time the moment runs, the move may have ended the turn (a defused kitten going back)
         if ("card_leaves", left) in watch:
-            moments.append(("card_leaves", source.owner, inst, left))
+            moments.append(("card_leaves", self.current if source.owner is None else source.owner, inst, left))
         if ("card_enters", entered) in watch:
-            moments.append(("card_enters", to.owner, inst, entered))
+            moments.append(("card_enters", self.current if to.owner is None else to.owner, inst, entered))
         if source is self.draw_pile and len(source.cards) == 1 and ("pile_empty", None) in watch:
             moments.append(("pile_empty", None, None, None))
 
