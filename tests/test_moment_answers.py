@@ -265,3 +265,38 @@ triggers:
     state = laid_out(edition, 3, {0: ["defuse"]}, ["exploding_kitten", "cattermelon"])
     take(state, "draw", 0)
     assert state.table.current == 1 and state.table.counters["tucked"] == [1, 0, 0]
+
+
+ANY_TIME = """define_cards:
+  - id: rise
+    title: Rise
+    tags: [action]
+    text: A player who is out may play this at the start of any turn, or in answer to any card, to come back.
+    when: reaction
+    who: out
+    answers: [{on: play}, {on: turn_start}]
+    effect: revive(me)
+"""
+
+
+@pytest.mark.parametrize("steps", [
+    [],                         # the first turn's start: the ghost is asked before seat 0 acts
+    ["pass", "play skip"],      # in answer to a card, as a reaction
+    ["pass", "draw"],           # at the start of the next turn
+])
+def test_a_card_that_answers_plays_and_a_moment_lets_a_ghost_act_at_any_time(tmp_path, steps):
+    edition = house(tmp_path, ANY_TIME)
+
+    def layout(table):
+        for seat, cards in {0: ["skip"], 1: ["tacocat"], 2: ["rise"]}.items():
+            for card_id in cards:
+                table.new_card(edition.cards[card_id], table.hands[seat])
+        for _ in range(4):
+            table.new_card(edition.cards["beard_cat"], table.draw_pile)
+        table.alive[2] = False
+        table._orders.clear()
+    state = Game(edition, 3).new_state(0, layout=layout)
+    take(state, *steps)
+    assert state.decision().seat == 2 and state.legal_actions() == ["pass", "play rise"]
+    take(state, "play rise")
+    assert state.table.alive[2]

@@ -84,9 +84,11 @@ class Game:
         self.moment_answers: dict = {}
         for card_id in sorted(self.reactive):
             for key in edition.cards[card_id].answers:
-                self.moment_answers.setdefault(key, set()).add(card_id)
+                if key[0] != "play":  # (`on: play`: it answers plays too, as reactions do)
+                    self.moment_answers.setdefault(key, set()).add(card_id)
         self.moment_answers = {key: frozenset(ids) for key, ids in self.moment_answers.items()}
-        self.moment_only = frozenset(card_id for card_id in self.reactive if edition.cards[card_id].answers)
+        self.moment_only = frozenset(card_id for card_id in self.reactive if edition.cards[card_id].answers
+                                     and all(key[0] != "play" for key in edition.cards[card_id].answers))
         # the cards that answer plays: those a player still in may play (every reactive card
         # in an edition without `who` or `answers:`), and those a player who is out may
         self.answers_in = self.reactive - self.out_only - self.moment_only if self.out_only or self.moment_only \

@@ -50,7 +50,7 @@ class Phases:
         # the moments cards answer once they have happened, as (moment, zone, "after"), and
         # the moments met before they happen (by triggers or by answers)
         answered = {key for card in edition.cards.values() if card.when in ("reaction", "any_time")
-                    for key in card.answers}
+                    for key in card.answers if key[0] != "play"}
         self.answered_after = frozenset(key for key in answered if key[2] == "after")
         self.before_moments = frozenset(self.before) | {key[0] for key in answered if key[2] == "before"}
         after = {trigger.on for trigger in edition.triggers if trigger.at != "before"} | \

@@ -68,7 +68,13 @@ def moment_answers(ws: Workspace, doc, path: tuple, raw: dict, zones: set) -> tu
     for index, entry in enumerate(raw.get("answers", ())):
         where = path + ("answers", index)
         on, zone, at = entry["on"], entry.get("zone"), entry.get("at", "after")
-        if _zone_fits(ws, doc, where, on, zone, zones) and _timing_fits(ws, doc, where, on, at):
+        if on == "play":  # a card or combo played: no zone, no timing of its own
+            if zone is not None or at != "after":
+                ws.report(doc.diagnostic(where, "bad-value", "`on: play` answers a card or combo played, as a "
+                                         "reaction does: remove its `zone` and `at`"))
+            else:
+                found.append((on, None, "after"))
+        elif _zone_fits(ws, doc, where, on, zone, zones) and _timing_fits(ws, doc, where, on, at):
             found.append((on, zone, at))
     return tuple(found)
 
