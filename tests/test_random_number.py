@@ -4,7 +4,7 @@ random place in the pile stood in for)."""
 from __future__ import annotations
 
 import pytest
-from test_phases import house, laid_out
+from test_phases import house
 
 from kittens import Game
 from kittens.interpreter.lang.errors import GameError
