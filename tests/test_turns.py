@@ -27,7 +27,8 @@ def counters(state, name: str) -> list:
 
 
 # -- the names are new -------------------------------------------------------------
-NEW = ("extra_turns", "turn_number", "whose_turn", "last_played", "played_this_turn")
+NEW = ("extra_turns", "turn_number", "whose_turn", "last_played", "played_this_turn", "played_last_turn",
+       "answered_player", "random_number")
 
 
 @pytest.mark.parametrize("name", NEW)
@@ -264,3 +265,21 @@ def test_extra_turns_are_told_at_the_web_table():
     take(state, "play encore")
     told = [Words(edition, ["person"] * 3).event(e, 1) for e in state.events if e["type"] == "extra_turns"]
     assert told == ["Seat 0 takes 1 extra turn (2 owed in all)."], told
+
+
+def test_played_last_turn_holds_the_turn_before_and_only_it(tmp_path):
+    """The second probe's Payback (an Attack after an Attack gives three turns) had to
+    mark the next player from a turn_end trigger: the turn before had no query."""
+    from test_phases import value
+    edition = load_edition("original")
+    state = laid_out(edition, 3, {0: ["skip", "see_the_future"], 1: ["tacocat"]}, ["beard_cat"] * 6)
+    assert value(state, "count(played_last_turn())") == 0  # the first turn: none before it
+    take(state, "play see_the_future", "play skip")
+    assert value(state, "count(played_last_turn())") == 2
+    assert value(state, 'count(find(played_last_turn(), "skip"))') == 1
+    assert value(state, "count(played_last_turn(by=others()))", me=0) == 0
+    copy = state.clone()  # a copy keeps the turn before's cards, as its own
+    take(state, "draw")  # seat 1 plays nothing: seat 2's turn before it is empty
+    assert value(state, "count(played_last_turn())") == 0
+    assert [inst.id for _seat, inst in copy.table.last_turn_plays] == ["see_the_future", "skip"]
+    assert all(inst in copy.table.discard_pile.cards for _seat, inst in copy.table.last_turn_plays)

@@ -239,6 +239,7 @@ class Table:
         # history for the effects' queries: (seat, card) of each card played this turn, in
         # order, and the cards of the last play that put cards down (a card, combo or answer)
         self.turn_plays: list = []
+        self.last_turn_plays: list = []  # turn_plays of the turn before the one under way
         self.last_play: list = []
         self.current = 0
         self.direction = 1
@@ -309,6 +310,7 @@ class Table:
         other.areas = {name: [_copy_zone(z, memo) for z in zones] for name, zones in self.areas.items()}
         other.cards = [memo[id(inst)] for inst in self.cards]
         other.turn_plays = [(seat, memo[id(inst)]) for seat, inst in self.turn_plays]
+        other.last_turn_plays = [(seat, memo[id(inst)]) for seat, inst in self.last_turn_plays]
         other.last_play = [memo[id(inst)] for inst in self.last_play]
         other.moments = [(kind, seat, memo.get(id(card), card), key) for kind, seat, card, key in self.moments]
         memo[id(self)] = other
@@ -687,8 +689,10 @@ class Table:
     # -- turns ----------------------------------------------------------------
     def start_turn(self, seat: int) -> None:
         self.current = self.turn_seat = seat
-        if self.turn_plays:  # the cards played this turn: none yet
-            self.turn_plays = []
+        if self.turn_plays:  # the cards played this turn: none yet (those of the last kept)
+            self.last_turn_plays, self.turn_plays = self.turn_plays, []
+        elif self.last_turn_plays:  # the turn before played nothing
+            self.last_turn_plays = []
         owed = self.owed[seat]
         if owed < 1:
             owed = self.owed[seat] = 1

@@ -853,6 +853,14 @@ def played_this_turn(ctx, by):
     return _played_this_turn(plays, by) if plays else []
 
 
+@primitive([("by", PLAYERS, ANYONE)], CARDS, QUERY,
+           "The cards played during the turn before the one under way (whoever's turn it was; each of several owed turns is a turn of its own), oldest first, as `played_this_turn` gives them for the turn under way; with `by`, only those the players `by` played. None on the game's first turn.",
+           walks=(GIVES,))
+def played_last_turn(ctx, by):
+    plays = ctx.table.last_turn_plays
+    return _played_this_turn(plays, by) if plays else []
+
+
 #: primitive names as attributes (``NAMES.move``), for code that must name a
 #: primitive without writing a string that could be mistaken for a card id
 NAMES = SimpleNamespace(**{name: name for name in PRIMITIVES})

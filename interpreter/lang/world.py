@@ -33,6 +33,7 @@ class Table(Protocol):
     current: int  # whose turn it is (or who plays next, once a turn has passed on)
     turn: int  # the number of the turn under way
     turn_plays: list  # (seat, card) of each card played this turn, in order
+    last_turn_plays: list  # the same for the turn before the one under way
     last_play: list  # the cards of the game's last play
 
     def seats_from(self, seat: int) -> list: ...

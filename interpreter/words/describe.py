@@ -328,11 +328,19 @@ def _played_this_turn(a: _Args) -> str:
     return "the cards you played this turn" if a.is_me("by") else f"the cards {a['by']} played this turn"
 
 
+def _played_last_turn(a: _Args) -> str:
+    if a.get("by") is None:
+        return "the cards played during the turn before this one"
+    who = "you" if a.is_me("by") else a["by"]
+    return f"the cards {who} played during the turn before this one"
+
+
 # turns and history (issue 42): worded like the rest, kept in a block of their own
 WORDING.update(dict(
     extra_turns=_extra_turns,
     turn_number=lambda a: "the number of the turn (the game's first is turn 1)",
     whose_turn=lambda a: "the player whose turn it is",
+    played_last_turn=_played_last_turn,
     last_played=lambda a: "the last card played",
     played_this_turn=_played_this_turn,
 ))
