@@ -300,3 +300,22 @@ def test_a_card_that_answers_plays_and_a_moment_lets_a_ghost_act_at_any_time(tmp
     assert state.decision().seat == 2 and state.legal_actions() == ["pass", "play rise"]
     take(state, "play rise")
     assert state.table.alive[2]
+
+
+@pytest.mark.parametrize("path, sentences", [
+    ("examples/house-rules/bodyguard.yaml",
+     ["Played only in answer, when a player draws a card, before it takes effect. Nope can cancel it."]),
+    ("examples/house-rules/inheritance.yaml", ["Played only in answer, when a player goes out."]),
+    ("examples/house-rules/nine_lives.yaml",
+     ["Just before a player goes out (by any card or rule), if that player's “lives” count is more than 0: "
+      "that player does not go out."]),
+    ("examples/house-rules/muzzle.yaml", ["An effect may spend a card (as the Defuse a kitten looks for) only if"]),
+    ("examples/probe2/round2/last_gasp.yaml", ["When a player draws a card, before it takes effect, if"]),
+])
+def test_the_rulesheet_words_moments_answers_and_limits_on_spending(path, sentences):
+    from kittens.interpreter.words.rulesheet import render_rulesheet
+
+    text = render_rulesheet(load_edition(str(ROOT / path)), 4)
+    for sentence in sentences:
+        assert sentence in text, sentence
+    assert "Bodyguard can also cancel it" not in text  # a moment's answer never cancels a card

@@ -458,8 +458,10 @@ class _Context:
         self.params = _params(edition)
         in_deck = edition.deck_for(players) if players else \
             [c for c, ranges in edition.deck.items() if any(n for _lo, _hi, n in ranges)]
+        # (a card that answers moments only cancels those, never a card or combo)
         self.cancellers = [c for cid, c in edition.cards.items() if cid in in_deck
-                           and c.effect is not None and _calls(c.effect, P.NAMES.cancel)]
+                           and c.effect is not None and _calls(c.effect, P.NAMES.cancel)
+                           and (not c.answers or any(key[0] == "play" for key in c.answers))]
         self.named_by: dict[str, list[str]] = {}  # card id -> titles of records naming it
         records = [(card.title, card) for card in (edition.cards[c] for c in in_deck if c in edition.cards)]
         records += [(combo.title, combo) for combo in edition.combos]
@@ -590,7 +592,7 @@ def _card_blocks(edition: Edition, players: int) -> list:
     for card_id in _card_ids_for(edition, players):
         card = edition.cards[card_id]
         blocks += [Heading(3, card.title), Quote(printed_text(edition, card))]
-        facts = [_WHEN.get(card.when, f"Played: {card.when}.")]
+        facts = [_answers_fact(card) if card.answers else _WHEN.get(card.when, f"Played: {card.when}.")]
         if card.who != "in":  # players who are out take no turns: they play it in answer only
             facts.append(_WHO[card.who])
         if card.when != "never":
@@ -701,18 +703,48 @@ _MOMENT = dict(game_start="At the start of the game", turn_start="At the start o
                turn_end="At the end of each turn (each of several owed turns counts)",
                player_out="When a player goes out", player_back="When a player comes back",
                pile_empty="When the draw pile runs out", card_enters="When a card enters {zone}",
-               card_leaves="When a card leaves {zone}", game_end="When the game is decided")
+               card_leaves="When a card leaves {zone}", game_end="When the game is decided",
+               card_drawn="When a player draws a card")
+#: the same moments met before they happen (`at: before`)
+_BEFORE = dict(player_out="Just before a player goes out (by any card or rule)",
+               card_drawn="When a player draws a card, before it takes effect")
 
 
+#: what cancel() does in a trigger met before its moment
+_STOPPED = dict(player_out="that player does not go out", card_drawn="the card drawn does not take effect")
 #: who `me` is in a trigger, when it is not the player whose turn it is ("you")
-_MOMENT_ME = dict(player_out="that player", player_back="that player", game_start="the first player")
+_MOMENT_ME = dict(player_out="that player", player_back="that player", game_start="the first player",
+                  card_drawn="that player")
+
+
+def _answers_fact(card) -> str:
+    """When a card that answers moments (`answers:`) may be played, in a sentence."""
+    moments = []
+    for on, zone, at in card.answers:
+        if on == "play":
+            moments.append("another card or combo is played")
+        elif at == "before":
+            moments.append({"player_out": "a player is about to go out",
+                            "card_drawn": "a player draws a card, before it takes effect"}[on])
+        else:
+            moments.append({"turn_start": "a turn starts", "turn_end": "a turn ends",
+                            "player_out": "a player goes out", "player_back": "a player comes back",
+                            "pile_empty": "the draw pile runs out", "card_drawn": "a player draws a card",
+                            "card_enters": f"a card enters {_zone_words(None, zone)}",
+                            "card_leaves": f"a card leaves {_zone_words(None, zone)}"}[on])
+    own = " Played on your turn too." if card.when == "any_time" else ""
+    return f"Played only in answer, when {_or(moments)}.{own}"
+
+
+def _or(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
 def _zone_words(edition: Edition, zone: str | None) -> str:
     """The zone a card moment watches, in words ("hand" is any player's hand)."""
     if zone in ("hand", "removed"):
         return "a player's hand" if zone == "hand" else "the cards out of the game"
-    if edition.zones.get(zone or "", {}).get("per_player"):
+    if edition is not None and edition.zones.get(zone or "", {}).get("per_player"):
         return f"a player's {words(zone or '')} zone"
     return f"the {words(zone or 'zone')}"
 
@@ -749,10 +781,13 @@ def _phase_blocks(edition: Edition, ctx) -> list:
     if edition.restrictions:
         blocks.append(Heading(3, "Limits on every play"))
         for limit in edition.restrictions:
+            what = {("plays",): "a card, combo or action may be played only if ",
+                    ("spending",): "an effect may spend a card (as the Defuse a kitten looks for) only if "}.get(
+                tuple(limit.applies_to), "a card, combo or action may be played, and an effect may spend a card, "
+                                         "only if ")
+            this = "the cards played" if limit.applies_to == ("plays",) else "the card"
             blocks += [Heading(4, record_name(limit)), Quote(limit.text),
-                       Para(_sentence(f"a card, combo or action may be played only if "
-                                      f"{ctx.expression(limit.allows, this='the cards played')}"),
-                            "In rules terms:")]
+                       Para(_sentence(what + ctx.expression(limit.allows, this=this)), "In rules terms:")]
     if edition.actions:
         blocks.append(Heading(3, "Actions you may take on your turn besides playing cards"))
         for action in edition.actions:
@@ -766,11 +801,16 @@ def _phase_blocks(edition: Edition, ctx) -> list:
     if edition.triggers:
         blocks.append(Heading(3, "Rules that run at moments of the game"))
         for trigger in edition.triggers:
-            when = _MOMENT[trigger.on].format(zone=_zone_words(edition, trigger.zone))
-            me, this = _MOMENT_ME.get(trigger.on), "that card" if trigger.zone else None
+            when = (_BEFORE if trigger.at == "before" else _MOMENT)[trigger.on].format(
+                zone=_zone_words(edition, trigger.zone))
+            me, this = _MOMENT_ME.get(trigger.on), "that card" if trigger.zone or trigger.on == "card_drawn" else None
             if trigger.condition is not None:
                 when += f", if {ctx.expression(trigger.condition, this=this, me=me)}"
             effect = ctx.program(trigger.effect, this=this, me=me)
+            if trigger.at == "before":  # cancel() here stops the moment itself
+                effect = effect.replace("cancel the card, combo or moment this one answers",
+                                        _STOPPED[trigger.on]).replace(
+                    "Cancel the card, combo or moment this one answers", _STOPPED[trigger.on].capitalize())
             blocks += [Heading(4, record_name(trigger)), Quote(trigger.text),
                        Para(_sentence(f"{when}: {effect[:1].lower()}{effect[1:]}"), "In rules terms:")]
     return blocks
