@@ -283,3 +283,36 @@ def test_played_last_turn_holds_the_turn_before_and_only_it(tmp_path):
     assert value(state, "count(played_last_turn())") == 0
     assert [inst.id for _seat, inst in copy.table.last_turn_plays] == ["see_the_future", "skip"]
     assert all(inst in copy.table.discard_pile.cards for _seat, inst in copy.table.last_turn_plays)
+
+
+# -- a deal into per-player zones (the second probe's Runts were dealt by a trigger) ----------
+RUNTS = """zones:
+  runts: {per_player: true, public: false}
+add_steps:
+  - after: deal
+    steps: [{deal: {count: 1, zone: runts}}, {deal: {count: 1, zone: runts, to: 0}}]
+"""
+
+
+def test_setup_deals_into_each_players_own_zone(tmp_path):
+    from test_phases import house
+
+    from kittens import Game
+    edition = house(tmp_path, RUNTS)
+    state = Game(edition, 3).new_state(5)
+    runts = [len(zone.cards) for zone in state.table.areas["runts"]]
+    assert runts == [2, 1, 1]
+    assert [len(hand.cards) for hand in state.table.hands] == [8, 8, 8]  # seven and a Defuse, as before
+    total = sum(len(zone.cards) for zone in state.table.zones())
+    assert total == sum(n for _lo, _hi, n in (r[0] for r in edition.deck.values()))
+    from kittens.interpreter.words.rulesheet import render_rulesheet
+    assert "to each player, into their own runts zone, in front of them" in render_rulesheet(edition, 3)
+
+
+def test_a_deal_into_a_shared_zone_is_refused_at_its_name(tmp_path):
+    path = tmp_path / "house.yaml"
+    from test_phases import HOUSE
+    path.write_text(HOUSE + RUNTS.replace("per_player: true, ", ""), encoding="utf-8")
+    diagnostics = validate_paths([str(path)]).diagnostics
+    found = [d for d in diagnostics if d.code == "unknown-zone"]
+    assert found and "per-player zone" in found[0].message, [d.render() for d in diagnostics]

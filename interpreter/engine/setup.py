@@ -80,11 +80,17 @@ class SetupFrame(Frame):
         return seat
 
 
+def _dealt_into(table, step, seat: int):
+    """Where a deal puts ``seat``'s cards: their hand, or their copy of the per-player zone
+    the step names (`zone:`)."""
+    return table.areas[step.zone][seat] if step.zone is not None else table.hands[seat]
+
+
 def _deal_to(table, step, count, seat):
     """Deal ``count`` cards to ``seat`` alone: from the top of the pile, or set-aside copies."""
     source = table.set_aside if step.cards else table.draw_pile
     pool = [c for c in source.cards if c.id == step.cards[0]] if step.cards else source.cards
-    hand = table.hands[seat]
+    hand = _dealt_into(table, step, seat)
     table.move(pool[:count], hand, len(hand.cards))
 
 
@@ -100,8 +106,9 @@ def _deal(table, zones, step, count):
     pool = [c for c in source.cards if c.id == step.cards[0]] if step.cards else source.cards
     players = len(table.hands)
     dealt = pool[:count * players]  # the order a round-by-round deal takes them in
-    for seat, hand in enumerate(table.hands):
-        table.move(dealt[seat::players], hand, len(hand.cards))
+    for seat in range(players):
+        into = _dealt_into(table, step, seat)
+        table.move(dealt[seat::players], into, len(into.cards))
     return ()
 
 

@@ -500,8 +500,15 @@ class _ViewCompiler:
                     self._known_card(card_id, path + (kind, "card"))
                 count = self._count(value["count"], path + (kind, "count"), env, players)
                 to = self._count(value["to"], path + (kind, "to"), env, players) if "to" in value else None
+                zone = value.get("zone") if kind == "deal" else None
+                if zone is not None and not self.zones.get(zone, {}).get("per_player"):
+                    mine = [name for name, spec in self.zones.items() if spec.get("per_player")]
+                    fix = did_you_mean(str(zone), mine, "declare it under `zones:` with `per_player: true`")
+                    self.ws.report(self.doc.diagnostic(path + (kind, "zone"), "unknown-zone",
+                                                       f"no per-player zone is called '{zone}'{fix}"))
+                    zone = None
                 steps.append(SetupStep(kind, cards=(card_id,) if card_id else (), count=count,
-                                       or_fewer=value.get("or_fewer", False), origin=origin, to=to))
+                                       or_fewer=value.get("or_fewer", False), origin=origin, to=to, zone=zone))
             else:
                 steps.append(SetupStep(kind, zone=value, origin=origin))
         return tuple(steps), setup_path

@@ -267,6 +267,8 @@ class SetupRun:
         return f"Take {_and(parts)} out of the deck and set {it} aside."
 
     def _deal(self, step, count) -> str:
+        if step.zone is not None:  # into a per-player zone, not the hands
+            return self._deal_into_zone(step, count)
         if step.to is not None:
             return self._deal_to(step, count)
         if step.cards:
@@ -278,6 +280,20 @@ class SetupRun:
         self._take_unseen(count * self.players)
         self.hand.append((count, None))
         return f"Deal {count} cards from the draw pile to each player{self._note(step)}."
+
+    def _deal_into_zone(self, step, count) -> str:
+        """A deal into a per-player zone (`zone:`): the cards lie in front of the players."""
+        where = f"into their own {words(step.zone)} zone, in front of them"
+        if step.to is not None:
+            seat = step_count(replace(step, count=step.to), self.players, self.params, self.pile, self.edition.cards)
+            who, many = f"the player in seat {seat}", 1
+        else:
+            who, many = "each player", self.players
+        if step.cards:
+            self.aside[step.cards[0]] = max(self.aside[step.cards[0]] - count * many, 0)
+            return f"Deal {_copies(count, self.title(step.cards[0]))} from those set aside to {who}, {where}."
+        self._take_unseen(count * many)
+        return f"Deal {count} card{'s' if count != 1 else ''} from the draw pile to {who}, {where}."
 
     def _deal_to(self, step, count) -> str:
         """A deal to one seat (`to:`): the seat named, the cards it alone gets kept apart."""
