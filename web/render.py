@@ -14,6 +14,7 @@ from ..interpreter.engine.endings import no_winner
 from ..interpreter.engine.events import AFTER_THE_DEAL, for_seat
 from ..interpreter.engine.table import PUBLIC
 from ..interpreter.engine.views import View, counters_seen
+from ..interpreter.words.card_face import card_svg
 from .words import Words, played_moves
 
 #: a spectator "seat" sees only what no secret is kept from
@@ -23,8 +24,10 @@ NOBODY = 64
 
 
 def card_list(edition) -> dict:
-    """Every card and combo of the edition: id -> title and text."""
-    cards = {card_id: {"title": card.title, "text": card.text} for card_id, card in edition.cards.items()}
+    """Every card and combo of the edition: id -> title and text, and a card's face (SVG,
+    drawn from its data by card_face, as `kittens print` draws it)."""
+    cards = {card_id: {"title": card.title, "text": card.text, "face": card_svg(edition, card)}
+             for card_id, card in edition.cards.items()}
     combos = {combo.id: {"title": combo.title, "text": combo.text, "combo": True} for combo in edition.combos}
     return {**combos, **cards}
 

@@ -25,12 +25,27 @@ const store = {  // what this browser remembers (a private window may remember n
 };
 function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
+const faceUrls = {};
+function faceImage(id, cls) {
+  // the card's face, drawn by the server from the card's data (the SVG `kittens print`
+  // places too); one image address per card, made once
+  const svg = cards[id] && cards[id].face;
+  if (!svg) return null;
+  if (!faceUrls[id]) faceUrls[id] = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+  const image = el("img", cls);
+  image.src = faceUrls[id];
+  image.alt = "";  // the title is in the tile's text
+  image.draggable = false;
+  return image;
+}
 function cardTile(id) {
   const tile = el("button", "card");
   tile.type = "button";
   tile.title = text(id);
   tile.dataset.card = id;
-  tile.append(el("div", "title", title(id)));
+  const face = faceImage(id, "face");
+  if (face) tile.classList.add("faced");
+  tile.append(...(face ? [face] : []), el("div", "title", title(id)));
   return tile;
 }
 function openCard(tile) {
@@ -333,6 +348,8 @@ function renderPiles(view) {
   if (discard.length) top.title = text(discard[0]);
   boxes.push(pile("Discard pile" + (discard.length ? ` (${discard.length}), top:` : ""), "", discard.length > 1 ? chips : null));
   boxes[boxes.length - 1].querySelector(".big").append(top);
+  const played = discard.length ? faceImage(discard[0], "pile-face") : null;  // the card just played, face up
+  if (played) boxes[boxes.length - 1].prepend(played);
   if (view.removed.length) boxes.push(pile("Out of the game", plural(view.removed.length, "card")));
   for (const zone of view.zones.concat(view.areas)) {
     const label = zone.seat !== undefined ? `${zone.name}: ${seatName(zone.seat)}` : zone.name;
