@@ -33,6 +33,7 @@ from ..interpreter.engine.simulate import game_header
 from ..interpreter.engine.views import decision_for, view_for
 from .render import SPECTATOR, card_list, decision_prompt, frozen_at, log_entries, round_prompt, table_view
 from .social import Social
+from .summary import summary
 from .words import Words
 
 #: event types that open a round of a reaction window (a play's window, or an answer in it)
@@ -422,11 +423,18 @@ class Room:
         message = {"type": "update", "view": table_view(self.display_state(), seat),
                    "log": log_entries(self.words, self.state.events, cursor, self.released, seat),
                    "prompt": self.prompt(seat), "window": None, "error": self.error}
+        if self.finished and self.released >= len(self.state.events):  # the end told: its summary
+            message["summary"] = self.summary(seat)
         if round_ is not None:
             message["window"] = {"id": round_.id, "question": self.words.round_question(round_.event, seat),
                                  "asked": seat in round_.options, "answered": seat in round_.chosen}
             message["remaining_ms"] = max(0, int((round_.deadline - self.clock.now()) * 1000))
         return message
+
+    def summary(self, seat) -> dict:
+        """The finished game in plain words from ``seat``'s side (web/summary.py), with the
+        results of this table's earlier games (its rematches)."""
+        return summary(self.words, self.state.events, self.game.players, seat, self.config.get("series"))
 
     def game_log(self) -> str:
         """The game as a log ``kittens replay`` reads: a header line, then every event."""

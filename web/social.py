@@ -162,10 +162,15 @@ def check_rematch(room, seat) -> None:
         raise SocialError("the next game can start once this one is over", "not-over")
 
 
-def next_seats(room, names: dict) -> tuple[str, dict, dict, dict]:
-    """The next game's room id, config, seat tokens and names: everyone one seat on."""
+def next_seats(room, names: dict, results: list | None = None) -> tuple[str, dict, dict, dict]:
+    """The next game's room id, config, seat tokens and names: everyone one seat on. The
+    config keeps the table's results so far (``series``: each game's, this one's last,
+    ``results`` or else read from the room) for the summary's tally across games."""
     players = room.config["players"]
-    config = dict(room.config, seats=[room.config["seats"][(seat - 1) % players] for seat in range(players)])
+    if results is None:
+        results = room.summary(SPECTATOR)["results"]
+    config = dict(room.config, seats=[room.config["seats"][(seat - 1) % players] for seat in range(players)],
+                  series=list(room.config.get("series") or [])[-99:] + [results])
     tokens = {(int(old) + 1) % players: token for old, token in room.tokens.items()}
     return (secrets.token_urlsafe(9), config, tokens,
             {(int(old) + 1) % players: name for old, name in names.items()})

@@ -227,6 +227,7 @@ function update(message) {
   renderWindow(message);
   renderPrompt(message);
   renderOver(view);
+  renderSummary(message.summary);
   announceTurn(message);
   // a page in a background tab tells its person in the tab's title that they are asked
   document.title = (message.prompt ? (message.prompt.kind === "window" ? "Answer? " : "Your turn! ") : "")
@@ -503,6 +504,14 @@ function renderOver(view) {
     winners.includes(mySeat) ? (winners.length > 1 ? "Game over: your team wins!" : "Game over: you win!") :
     `Game over: ${winners.map((s) => names[s]).join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`)
     + (view.scores ? " Scores: " + view.scores.map((score, s) => `${names[s]} ${score}`).join(", ") + "." : "");
+}
+
+function renderSummary(summary) {
+  // the game's end in plain words (the server writes them from this seat's side)
+  const box = $("summary");
+  box.hidden = !summary;
+  if (!summary) return;
+  box.replaceChildren(...summary.lines.concat(summary.series || []).map((line) => el("li", null, line)));
 }
 
 $("rules").href = `/room/${roomId}/rules`;  // the rules are there before the seat is
