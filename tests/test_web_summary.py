@@ -46,24 +46,24 @@ CASES = [  # reader, the lines they read
          "You win with 4 points.",
          "Scores: you 4, Seat 2 (heuristic bot) 2, Ben 0 (out).",
          "You made 2 plays (Attack and Skip).",
-         "Ben made no play.",
          "Seat 2 (heuristic bot) answered 1 time (Nope).",
+         "Ben made no play.",
          "1 play was cancelled.",
          "The game lasted 3 turns."]),
     (1, ["You went out on turn 3, to the Exploding Kitten.",
          "Ana wins with 4 points.",
          "Scores: Ana 4, Seat 2 (heuristic bot) 2, you 0 (out).",
          "Ana made 2 plays (Attack and Skip).",
-         "You made no play.",
          "Seat 2 (heuristic bot) answered 1 time (Nope).",
+         "You made no play.",
          "1 play was cancelled.",
          "The game lasted 3 turns."]),
     (None, ["Ben went out on turn 3, to the Exploding Kitten.",
             "Ana wins with 4 points.",
             "Scores: Ana 4, Seat 2 (heuristic bot) 2, Ben 0 (out).",
             "Ana made 2 plays (Attack and Skip).",
-            "Ben made no play.",
             "Seat 2 (heuristic bot) answered 1 time (Nope).",
+            "Ben made no play.",
             "1 play was cancelled.",
             "The game lasted 3 turns."]),
 ]
@@ -99,6 +99,8 @@ def test_ties_and_a_shared_win_are_said():
     assert "Ana and you tie on 4 points; the tie-break decides." in lines
     nobody = EVENTS[:-2] + [{"type": "game_over", "winner": None, "reason": "turn-limit"}]
     assert summary(words(), nobody, 3, 0)["lines"][1].startswith("Nobody wins: no winner")
+    idle = [e for e in EVENTS if e["type"] not in ("play", "answer", "cancelled")]
+    assert "Nobody made a play." in summary(words(), idle, 3, 0)["lines"]
 
 
 def test_results_across_rematches_follow_each_person_one_seat_on():

@@ -134,8 +134,11 @@ def summary(words: Words, events: list, players: int, viewer, series: list | Non
             if card is not None else ""
         lines.append(f"{words.Who(seat, viewer)} went out on turn {turn}{to}.")
     lines += result_lines(words, found, viewer)
+    idle = [seat for seat in range(players) if not found.played[seat] and not found.answered[seat]]
     for seat in range(players):
         played, answered = found.played[seat], found.answered[seat]
+        if seat in idle:
+            continue
         said = []
         if played:
             total = sum(played.values())
@@ -143,7 +146,10 @@ def summary(words: Words, events: list, players: int, viewer, series: list | Non
         if answered:
             total = sum(answered.values())
             said.append(f"answered {total} time{'s' if total != 1 else ''} ({_counted(words, answered)})")
-        lines.append(f"{words.Who(seat, viewer)} " + (" and ".join(said) if said else "made no play") + ".")
+        lines.append(f"{words.Who(seat, viewer)} " + " and ".join(said) + ".")
+    if idle:  # those who played nothing, in one line
+        named = _list([words.Who(seat, viewer) if i == 0 else words.who(seat, viewer) for i, seat in enumerate(idle)])
+        lines.append("Nobody made a play." if len(idle) == players else f"{named} made no play.")
     if found.cancelled:
         lines.append(f"{found.cancelled} play{'s were' if found.cancelled != 1 else ' was'} cancelled.")
     lines.append(f"The game lasted {found.turn} turn{'s' if found.turn != 1 else ''}.")
