@@ -27,17 +27,22 @@ set_params: {hand_size: 2}
 
 
 def press(page) -> bool:
-    """One click a person would make: Pass in a window, else draw, else the first button."""
+    """One click a person would make: Pass in a window, else draw, else the first button
+    (False when there is nothing to click, or it went away under the pointer: a window
+    that closed, a prompt answered from elsewhere)."""
+    from playwright.sync_api import Error
+
     passing = page.locator("#window-options button:enabled", has_text="Pass")
-    if passing.count() and passing.first.is_visible():
-        passing.first.click()
-        return True
     buttons = page.locator("#prompt button:enabled")
-    if not buttons.count() or not buttons.first.is_visible():
-        return False
     draw = buttons.filter(has_text="Draw a card")
-    (draw.first if draw.count() else buttons.first).click()
-    return True
+    for target in (passing, draw, buttons):
+        if target.count() and target.first.is_visible():
+            try:
+                target.first.click(timeout=1500)
+            except Error:
+                return False
+            return True
+    return False
 
 
 def play_to_the_end(pages, seconds: float = 90.0) -> None:
@@ -90,6 +95,7 @@ def test_the_summary_at_the_end_across_a_rematch_and_in_the_replay(server, brows
     replay.locator("#first").click()
     assert not replay.locator("#summary").is_visible()  # only at the end
     # play again: the next game's summary tallies each person's results across both games
+    laptop.wait_for_selector("#rematch:enabled")
     laptop.locator("#rematch").click()
     for page in (laptop, phone):
         page.wait_for_url(re.compile(r"/room/(?!%s)" % re.escape(made["room"])))

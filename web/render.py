@@ -112,6 +112,8 @@ def log_entries(words: Words, events: list, start: int, stop: int, viewer) -> li
             entries[-1]["discards"][1].append(discarding[1])  # a hand thrown away: one line
             entries[-1]["text"] = words.discards(*entries[-1]["discards"], viewer)
             continue
+        if _given(seen, offset):
+            event = dict(event, given=True)
         text = words.event(event, viewer)
         if text:
             entries.append({"n": start + offset, "text": text})
@@ -120,6 +122,18 @@ def log_entries(words: Words, events: list, start: int, stop: int, viewer) -> li
     for entry in entries:
         entry.pop("discards", None)
     return entries
+
+
+def _given(seen: list, offset: int) -> bool:
+    """Whether the move at ``offset`` takes a card from one hand to another just after the
+    source hand's own player chose it (a gift: a Favor's card), as the viewer knows:
+    only the chooser sees their choice, so only the giver reads the move as a gift."""
+    event = seen[offset]
+    if event["type"] != "move" or not event["from"].startswith("hand ") or not event["to"].startswith("hand "):
+        return False
+    before = next((e for e in reversed(seen[:offset]) if e is not None), None)
+    return before is not None and before["type"] == "decision" and before.get("kind") == "choose_card" \
+        and f"hand {before['seat']}" == event["from"]
 
 
 def _discard_from_hand(event: dict):
@@ -134,7 +148,7 @@ def decision_prompt(words: Words, decision, prompt_id: str, state) -> dict:
     """A decision of the engine as a prompt with buttons."""
     counts = {seat: len(hand.cards) for seat, hand in enumerate(state.table.hands)}
     options = [words.option(decision, option, counts) for option in decision.options]
-    prompt = {"id": prompt_id, "kind": decision.kind, "question": words.question(decision, decision.seat),
+    prompt = {"id": prompt_id, "kind": decision.kind, "question": words.question(decision, decision.seat, counts),
               "options": options}
     if decision.kind == "rearrange":
         prompt["cards"] = list(decision.info.get("cards", []))

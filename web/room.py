@@ -425,6 +425,9 @@ class Room:
                    "prompt": self.prompt(seat), "window": None, "error": self.error}
         if self.finished and self.released >= len(self.state.events):  # the end told: its summary
             message["summary"] = self.summary(seat)
+        pending = self.state.decision() if round_ is None and self.error is None else None
+        if pending is not None and pending.seat != seat:  # who the table waits for (everyone sees that)
+            message["waiting"] = self.words.seat_name(pending.seat)
         if round_ is not None:
             message["window"] = {"id": round_.id, "question": self.words.round_question(round_.event, seat),
                                  "asked": seat in round_.options, "answered": seat in round_.chosen}

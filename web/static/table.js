@@ -228,6 +228,8 @@ function update(message) {
   renderPrompt(message);
   renderOver(view);
   renderSummary(message.summary);
+  $("waiting").hidden = !message.waiting || !!message.prompt;
+  $("waiting").textContent = message.waiting ? `Waiting for ${message.waiting}...` : "";
   announceTurn(message);
   // a page in a background tab tells its person in the tab's title that they are asked
   document.title = (message.prompt ? (message.prompt.kind === "window" ? "Answer? " : "Your turn! ") : "")

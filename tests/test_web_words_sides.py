@@ -1,0 +1,124 @@
+"""Prompts and log lines in plain words from each reader's side (issue 43): the player
+reads "you", the other seats and watchers read the name; a rule that speaks to "you" is
+not read to the others as if it spoke to them; a gift reads as one to the giver; a card
+kept from a reader never reaches their words."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from conftest import ROOT
+
+from kittens.interpreter.engine.game import Game
+from kittens.interpreter.rules.load import load_edition
+from kittens.web.render import decision_prompt, log_entries
+from kittens.web.room import Room, seat_bots
+from kittens.web.words import Words
+
+HAND_LIMIT = str(ROOT / "examples" / "house-rules" / "hand_limit.yaml")
+GHOSTS = str(ROOT / "examples" / "house-rules" / "ghosts.yaml")
+WATCHER = None
+
+
+def words(path="original") -> Words:
+    found = Words(load_edition(path), ["person", "person", "heuristic"])
+    found.chosen = {0: "Ana", 1: "Ben"}
+    return found
+
+
+# (rules, event, reader, the line they read)
+LINES = [
+    # a rule that speaks to its player: "your turn" for Ana only
+    (HAND_LIMIT, {"type": "trigger", "seat": 0, "id": "discard_down"}, 0,
+     "You: At the end of your turn, discard cards of your choice until you hold no more than the hand limit."),
+    (HAND_LIMIT, {"type": "trigger", "seat": 0, "id": "discard_down"}, 1, "A rule applies to Ana: discard down."),
+    (HAND_LIMIT, {"type": "trigger", "seat": 0, "id": "discard_down"}, WATCHER, "A rule applies to Ana: discard down."),
+    # a rule written about "a player" reads the same to everyone
+    (GHOSTS, {"type": "trigger", "seat": 1, "id": "haunting"}, 0,
+     "Ben: A player who goes out takes a Boo! from the crypt, if one is left."),
+    (GHOSTS, {"type": "trigger", "seat": 1, "id": "haunting"}, 1,
+     "You: A player who goes out takes a Boo! from the crypt, if one is left."),
+    # one card is "1 card"
+    ("original", {"type": "show", "zone": "draw_pile", "count": 1, "seats": [0]}, 1,
+     "Ana looked at 1 card of the draw pile."),
+    ("original", {"type": "show", "zone": "draw_pile", "count": 3, "seats": [2]}, WATCHER,
+     "Seat 2 (heuristic bot) looked at 3 cards of the draw pile."),
+    # a bot's hand is "Seat 2's hand", not "Seat 2 (heuristic bot)'s hand"
+    ("original", {"type": "move", "from": "hand 2", "to": "playmat 2", "card": "nope", "at": 0}, 0,
+     "Nope went from Seat 2's hand to the playmat of Seat 2."),
+    ("original", {"type": "move", "from": "discard_pile", "to": "hand 2", "card": "nope", "at": 0}, 2,
+     "You took Nope from the discard pile."),
+    # a gift reads as one to the giver
+    ("original", {"type": "move", "from": "hand 1", "to": "hand 0", "card": "nope", "at": 0, "given": True}, 1,
+     "You gave Nope to Ana."),
+    ("original", {"type": "move", "from": "hand 1", "to": "hand 0", "card": "nope", "at": 0}, 0,
+     "You took Nope from Ben."),
+]
+
+
+@pytest.mark.parametrize("rules, event, reader, line", LINES)
+def test_log_lines_from_each_side(rules, event, reader, line):
+    assert words(rules).event(event, reader) == line
+
+
+# (rules, decision, hand counts, the question its chooser reads)
+QUESTIONS = [
+    # a Favor asks Ben for a card for Ana: whose card asks, and what the card is for
+    ("original", SimpleNamespace(kind="choose_card", seat=1, options=["nope"], info={"source": "favor", "actor": 0}),
+     {1: 4}, "Ana's Favor: give Ana a card of your choice."),
+    # Ana's own Favor asks her to pick a player
+    ("original", SimpleNamespace(kind="choose_player", seat=0, options=[1], info={"source": "favor", "actor": 0}),
+     {}, "Favor: pick a player"),
+    # the hand limit's discards: what for, and how many cards are held
+    (HAND_LIMIT, SimpleNamespace(kind="choose_card", seat=0, options=["nope"],
+                                 info={"source": "discard_down", "actor": 0}),
+     {0: 9}, "Discard down: discard a card of your choice (you hold 9 cards)."),
+]
+
+
+@pytest.mark.parametrize("rules, decision, counts, question", QUESTIONS)
+def test_questions_say_whose_and_what_for(rules, decision, counts, question):
+    assert words(rules).question(decision, decision.seat, counts) == question
+
+
+def test_a_favor_played_out_reads_right_to_each_seat_and_a_watcher_and_hides_the_card():
+    edition = load_edition("original")
+    game = Game(edition, 3)
+    seed = next(seed for seed in range(200) if "play favor" in game.new_state(seed).decision().options
+                and game.new_state(seed).table.current == 0)
+    state = game.new_state(seed)
+    start = len(state.events)
+    state.apply_action("play favor")
+    w = words()
+    asked = []
+    while state.decision().kind != "action":
+        decision = state.decision()
+        asked.append((decision.seat, decision_prompt(w, decision, "p", state)["question"]))
+        state.apply_action(1 if decision.kind == "choose_player" else decision.options[0])  # Ana asks Ben
+    assert (1, "Ana's Favor: give Ana a card of your choice.") in asked
+    given = next(e for e in state.events[start:] if e["type"] == "move" and e["from"] == "hand 1")
+    title = edition.cards[given["card"]].title
+    said = {reader: [e["text"] for e in log_entries(w, state.events, start, len(state.events), reader)]
+            for reader in (0, 1, 2, WATCHER)}
+    assert said[1][-1] == f"You gave {title} to Ana."
+    assert said[0][-1] == f"You took {title} from Ben."
+    assert said[2][-1] == said[WATCHER][-1] == "Ana took a card from Ben."
+    for reader in (2, WATCHER):  # the card went between two hands they cannot see
+        assert title not in " ".join(said[reader][-1:])
+
+
+def test_the_table_says_whom_it_waits_for_to_everyone_but_that_person():
+    from webtable import TestClock
+
+    game = Game(load_edition("original"), 3)
+    seats = ["person", "person", "person"]
+    room = Room("w1", {"rules": "original", "players": 3, "seats": seats}, game, 4, {}, clock=TestClock(),
+                bots=seat_bots(game, seats, 4), answer_seconds=5, bot_delay=0)
+    room.words.chosen = {0: "Ana", 1: "Ben"}
+    room.step()
+    current = room.state.decision().seat
+    name = room.words.seat_name(current)
+    assert "waiting" not in room.update(current, 0)
+    for reader in [seat for seat in range(3) if seat != current] + [WATCHER]:
+        assert room.update(reader, 0)["waiting"] == name
