@@ -63,6 +63,10 @@ BANDS = """async () => {
 }"""
 
 
+#: every face in the hand has loaded
+LOADED = "[...document.querySelectorAll('#hand img.face')].every((i) => i.complete && i.naturalWidth)"
+
+
 def _rgb(hex_: str) -> list[int]:
     return [int(hex_[i:i + 2], 16) for i in (1, 3, 5)]
 
@@ -92,7 +96,7 @@ def test_every_card_has_its_face_at_the_table(server, browser, size, tmp_path):
     edition = load_edition(str(tmp_path / "lucky_house.yaml"))  # the rules the table plays
     page.goto(base + made["seats"][0]["link"])
     page.wait_for_selector("#hand .card.faced img.face")
-    page.wait_for_function("[...document.querySelectorAll('#hand img.face')].every((i) => i.complete && i.naturalWidth)")
+    page.wait_for_function(LOADED)
     found = page.evaluate(BANDS)
     assert set(found) == set(edition.cards)
     for card_id, state in found.items():
@@ -122,6 +126,6 @@ def test_every_card_has_its_face_at_the_table(server, browser, size, tmp_path):
     # every face of these rules at once, the house rule's two new cards among them, to look at
     page.evaluate("""() => document.getElementById('hand').append(...Object.keys(cards)
         .filter((id) => !cards[id].combo).map((id) => cardTile(id)))""")
-    page.wait_for_function("[...document.querySelectorAll('#hand img.face')].every((i) => i.complete && i.naturalWidth)")
+    page.wait_for_function(LOADED)
     page.locator("#hand").screenshot(path=str(ARTIFACTS / f"faces-all-{'phone' if phone else 'laptop'}.png"))
     context.close()

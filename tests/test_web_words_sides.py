@@ -122,3 +122,32 @@ def test_the_table_says_whom_it_waits_for_to_everyone_but_that_person():
     assert "waiting" not in room.update(current, 0)
     for reader in [seat for seat in range(3) if seat != current] + [WATCHER]:
         assert room.update(reader, 0)["waiting"] == name
+
+
+def test_a_name_chosen_later_replaces_seat_0_in_the_lines_before():
+    from webtable import TestClock
+
+    from kittens.web.room import Listener
+    from kittens.web.social import Social
+
+    game = Game(load_edition("original"), 2)
+    seats = ["person", "person"]
+    room = Room("n1", {"rules": "original", "players": 2, "seats": seats}, game, 4, {}, clock=TestClock(),
+                bots=seat_bots(game, seats, 4), answer_seconds=5, bot_delay=0)
+    Social(room)
+    first = room.state.table.current
+    got = {seat: [] for seat in (first, 1 - first, WATCHER)}
+    for seat, inbox in got.items():
+        room.attach(Listener(seat, inbox.append))
+    room.step()
+    told = lambda seat: [line["text"] for m in got[seat] if m["type"] == "update" for line in m["log"]]  # noqa: E731
+    assert f"Turn 1: Seat {first}." in told(1 - first)
+    for inbox in got.values():
+        inbox.clear()
+    room.social.rename(first, "Ana")
+    for seat in (1 - first, WATCHER):  # the log is sent again from its start, the name in every line
+        updates = [m for m in got[seat] if m["type"] == "update"]
+        assert updates and updates[-1]["log"][0]["n"] == 0
+        assert "Turn 1: Ana." in [line["text"] for line in updates[-1]["log"]]
+        assert not any(f"Seat {first}" in line["text"] for line in updates[-1]["log"])
+    assert "Turn 1: you." in [line["text"] for line in got[first][-1]["log"]]

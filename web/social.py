@@ -106,6 +106,9 @@ class Social:
         if self.storage is not None:
             _store_name(self.storage, self.room.id, seat, name)
         self.tell({"type": "names", "names": self.room.names(), "named": self.welcome()["named"]})
+        for listener in self.room.listeners:  # the log again from its start: the name in every line
+            listener.cursor = 0
+        self.room._publish()
 
     def say(self, listener, text) -> dict:
         """A chat line from the person at the listener's seat, told to everyone at the table."""

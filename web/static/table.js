@@ -370,6 +370,8 @@ function renderPiles(view) {
 function renderLog(entries) {
   const box = $("log");
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 30;
+  // the log from its first line (a person chose a name: every line says it now): anew
+  if (entries.length && entries[0].n === 0) box.replaceChildren();
   if (entries.length) box.querySelectorAll("p.latest").forEach((p) => p.classList.remove("latest"));
   entries.forEach((entry, i) => box.append(el("p", i === entries.length - 1 ? "latest" : null, entry.text)));
   if (atBottom) box.scrollTop = box.scrollHeight;
