@@ -94,6 +94,11 @@ def test_the_summary_at_the_end_across_a_rematch_and_in_the_replay(server, brows
     shot(replay, "summary-replay")
     replay.locator("#first").click()
     assert not replay.locator("#summary").is_visible()  # only at the end
+    replay.select_option("#seat", "0")  # as Ana saw it: her hand at the deal, with the cards' faces
+    replay.wait_for_selector("#hand .card")
+    tiles = replay.locator("#hand .card")
+    assert tiles.count() > 0 and replay.locator("#hand .card.faced img.face").count() == tiles.count()
+    shot(replay, "summary-replay-deal")
     # play again: the next game's summary tallies each person's results across both games
     laptop.wait_for_selector("#rematch:enabled")
     laptop.locator("#rematch").click()

@@ -93,6 +93,14 @@ function show(step) {
     hand.replaceChildren(...view.hand.map((id) => {
       const tile = el("div", "card");
       tile.title = text(id);
+      const svg = data.cards[id] && data.cards[id].face;  // the card's face, as at the table
+      if (svg) {
+        const face = el("img", "face");
+        face.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg);
+        face.alt = "";
+        tile.classList.add("faced");
+        tile.append(face);
+      }
       tile.append(el("div", "title", title(id)));
       return tile;
     }));
