@@ -67,7 +67,7 @@ def test_the_originals_kinds_are_read_from_their_data_and_look_apart():
     assert kinds["exploding_kitten"] == "danger"  # its draw can put you out
     assert kinds["defuse"] == "saver"  # the danger's effect asks for it
     assert kinds["nope"] == "answer"  # played in answer, cancels
-    assert kinds["attack"] == "attack" and kinds["see_the_future"] == "look"
+    assert kinds["attack"] == "turns" and kinds["see_the_future"] == "look" and kinds["skip"] == "end"
     assert kinds["tacocat"] == kinds["beard_cat"] == "combo"  # no effect, goes into combos
     looks = {kind: F.look(edition, edition.cards[card_id]) for card_id, kind in kinds.items()}
     bands = {kind: look.band for kind, look in looks.items()}

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+from ..lang import primitives as P
 from ..lang import syntax as s
 from ..rules.model import Edition, calls_primitive
 from .answers import cancels, printed_text
@@ -45,7 +46,7 @@ _BOLD = [int(n) for n in (
 class Look:
     """What sort of card it is, as a face shows it."""
 
-    kind: str  # danger saver answer combo attack look shuffle skip take, or action | plain
+    kind: str  # danger saver answer combo turns look mix end take, or action | plain
     band: str  # the colour of the frame and band, "#rrggbb"
     symbol: str  # the symbol's name (a kind's), or "letter" for a house rule's own card
     label: str  # the kind in words, for the footer
@@ -62,18 +63,18 @@ KINDS = {
     "saver": ("#2e7d4f", "shield", "saves you"),
     "answer": ("#2c3e8f", "stop", "answer"),
     "combo": ("#6a3a8a", "paw", "combo card"),
-    "attack": ("#c0561b", "bolt", "attack"),
+    "turns": ("#c0561b", "bolt", "more turns"),
     "look": ("#12747a", "eye", "look"),
-    "shuffle": ("#6b7a1e", "shuffle", "shuffle"),
-    "skip": ("#3e6fb0", "skip", "turn"),
+    "mix": ("#6b7a1e", "arrows", "mix up"),
+    "end": ("#3e6fb0", "chevrons", "turn"),
     "take": ("#9a6a00", "hand", "take"),
 }
 #: colours of the cards no kind above fits, chosen by their first tag (or title)
 _HOUSE = ("#8a5a14", "#a03c6e", "#4f5d6b", "#2f7f73", "#7a4fa0")
 #: primitive an effect calls -> the kind it gives, the first that matches wins
-_BY_PRIMITIVE = (("attack", "attack"), ("extra_turns", "attack"), ("show", "look"),
-                 ("rearrange", "look"), ("shuffle", "shuffle"), ("end_turn", "skip"),
-                 ("reverse", "skip"), ("move", "take"))
+_BY_PRIMITIVE = ((P.NAMES.attack, "turns"), (P.NAMES.extra_turns, "turns"), (P.NAMES.show, "look"),
+                 (P.NAMES.rearrange, "look"), (P.NAMES.shuffle, "mix"), (P.NAMES.end_turn, "end"),
+                 (P.NAMES.reverse, "end"), (P.NAMES.move, "take"))
 
 
 def _saved_by(edition: Edition) -> frozenset:
@@ -196,12 +197,12 @@ _SYMBOLS = {
     "bolt": '<path d="M58 4 L18 56 L46 56 L38 96 L82 40 L54 40 Z"/>',
     "eye": '<path d="M4 50 Q50 4 96 50 Q50 96 4 50 Z"/><circle cx="50" cy="50" r="17" fill="{band}"/>'
            '<circle cx="50" cy="50" r="7"/>',
-    "shuffle": '<path d="M8 30 H34 L62 70 H80" fill="none" stroke="#fff" stroke-width="9"/>'
+    "arrows": '<path d="M8 30 H34 L62 70 H80" fill="none" stroke="#fff" stroke-width="9"/>'
                '<path d="M8 70 H34 L62 30 H80" fill="none" stroke="#fff" stroke-width="9"/>'
                '<path d="M78 16 L96 30 L78 44 Z"/><path d="M78 56 L96 70 L78 84 Z"/>',
     "hand": '<rect x="14" y="52" width="72" height="40" rx="8"/>'
             '<path d="M50 8 V50 M30 32 L50 52 L70 32" fill="none" stroke="#fff" stroke-width="10"/>',
-    "skip": '<path d="M10 14 L48 50 L10 86 Z"/><path d="M50 14 L88 50 L50 86 Z"/>',
+    "chevrons": '<path d="M10 14 L48 50 L10 86 Z"/><path d="M50 14 L88 50 L50 86 Z"/>',
 }
 
 
