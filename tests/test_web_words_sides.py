@@ -151,3 +151,20 @@ def test_a_name_chosen_later_replaces_seat_0_in_the_lines_before():
         assert "Turn 1: Ana." in [line["text"] for line in updates[-1]["log"]]
         assert not any(f"Seat {first}" in line["text"] for line in updates[-1]["log"])
     assert "Turn 1: you." in [line["text"] for line in got[first][-1]["log"]]
+
+
+def test_a_choice_nobody_was_told_of_is_not_announced_as_awaited():
+    """A seat asked in secret (not its turn, not named by a play) is not named to the
+    others as the one the table waits for."""
+    from webtable import TestClock
+
+    game = Game(load_edition("original"), 3)
+    seats = ["person", "person", "person"]
+    room = Room("w2", {"rules": "original", "players": 3, "seats": seats}, game, 4, {}, clock=TestClock(),
+                bots=seat_bots(game, seats, 4), answer_seconds=5, bot_delay=0)
+    room.step()
+    other = (room.state.table.current + 1) % 3
+    assert room._seen_deciding(room.state.table.current)
+    assert not room._seen_deciding(other)  # nothing public names it
+    room.state.table.log.emit("chose", name="victim", seat=room.state.table.current, value=other)
+    assert room._seen_deciding(other)  # a play picked it in public
