@@ -73,7 +73,10 @@ QUESTIONS = [
     # the hand limit's discards: what for, and how many cards are held
     (HAND_LIMIT, SimpleNamespace(kind="choose_card", seat=0, options=["nope"],
                                  info={"source": "discard_down", "actor": 0}),
-     {0: 9}, "Discard down: discard a card of your choice (you hold 9 cards)."),
+     {0: 9}, "Discard down: discard a card of your choice, down to 7 (2 more to go)."),
+    (HAND_LIMIT, SimpleNamespace(kind="choose_card", seat=0, options=["nope"],
+                                 info={"source": "discard_down", "actor": 0}),
+     {0: 8}, "Discard down: discard a card of your choice, down to 7 (1 more to go)."),
 ]
 
 

@@ -108,7 +108,13 @@ class Words:
                 return f"{self.short_name(actor)}'s {source}: give {self.short_name(actor)} a card of your choice."
             if purpose == "discard":
                 count = (hand_counts or {}).get(decision.seat)
-                held = "" if count is None else f" (you hold {count} card{'s' if count != 1 else ''})"
+                limit = self.hand_limit(info.get("source"))
+                if count is None:
+                    held = ""
+                elif limit is not None and count > limit:  # a rule that runs while the hand is over a size
+                    held = f", down to {limit} ({count - limit} more to go)"
+                else:
+                    held = f" (you hold {count} card{'s' if count != 1 else ''})"
                 whose = self._whose(info, decision.seat)
                 said = f"{whose}{source}" if whose else source[:1].upper() + source[1:]
                 return f"{said}: discard a card of your choice{held}."
@@ -126,6 +132,24 @@ class Words:
         """ "Ben's " when another seat's card or rule asks this seat, else nothing."""
         actor = info.get("actor")
         return f"{self.short_name(actor)}'s " if actor is not None and actor != seat else ""
+
+    def hand_limit(self, rule_id) -> int | None:
+        """The hand size a check or trigger runs above, read from its condition
+        (``count(hand(me)) > N``, N a number or a parameter), else None."""
+        rule = next((r for r in (*self.edition.checks, *self.edition.triggers) if r.id == rule_id), None)
+        found = getattr(rule, "condition", None)
+        if not isinstance(found, s.Compare) or found.op not in (">", ">="):
+            return None
+        left, right = found.left, found.right
+        if not (isinstance(left, s.Call) and left.name == "count" and left.args and isinstance(left.args[0], s.Call)
+                and left.args[0].name == "hand" and left.args[0].args
+                and isinstance(left.args[0].args[0], s.Name) and left.args[0].args[0].id == "me"):
+            return None
+        value = right.value if isinstance(right, s.IntLit) else \
+            self.edition.params.get(right.name) if isinstance(right, s.RuleRef) else None
+        if type(value) is not int:
+            return None
+        return value if found.op == ">" else value - 1
 
     def purpose(self, rule_id, own: bool) -> str | None:
         """What a card chosen in ``rule_id``'s effect is for, read from the effect: "give"
