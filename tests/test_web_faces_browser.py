@@ -129,3 +129,29 @@ def test_every_card_has_its_face_at_the_table(server, browser, size, tmp_path):
     page.wait_for_function(LOADED)
     page.locator("#hand").screenshot(path=str(ARTIFACTS / f"faces-all-{'phone' if phone else 'laptop'}.png"))
     context.close()
+
+
+def test_the_cards_a_see_the_future_showed_lie_face_up_by_the_pile(server, browser):
+    from kittens.interpreter.engine.game import Game
+    from kittens.interpreter.rules.load import load_edition
+
+    base, _app = server
+    game = Game(load_edition("original"), 2)
+    seed = next(seed for seed in range(300) if game.new_state(seed).table.current == 0
+                and "play see_the_future" in game.new_state(seed).decision().options)
+    page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                               reduced_motion="reduce").new_page()
+    lobby = page.request.get(base + "/api/lobby").json()
+    key = next(e["key"] for e in lobby["rulesets"] if e["name"] == "Exploding Kittens (Original Edition)")
+    made = page.request.post(base + "/api/rooms", data={"ruleset": key, "players": 2, "seed": seed,
+                                                        "seats": ["person", "random"]}).json()
+    page.goto(base + made["seats"][0]["link"])
+    assert page.locator("#piles .seen-faces").count() == 0
+    page.locator("#prompt button:enabled", has_text="Play See the Future").click()
+    page.wait_for_selector("#piles .seen-faces figure")
+    known = page.evaluate("lastView.draw_pile.known")
+    assert [k["place"] for k in known] == [0, 1, 2]
+    assert page.locator("#piles .seen-faces figcaption").all_inner_texts() == ["top", "place 2", "place 3"]
+    assert page.locator("#piles .seen-faces img.pile-face").count() == 3
+    page.locator("#piles").scroll_into_view_if_needed()
+    shot(page, "faces-see-the-future-phone")

@@ -343,6 +343,17 @@ function renderPiles(view) {
   const boxes = [];
   boxes.push(pile("Draw pile", plural(view.draw_pile.count, "card"),
     view.draw_pile.known.length ? placesChips(view.draw_pile.known) : null));
+  if (view.draw_pile.known.length) {  // the cards this seat knows in the pile (See the Future): face up, in order
+    const seen = el("div", "seen-faces");
+    view.draw_pile.known.slice(0, 5).forEach((k) => {
+      const face = faceImage(k.card, "pile-face");
+      if (!face) return;
+      const spot = el("figure", null);
+      spot.append(face, el("figcaption", "muted", k.place === 0 ? "top" : `place ${k.place + 1}`));
+      seen.append(spot);
+    });
+    boxes[0].append(seen);
+  }
   const discard = view.discard_pile;  // the top card first
   const chips = el("div", "chips");
   discard.slice(1, 9).forEach((id) => chips.append(chip(title(id), text(id))));
