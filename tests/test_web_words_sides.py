@@ -85,6 +85,29 @@ def test_questions_say_whose_and_what_for(rules, decision, counts, question):
     assert words(rules).question(decision, decision.seat, counts) == question
 
 
+def test_a_bluff_asked_of_another_seat_names_the_claim():
+    """Ana claims a title in public; Ben, asked to call it, reads whose play and what she
+    claimed; the card she put face down is named to nobody."""
+    edition = load_edition(str(ROOT / "examples" / "house-rules" / "bluff.yaml"))
+    game = Game(edition, 3)
+    seed = next(seed for seed in range(100) if game.new_state(seed).table.current == 0
+                and "act claim" in game.new_state(seed).decision().options)
+    state = game.new_state(seed)
+    state.apply_action("act claim")
+    w = Words(edition, ["person"] * 3)
+    w.chosen = {0: "Ana", 1: "Ben"}
+    while state.decision().kind != "ask":
+        decision = state.decision()
+        state.apply_action("attack" if decision.kind == "choose_title" else decision.options[0])
+    asked = state.decision()
+    prompt = decision_prompt(w, asked, "p", state)
+    assert asked.seat != 0
+    assert prompt["question"] == "Ana's Play a card face down (claimed: Attack): Call the bluff?"
+    hidden = next(e for e in state.events if e["type"] == "move" and e["to"] == "face_down 0")["card"]
+    if hidden != "attack":
+        assert edition.cards[hidden].title not in prompt["question"]
+
+
 def test_a_favor_played_out_reads_right_to_each_seat_and_a_watcher_and_hides_the_card():
     edition = load_edition("original")
     game = Game(edition, 3)

@@ -11,7 +11,7 @@ and so says nothing about any game.
 from __future__ import annotations
 
 from ..interpreter.engine.endings import no_winner
-from ..interpreter.engine.events import AFTER_THE_DEAL, for_seat
+from ..interpreter.engine.events import AFTER_THE_DEAL, as_dict, for_seat
 from ..interpreter.engine.table import PUBLIC
 from ..interpreter.engine.views import View, counters_seen
 from ..interpreter.words.card_face import card_svg
@@ -148,11 +148,27 @@ def decision_prompt(words: Words, decision, prompt_id: str, state) -> dict:
     """A decision of the engine as a prompt with buttons."""
     counts = {seat: len(hand.cards) for seat, hand in enumerate(state.table.hands)}
     options = [words.option(decision, option, counts) for option in decision.options]
-    prompt = {"id": prompt_id, "kind": decision.kind, "question": words.question(decision, decision.seat, counts),
+    question = words.question(decision, decision.seat, counts, announced(state.events, decision.info.get("actor")))
+    prompt = {"id": prompt_id, "kind": decision.kind, "question": question,
               "options": options}
     if decision.kind == "rearrange":
         prompt["cards"] = list(decision.info.get("cards", []))
     return prompt
+
+
+def announced(events: list, actor) -> list:
+    """The choices ``actor``'s play under way announced to everyone (a claim's title, a
+    target), as (name, value): what a question asked of another seat may name."""
+    found = []
+    for row in reversed(events[-60:]):
+        event = as_dict(row)
+        if event["type"] == "turn" or (event["type"] == "play" and event.get("seat") == actor):
+            break
+        value = event.get("value")
+        if event["type"] == "chose" and event.get("seat") == actor and "only" not in event \
+                and type(value) in (str, int):
+            found.append((event["name"], value))
+    return found[::-1]
 
 
 def round_prompt(words: Words, event: dict, prompt_id: str, seat, options: list) -> dict:

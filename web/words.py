@@ -82,10 +82,11 @@ class Words:
         return name.replace("_", " ")
 
     # -- decisions --------------------------------------------------------------
-    def question(self, decision, viewer, hand_counts: dict | None = None) -> str:
+    def question(self, decision, viewer, hand_counts: dict | None = None, announced=()) -> str:
         """What a decision asks of the viewer, in a sentence: whose card or rule asks, and
         what the choice is for when its effect says (a card given, a card discarded).
-        ``hand_counts``: seat -> cards held."""
+        ``hand_counts``: seat -> cards held; ``announced``: (name, value) the play under
+        way told everyone (a claim's title), named in a question asked of another seat."""
         info, kind = decision.info, decision.kind
         source = self.title(info["source"]) if info.get("source") else ""
         if kind == "action":
@@ -100,7 +101,11 @@ class Words:
             picked = ", ".join(self.title(c) for c in info.get("picked", []))
             return f"{self.title(info.get('combo'))}: pick the next card" + (f" (so far: {picked})" if picked else "")
         if kind == "ask":
-            return f"{self._whose(info, decision.seat)}{source}: {info.get('question', '')}"
+            whose = self._whose(info, decision.seat)
+            told = ", ".join(f"{name.replace('_', ' ')}: " + (self.title(value) if isinstance(value, str)
+                                                             else self.who(value, viewer))
+                             for name, value in announced) if whose else ""
+            return f"{whose}{source}{f' ({told})' if told else ''}: {info.get('question', '')}"
         if kind == "choose_card":
             purpose = self.purpose(info.get("source"), decision.seat == info.get("actor"))
             actor = info.get("actor")
