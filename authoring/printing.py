@@ -16,6 +16,7 @@ machine happens to have.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -25,9 +26,12 @@ from fpdf import FPDF
 from ..interpreter.lang.loader import load_file
 from ..interpreter.rules.model import Edition
 from ..interpreter.words.answers import printed_text
+from ..interpreter.words.card_face import BAND, card_svg, look
+from ..interpreter.words.card_face import FRAME as FACE_FRAME
+from ..interpreter.words.card_face import footer as face_footer
 from ..interpreter.words.describe import words
 from ..interpreter.words.howto import change_sentences
-from ..interpreter.words.rulesheet import _WHEN, SetupRun, _card_ids_for, _Context  # the rulesheet's wording, reused
+from ..interpreter.words.rulesheet import SetupRun, _card_ids_for, _Context  # the rulesheet's wording, reused
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 CARD_W, CARD_H, BLEED = 63.0, 88.0, 3.0
@@ -35,12 +39,12 @@ COLS = ROWS = 3
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 #: the most sheets of card fronts one PDF holds; a deck past that is printed in part
 MAX_SHEETS = 40
-FRAME = 3.5  # the coloured border: the cut may wander this far before it reaches text
+FRAME = FACE_FRAME / 10  # the coloured border: the cut may wander this far before it reaches text
+BAND_MM = BAND / 10  # the band with the card's symbol, under the top of the frame (card_face)
 TEXT_PT, MIN_TEXT_PT = 10.5, 5.0
 _PT = 25.4 / 72  # millimetres in a point
 #: characters that only steer how emoji join or show; the fonts draw without them
 _INVISIBLE = dict.fromkeys(map(ord, "\ufe0e\ufe0f\u200d\u200b"))
-_PALETTE = ((32, 86, 150), (18, 116, 122), (180, 96, 20), (96, 110, 40), (70, 70, 130))
 
 
 class PrintError(Exception):
@@ -172,25 +176,25 @@ def _steps(top: float, bottom: float, step: float = 0.5):
 
 
 # -- one card --------------------------------------------------------------------------
-def _colour(card) -> tuple:
-    if card.lethal:
-        return (150, 28, 34)
-    if card.effect is None and card.on_draw is None and card.in_combos:
-        return (104, 58, 138)  # a card only for combos: the cat cards
-    key = min(card.tags) if card.tags else card.id
-    return _PALETTE[sum(map(ord, key)) % len(_PALETTE)]
+def _colour(edition: Edition, card) -> tuple:
+    """The colour of the card's frame: the face's (card_face.look)."""
+    band = look(edition, card).frame
+    return tuple(int(band[i:i + 2], 16) for i in (1, 3, 5))
 
 
 @dataclass(frozen=True)
 class _Face:
-    """A card's words, laid out to fit inside its frame (checked before anything is drawn)."""
+    """A card's words, laid out to fit inside its frame (checked before anything is drawn),
+    and its art: the SVG of card_face without its words, which the PDF sets itself."""
 
     title: tuple  # (size, lines)
     body: tuple
     footer: tuple
+    art: bytes  # the SVG
+    colour: tuple
 
 
-def layout_card(pdf: FPDF, card, text: str | None = None) -> _Face:
+def layout_card(pdf: FPDF, edition: Edition, card, text: str | None = None) -> _Face:
     """Fit a card's title, text (``text``: as players read it, by default the card's own)
     and footer inside its frame, or raise :class:`PrintError`."""
     width = CARD_W - 2 * FRAME - 4
@@ -201,15 +205,15 @@ def layout_card(pdf: FPDF, card, text: str | None = None) -> _Face:
     if fitted_title is None:
         raise PrintError(f"{card.origin}: the title of card '{card.title}' does not fit on a "
                          "card in two lines, even in 7 pt type: shorten it")
-    tags = " · ".join(words(t).upper() for t in sorted(card.tags))
-    footer = "\n".join(filter(None, [_WHEN.get(card.when, ""), tags]))
+    footer = "\n".join(face_footer(edition, card))  # the same words as on screen
     fitted_footer = _fit(pdf, footer, width, 12, [5.0], most_lines=4) or (5.0, [footer[:60]])
-    room = CARD_H - 2 * FRAME - 6 - _height(fitted_title) - 3 - _height(fitted_footer) - 2
+    room = CARD_H - 2 * FRAME - BAND_MM - 6 - _height(fitted_title) - 3 - _height(fitted_footer) - 2
     fitted_body = _fit(pdf, text, width, room, _steps(TEXT_PT, MIN_TEXT_PT, 0.25))
     if fitted_body is None:
         raise PrintError(f"{card.origin}: the text of card '{card.title}' does not fit on a card, "
                          f"even in {MIN_TEXT_PT:g} pt type ({len(text)} characters): shorten it")
-    return _Face(fitted_title, fitted_body, fitted_footer)
+    art = card_svg(edition, card, frame=False, words=False).encode()
+    return _Face(fitted_title, fitted_body, fitted_footer, art, _colour(edition, card))
 
 
 def _height(fitted: tuple) -> float:
@@ -237,15 +241,14 @@ def _frame(pdf: FPDF, x: float, y: float, colour: tuple, bleed: tuple) -> None:
 
 
 def draw_front(pdf: FPDF, x: float, y: float, card, face: _Face, bleed: tuple) -> None:
-    """A card's face at (x, y): frame, white panel, title, rule, text, footer."""
-    _frame(pdf, x, y, _colour(card), bleed)
-    pdf.set_fill_color(255, 255, 255)
-    pdf.rect(x + FRAME, y + FRAME, CARD_W - 2 * FRAME, CARD_H - 2 * FRAME, style="F",
-             round_corners=True, corner_radius=2.5)
+    """A card's face at (x, y): frame, then the face's art (white panel, band, symbol),
+    then title, rule, text and footer."""
+    _frame(pdf, x, y, face.colour, bleed)
+    pdf.image(io.BytesIO(face.art), x=x, y=y, w=CARD_W, h=CARD_H)
     inner_x, width = x + FRAME + 2, CARD_W - 2 * FRAME - 4
     pdf.set_text_color(20, 20, 20)
-    bottom = _write(pdf, inner_x, y + FRAME + 2.5, width, face.title, "B", "C")
-    pdf.set_draw_color(*_colour(card))
+    bottom = _write(pdf, inner_x, y + FRAME + BAND_MM + 2, width, face.title, "B", "C")
+    pdf.set_draw_color(*face.colour)
     pdf.set_line_width(0.4)
     pdf.line(inner_x + 4, bottom + 1.2, inner_x + width - 4, bottom + 1.2)
     _write(pdf, inner_x, bottom + 3, width, face.body)
@@ -253,10 +256,11 @@ def draw_front(pdf: FPDF, x: float, y: float, card, face: _Face, bleed: tuple) -
     _write(pdf, inner_x, y + CARD_H - FRAME - 2 - _height(face.footer), width, face.footer, "", "C")
 
 
-def draw_back(pdf: FPDF, x: float, y: float, name: str, card, bleed: tuple) -> None:
-    """A card's back: the same for every card, unless its back is meant to stand out."""
+def draw_back(pdf: FPDF, x: float, y: float, name: str, card, bleed: tuple, colour: tuple) -> None:
+    """A card's back: the same for every card, unless its back is meant to stand out
+    (then in its face's ``colour``)."""
     special = card.back_distinct
-    _frame(pdf, x, y, _colour(card) if special else (44, 44, 58), bleed)
+    _frame(pdf, x, y, colour if special else (44, 44, 58), bleed)
     pdf.set_draw_color(235, 235, 235)
     pdf.set_line_width(0.6)
     pdf.rect(x + FRAME, y + FRAME, CARD_W - 2 * FRAME, CARD_H - 2 * FRAME, style="D",
@@ -337,7 +341,7 @@ def _sheets(pdf: FPDF, paper: str, name: str, cards: list, faces: dict) -> int:
         _label(pdf, paper, f"card backs, sheet {sheet + 1} of {count}: flip on the long edge")
         for (row, col), card in zip(backs, chunk):
             draw_back(pdf, x0 + col * CARD_W, y0 + row * CARD_H, name, card,
-                      _bleeds(set(backs), row, col))
+                      _bleeds(set(backs), row, col), faces[card.id].colour)
         _cut_marks(pdf, paper, set(backs))
     return count
 
@@ -440,7 +444,8 @@ def render_pdf(edition: Edition, players: int, entries: list[Entry], paper: str 
     kept, short = capped(entries, sheets)
     pdf = _new_pdf(paper)
     pdf.add_page()  # the rules' first page; measuring text needs a page
-    faces = {e.card_id: layout_card(pdf, edition.cards[e.card_id], printed_text(edition, edition.cards[e.card_id]))
+    faces = {e.card_id: layout_card(pdf, edition, edition.cards[e.card_id],
+                                    printed_text(edition, edition.cards[e.card_id]))
              for e in kept}
     cards = [edition.cards[e.card_id] for e in kept for _ in range(e.copies)]
     pdf.set_title(f"{edition.name}: print and play")

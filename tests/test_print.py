@@ -259,3 +259,34 @@ def test_without_the_print_extra_it_says_how_to_install_it(tmp_path, monkeypatch
 def test_kittens_docs_print_shows_the_guide():
     result = run("docs", "print")
     assert result.exit_code == 0 and "kittens print" in result.output and "--one-each" in result.output
+
+
+def test_fronts_are_the_faces_of_the_web_table(tmp_path):
+    """The frame and band of each printed front are the colours card_face gives the card,
+    so the kinds (the Exploding Kitten, Defuse, Nope, cat cards...) look apart on paper as
+    on screen, and a house rule's new card gets a face of its own."""
+    from kittens.authoring.printing import choose_cards
+    from kittens.interpreter.rules.load import load_edition
+    from kittens.interpreter.words.card_face import look
+
+    out = tmp_path / "proof.pdf"
+    assert run("print", "original", "--all", "--one-each", "-o", str(out)).exit_code == 0
+    edition = load_edition("original")
+    order = [e.card_id for e in choose_cards(edition, 4, every=True, one_each=True)]
+    image = png(out, 2, "print-original-faces.png")
+    rgb = lambda hex_: tuple(int(hex_[i:i + 2], 16) for i in (1, 3, 5))  # noqa: E731
+    seen = {}
+    for place, card_id in enumerate(order[:9]):
+        row, col = divmod(place, 3)
+        x, y = X0 + col * CARD_W, Y0 + row * CARD_H
+        face = look(edition, edition.cards[card_id])
+        frame, band = pixel(image, x + 1.5, y + CARD_H / 2), pixel(image, x + 8, y + 6)
+        assert all(abs(a - b) <= 3 for a, b in zip(frame, rgb(face.frame))), (card_id, frame, face)
+        assert all(abs(a - b) <= 3 for a, b in zip(band, rgb(face.band))), (card_id, band, face)
+        seen.setdefault(face.kind, set()).add(band)
+    assert len(seen) >= 6 and len({min(b) for b in seen.values()}) == len(seen)
+    rules = house(tmp_path, title="Odd Card", text="Ends your turn.")
+    out = tmp_path / "house.pdf"
+    assert run("print", rules, "-o", str(out)).exit_code == 0
+    image = png(out, 2, "print-house-card-face.png")
+    assert not white(pixel(image, X0 + 8, Y0 + 6))  # the band is drawn on the house rule's card

@@ -206,7 +206,8 @@ class Worker:
         """What the next game at a finished table needs of this one (SocialError: none yet)."""
         room = self._room(job)
         check_rematch(room, job["seat"])
-        return {"next": room.social.next, "names": sorted(room.social.names.items())}
+        return {"next": room.social.next, "names": sorted(room.social.names.items()),
+                "results": room.summary(None)["results"]}
 
     def next_game(self, job: dict) -> None:
         note_next(self._room(job).social, job["next"])

@@ -193,7 +193,8 @@ async def rematch(tables, room: RemoteRoom, seat) -> str:
     if found["next"] is not None and found["next"] in tables.rooms:
         room.tell({"type": "rematch", "room": found["next"]})  # a page that missed it follows now
         return found["next"]
-    new_id, config, tokens, names = next_seats(room, {int(seat_): name for seat_, name in found["names"]})
+    new_id, config, tokens, names = next_seats(room, {int(seat_): name for seat_, name in found["names"]},
+                                               found.get("results"))
     try:
         tables.make_room()
         store_names(tables.storage, new_id, names)  # before it is set up: its people read them

@@ -11,9 +11,10 @@ and so says nothing about any game.
 from __future__ import annotations
 
 from ..interpreter.engine.endings import no_winner
-from ..interpreter.engine.events import AFTER_THE_DEAL, for_seat
+from ..interpreter.engine.events import AFTER_THE_DEAL, as_dict, for_seat
 from ..interpreter.engine.table import PUBLIC
 from ..interpreter.engine.views import View, counters_seen
+from ..interpreter.words.card_face import card_svg
 from .words import Words, played_moves
 
 #: a spectator "seat" sees only what no secret is kept from
@@ -23,8 +24,10 @@ NOBODY = 64
 
 
 def card_list(edition) -> dict:
-    """Every card and combo of the edition: id -> title and text."""
-    cards = {card_id: {"title": card.title, "text": card.text} for card_id, card in edition.cards.items()}
+    """Every card and combo of the edition: id -> title and text, and a card's face (SVG,
+    drawn from its data by card_face, as `kittens print` draws it)."""
+    cards = {card_id: {"title": card.title, "text": card.text, "face": card_svg(edition, card)}
+             for card_id, card in edition.cards.items()}
     combos = {combo.id: {"title": combo.title, "text": combo.text, "combo": True} for combo in edition.combos}
     return {**combos, **cards}
 
@@ -109,6 +112,8 @@ def log_entries(words: Words, events: list, start: int, stop: int, viewer) -> li
             entries[-1]["discards"][1].append(discarding[1])  # a hand thrown away: one line
             entries[-1]["text"] = words.discards(*entries[-1]["discards"], viewer)
             continue
+        if _given(seen, offset):
+            event = dict(event, given=True)
         text = words.event(event, viewer)
         if text:
             entries.append({"n": start + offset, "text": text})
@@ -117,6 +122,18 @@ def log_entries(words: Words, events: list, start: int, stop: int, viewer) -> li
     for entry in entries:
         entry.pop("discards", None)
     return entries
+
+
+def _given(seen: list, offset: int) -> bool:
+    """Whether the move at ``offset`` takes a card from one hand to another just after the
+    source hand's own player chose it (a gift: a Favor's card), as the viewer knows:
+    only the chooser sees their choice, so only the giver reads the move as a gift."""
+    event = seen[offset]
+    if event["type"] != "move" or not event["from"].startswith("hand ") or not event["to"].startswith("hand "):
+        return False
+    before = next((e for e in reversed(seen[:offset]) if e is not None), None)
+    return before is not None and before["type"] == "decision" and before.get("kind") == "choose_card" \
+        and f"hand {before['seat']}" == event["from"]
 
 
 def _discard_from_hand(event: dict):
@@ -131,11 +148,27 @@ def decision_prompt(words: Words, decision, prompt_id: str, state) -> dict:
     """A decision of the engine as a prompt with buttons."""
     counts = {seat: len(hand.cards) for seat, hand in enumerate(state.table.hands)}
     options = [words.option(decision, option, counts) for option in decision.options]
-    prompt = {"id": prompt_id, "kind": decision.kind, "question": words.question(decision, decision.seat),
+    question = words.question(decision, decision.seat, counts, announced(state.events, decision.info.get("actor")))
+    prompt = {"id": prompt_id, "kind": decision.kind, "question": question,
               "options": options}
     if decision.kind == "rearrange":
         prompt["cards"] = list(decision.info.get("cards", []))
     return prompt
+
+
+def announced(events: list, actor) -> list:
+    """The choices ``actor``'s play under way announced to everyone (a claim's title, a
+    target), as (name, value): what a question asked of another seat may name."""
+    found = []
+    for row in reversed(events[-60:]):
+        event = as_dict(row)
+        if event["type"] == "turn" or (event["type"] == "play" and event.get("seat") == actor):
+            break
+        value = event.get("value")
+        if event["type"] == "chose" and event.get("seat") == actor and "only" not in event \
+                and type(value) in (str, int):
+            found.append((event["name"], value))
+    return found[::-1]
 
 
 def round_prompt(words: Words, event: dict, prompt_id: str, seat, options: list) -> dict:

@@ -33,6 +33,7 @@ from ..interpreter.rules import plugins
 from ..interpreter.rules.load import RuleError, UsageError
 from .render import SPECTATOR, card_list, log_entries, table_view
 from .rulesets import SAFE_NAME
+from .summary import summary
 from .words import Words
 
 #: bytes of a log the viewer reads, and steps it shows (a lab game is far shorter)
@@ -157,7 +158,9 @@ def steps(edition, header: dict, records: list, viewer, names: list | None = Non
     return {"players": players, "names": [words.seat_name(s) for s in range(players)],
             "edition": edition.name, "viewer": viewer, "steps": shown, "log": lines,
             "cards": card_list(edition), "problem": problem, "finished": state.is_terminal(),
-            "winners": list(state.table.winners)}
+            "winners": list(state.table.winners),
+            # how it ended in words, from the public events (the same for every viewer but "you")
+            "summary": summary(words, state.events, players, seat)["lines"] if state.is_terminal() else None}
 
 
 def _step(state, words: Words, viewer) -> dict:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from ..interpreter.engine.events import as_dict
 from ..interpreter.engine.game import Game, GameError, RuleRuntimeError
 from ..interpreter.engine.logwriter import dumps, dumps_lines
 from ..interpreter.engine.players import make_bots
@@ -33,6 +34,7 @@ from ..interpreter.engine.simulate import game_header
 from ..interpreter.engine.views import decision_for, view_for
 from .render import SPECTATOR, card_list, decision_prompt, frozen_at, log_entries, round_prompt, table_view
 from .social import Social
+from .summary import summary
 from .words import Words
 
 #: event types that open a round of a reaction window (a play's window, or an answer in it)
@@ -422,11 +424,37 @@ class Room:
         message = {"type": "update", "view": table_view(self.display_state(), seat),
                    "log": log_entries(self.words, self.state.events, cursor, self.released, seat),
                    "prompt": self.prompt(seat), "window": None, "error": self.error}
+        if self.finished and self.released >= len(self.state.events):  # the end told: its summary
+            message["summary"] = self.summary(seat)
+        pending = self.state.decision() if round_ is None and self.error is None else None
+        if pending is not None and pending.seat != seat and self._seen_deciding(pending.seat):
+            message["waiting"] = self.words.seat_name(pending.seat)  # who the table waits for
         if round_ is not None:
             message["window"] = {"id": round_.id, "question": self.words.round_question(round_.event, seat),
                                  "asked": seat in round_.options, "answered": seat in round_.chosen}
             message["remaining_ms"] = max(0, int((round_.deadline - self.clock.now()) * 1000))
         return message
+
+    def _seen_deciding(self, seat: int) -> bool:
+        """Whether everyone may know that ``seat`` is deciding: it is their turn, or a play
+        this turn named them in public (a Favor's target gives a card). A choice a rule
+        asks of one seat in secret is not told (the engine shows a decision to its seat
+        only)."""
+        if seat == self.state.table.current:
+            return True
+        for row in reversed(self.state.events[-40:]):
+            event = as_dict(row)
+            if event["type"] == "turn":
+                return False
+            value = event.get("value")
+            if event["type"] == "chose" and type(value) is int and value == seat and "only" not in event:
+                return True
+        return False
+
+    def summary(self, seat) -> dict:
+        """The finished game in plain words from ``seat``'s side (web/summary.py), with the
+        results of this table's earlier games (its rematches)."""
+        return summary(self.words, self.state.events, self.game.players, seat, self.config.get("series"))
 
     def game_log(self) -> str:
         """The game as a log ``kittens replay`` reads: a header line, then every event."""

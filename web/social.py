@@ -106,6 +106,9 @@ class Social:
         if self.storage is not None:
             _store_name(self.storage, self.room.id, seat, name)
         self.tell({"type": "names", "names": self.room.names(), "named": self.welcome()["named"]})
+        for listener in self.room.listeners:  # the log again from its start: the name in every line
+            listener.cursor = 0
+        self.room._publish()
 
     def say(self, listener, text) -> dict:
         """A chat line from the person at the listener's seat, told to everyone at the table."""
@@ -162,10 +165,15 @@ def check_rematch(room, seat) -> None:
         raise SocialError("the next game can start once this one is over", "not-over")
 
 
-def next_seats(room, names: dict) -> tuple[str, dict, dict, dict]:
-    """The next game's room id, config, seat tokens and names: everyone one seat on."""
+def next_seats(room, names: dict, results: list | None = None) -> tuple[str, dict, dict, dict]:
+    """The next game's room id, config, seat tokens and names: everyone one seat on. The
+    config keeps the table's results so far (``series``: each game's, this one's last,
+    ``results`` or else read from the room) for the summary's tally across games."""
     players = room.config["players"]
-    config = dict(room.config, seats=[room.config["seats"][(seat - 1) % players] for seat in range(players)])
+    if results is None:
+        results = room.summary(SPECTATOR)["results"]
+    config = dict(room.config, seats=[room.config["seats"][(seat - 1) % players] for seat in range(players)],
+                  series=list(room.config.get("series") or [])[-99:] + [results])
     tokens = {(int(old) + 1) % players: token for old, token in room.tokens.items()}
     return (secrets.token_urlsafe(9), config, tokens,
             {(int(old) + 1) % players: name for old, name in names.items()})

@@ -8,11 +8,16 @@ serve players (``viewer`` a seat) and spectators (``viewer`` None).
 
 from __future__ import annotations
 
+import re
+
 from ..interpreter.engine.endings import no_winner
+from ..interpreter.lang import syntax as s
 from ..interpreter.rules.model import ANSWERABLE_MOMENTS as MOMENT_NAMES
 from ..interpreter.words.answers import moment_words, printed_text
 
 PASS, DRAW, PLAY_BLIND = "pass", "draw", "play blind"
+#: a rule's text that speaks to the player it applies to ("at the end of your turn")
+_SECOND_PERSON = re.compile(r"\b(you|your|yours|yourself)\b", re.IGNORECASE)
 
 
 class Words:
@@ -26,6 +31,11 @@ class Words:
         self.checks = {check.id: check.text for check in edition.checks}
         self.triggers = {trigger.id: trigger.text for trigger in edition.triggers}
         self.actions = {action.id: action for action in edition.actions}
+        # rule id -> its effects, to read what a choice inside them is for (see purpose)
+        self.effects = {card.id: [p for p in (card.effect, card.on_draw, card.instead_of_draw) if p is not None]
+                        for card in edition.cards.values()}
+        for rule in (*edition.combos, *edition.checks, *edition.triggers, *edition.actions):
+            self.effects[rule.id] = [rule.effect] if getattr(rule, "effect", None) is not None else []
 
     # -- names ------------------------------------------------------------------
     def title(self, rule_id) -> str:
@@ -33,7 +43,10 @@ class Words:
         if card is not None:
             return card.title
         combo = self.combos.get(rule_id)
-        return combo.title if combo is not None else str(rule_id).replace("_", " ")
+        if combo is not None:
+            return combo.title
+        action = self.actions.get(rule_id)
+        return action.title if action is not None else str(rule_id).replace("_", " ")
 
     def text(self, rule_id) -> str:
         card = self.edition.cards.get(rule_id)
@@ -48,6 +61,10 @@ class Words:
         label = self.labels[seat] if 0 <= seat < len(self.labels) else "person"
         return f"Seat {seat}" + ("" if label == "person" else f" ({label} bot)")
 
+    def short_name(self, seat: int) -> str:
+        """The seat's name without its bot's label, for "Seat 2's hand"."""
+        return self.chosen.get(seat, f"Seat {seat}")
+
     def who(self, seat, viewer) -> str:
         return "you" if seat == viewer else self.seat_name(seat)
 
@@ -58,16 +75,19 @@ class Words:
     def zone(self, name: str, viewer) -> str:
         if name.startswith("hand "):
             seat = int(name.split()[1])
-            return "your hand" if seat == viewer else f"{self.seat_name(seat)}'s hand"
+            return "your hand" if seat == viewer else f"{self.short_name(seat)}'s hand"
         base, _, owner = name.rpartition(" ")
         if base and owner.isdigit():  # a per-player zone, e.g. "playmat 2"
             seat = int(owner)
-            return f"{base.replace('_', ' ')} of " + ("yours" if seat == viewer else self.seat_name(seat))
+            return f"{base.replace('_', ' ')} of " + ("yours" if seat == viewer else self.short_name(seat))
         return name.replace("_", " ")
 
     # -- decisions --------------------------------------------------------------
-    def question(self, decision, viewer) -> str:
-        """What a decision asks of the viewer, in a sentence."""
+    def question(self, decision, viewer, hand_counts: dict | None = None, announced=()) -> str:
+        """What a decision asks of the viewer, in a sentence: whose card or rule asks, and
+        what the choice is for when its effect says (a card given, a card discarded).
+        ``hand_counts``: seat -> cards held; ``announced``: (name, value) the play under
+        way told everyone (a claim's title), named in a question asked of another seat."""
         info, kind = decision.info, decision.kind
         source = self.title(info["source"]) if info.get("source") else ""
         if kind == "action":
@@ -85,7 +105,28 @@ class Words:
             picked = ", ".join(self.title(c) for c in info.get("picked", []))
             return f"{self.title(info.get('combo'))}: pick the next card" + (f" (so far: {picked})" if picked else "")
         if kind == "ask":
-            return f"{source}: {info.get('question', '')}"
+            whose = self._whose(info, decision.seat)
+            told = ", ".join(f"{name.replace('_', ' ')}: " + (self.title(value) if isinstance(value, str)
+                                                             else self.who(value, viewer))
+                             for name, value in announced) if whose else ""
+            return f"{whose}{source}{f' ({told})' if told else ''}: {info.get('question', '')}"
+        if kind == "choose_card":
+            purpose = self.purpose(info.get("source"), decision.seat == info.get("actor"))
+            actor = info.get("actor")
+            if purpose == "give" and actor is not None and actor != decision.seat:
+                return f"{self.short_name(actor)}'s {source}: give {self.short_name(actor)} a card of your choice."
+            if purpose == "discard":
+                count = (hand_counts or {}).get(decision.seat)
+                limit = self.hand_limit(info.get("source"))
+                if count is None:
+                    held = ""
+                elif limit is not None and count > limit:  # a rule that runs while the hand is over a size
+                    held = f", down to {limit} ({count - limit} more to go)"
+                else:
+                    held = f" (you hold {count} card{'s' if count != 1 else ''})"
+                whose = self._whose(info, decision.seat)
+                said = f"{whose}{source}" if whose else source[:1].upper() + source[1:]
+                return f"{said}: discard a card of your choice{held}."
         if kind == "rearrange":
             return f"{source}: put these cards back in the order you want, top first."
         if kind == "choose_number":  # a bid, how many: a secret one is told to nobody else
@@ -95,6 +136,50 @@ class Words:
                 "choose_title": "name a card", "choose_position": "where in the draw pile?",
                 "blind_pick": "take the card you can tell apart, or one at random?"}
         return f"{source}: {what.get(kind, kind.replace('_', ' '))}"
+
+    def _whose(self, info: dict, seat) -> str:
+        """ "Ben's " when another seat's card or rule asks this seat, else nothing."""
+        actor = info.get("actor")
+        return f"{self.short_name(actor)}'s " if actor is not None and actor != seat else ""
+
+    def hand_limit(self, rule_id) -> int | None:
+        """The hand size a check or trigger runs above, read from its condition
+        (``count(hand(me)) > N``, N a number or a parameter), else None."""
+        rule = next((r for r in (*self.edition.checks, *self.edition.triggers) if r.id == rule_id), None)
+        found = getattr(rule, "condition", None)
+        if not isinstance(found, s.Compare) or found.op not in (">", ">="):
+            return None
+        left, right = found.left, found.right
+        if not (isinstance(left, s.Call) and left.name == "count" and left.args and isinstance(left.args[0], s.Call)
+                and left.args[0].name == "hand" and left.args[0].args
+                and isinstance(left.args[0].args[0], s.Name) and left.args[0].args[0].id == "me"):
+            return None
+        value = right.value if isinstance(right, s.IntLit) else \
+            self.edition.params.get(right.name) if isinstance(right, s.RuleRef) else None
+        if type(value) is not int:
+            return None
+        return value if found.op == ">" else value - 1
+
+    def purpose(self, rule_id, own: bool) -> str | None:
+        """What a card chosen in ``rule_id``'s effect is for, read from the effect: "give"
+        (moved to another hand), "discard", or None when the effect does not say or its
+        choices differ. ``own``: the choice is the effect's player's own (no ``by=``),
+        else another player's."""
+        found = set()
+        for effect in self.effects.get(rule_id, ()):
+            for node in s.walk(effect):
+                if isinstance(node, s.Let) and _chooses(node.value, own):
+                    found.add(None)  # kept for later: what it is for is not said here
+                if not isinstance(node, s.Call) or not node.args or not _chooses(node.args[0], own):
+                    continue
+                if node.name == "discard":
+                    found.add("discard")
+                elif node.name == "move" and len(node.args) > 1 and isinstance(node.args[1], s.Call) \
+                        and node.args[1].name == "hand":
+                    found.add("give")
+                else:
+                    found.add(None)
+        return found.pop() if len(found) == 1 else None
 
     def option(self, decision, option, hand_counts: dict) -> dict:
         """One option as a button: its label, and the card it names (for its text)."""
@@ -232,10 +317,19 @@ class Words:
                 "it cannot be played now.")
 
     def _check(self, event, viewer):
-        return f"{self.Who(event['seat'], viewer)}: {self.checks.get(event['id'], event['id'])}"
+        return self._rule_line(event, self.checks, viewer)
 
     def _trigger(self, event, viewer):
-        return f"{self.Who(event['seat'], viewer)}: {self.triggers.get(event['id'], event['id'])}"
+        return self._rule_line(event, self.triggers, viewer)
+
+    def _rule_line(self, event, texts: dict, viewer) -> str:
+        """A check or trigger of the edition applying to a seat. Its text speaks to the
+        player ("at the end of your turn"): read by anyone else, the line names the rule
+        and whom it applies to instead."""
+        seat, text = event["seat"], texts.get(event["id"], event["id"])
+        if seat != viewer and _SECOND_PERSON.search(text):
+            return f"A rule applies to {self.seat_name(seat)}: {event['id'].replace('_', ' ')}."
+        return f"{self.Who(seat, viewer)}: {text}"
 
     def _counter(self, event, viewer):
         if "value" not in event:  # a hidden counter: that it changed, not to what
@@ -265,7 +359,8 @@ class Words:
         seats = event.get("seats", [])
         who = " and ".join(self.who(s, viewer) for s in seats) or "someone"
         zone = self.zone(event["zone"], viewer)
-        return f"{who[:1].upper() + who[1:]} looked at {event['count']} cards of the {zone}."
+        count = event["count"]
+        return f"{who[:1].upper() + who[1:]} looked at {count} card{'s' if count != 1 else ''} of the {zone}."
 
     def _reveal(self, event, viewer):
         shown = ", ".join(f"{self.title(c)} ({self.zone(z, viewer)})"
@@ -291,6 +386,8 @@ class Words:
         if source == "draw_pile" and dst is not None:
             where = " from the bottom" if event.get("from_at", 0) else ""
             return f"{self.Who(dst, viewer)} drew {name}{where}."
+        if src is not None and dst is not None and event.get("given"):
+            return f"{self.Who(src, viewer)} gave {name} to {self.who(dst, viewer)}."
         if src is not None and dst is not None:
             return f"{self.Who(dst, viewer)} took {name} from {self.who(src, viewer)}."
         if dst is not None:
@@ -305,6 +402,15 @@ class Words:
             places = f"{self.zone(source, viewer)} to the {self.zone(target, viewer)}"
             return f"{name[:1].upper() + name[1:]} went from {places}."
         return None
+
+
+def _chooses(node, own: bool) -> bool:
+    """Whether ``node`` is a card chosen by the effect's player (``own``) or by another."""
+    if not isinstance(node, s.Call) or node.name != "choose_card":
+        return False
+    by = next((k.value for k in node.kwargs if k.name == "by"), None)
+    mine = by is None or (isinstance(by, s.Name) and by.id == "me")
+    return mine == own
 
 
 def _hand_seat(zone: str):

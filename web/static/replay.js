@@ -81,6 +81,10 @@ function show(step) {
   $("pile-count").textContent = `Draw pile: ${plural(view.draw_pile.count, "card")}`;
   $("next").textContent = current.next ? `Next to choose: ${current.next}` :
     data.finished ? "The game is over." : "";
+  // at the last step of a finished game: how it ended, in plain words
+  const ended = data.summary && at === data.steps.length - 1;
+  $("summary").hidden = !ended;
+  $("summary").replaceChildren(...(ended ? data.summary : []).map((line) => el("li", null, line)));
   $("back").disabled = $("first").disabled = at === 0;
   $("forward").disabled = $("last").disabled = at === data.steps.length - 1;
   const hand = $("hand");
@@ -89,6 +93,14 @@ function show(step) {
     hand.replaceChildren(...view.hand.map((id) => {
       const tile = el("div", "card");
       tile.title = text(id);
+      const svg = data.cards[id] && data.cards[id].face;  // the card's face, as at the table
+      if (svg) {
+        const face = el("img", "face");
+        face.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg);
+        face.alt = "";
+        tile.classList.add("faced");
+        tile.append(face);
+      }
       tile.append(el("div", "title", title(id)));
       return tile;
     }));

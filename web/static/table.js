@@ -25,12 +25,27 @@ const store = {  // what this browser remembers (a private window may remember n
 };
 function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
+const faceUrls = {};
+function faceImage(id, cls) {
+  // the card's face, drawn by the server from the card's data (the SVG `kittens print`
+  // places too); one image address per card, made once
+  const svg = cards[id] && cards[id].face;
+  if (!svg) return null;
+  if (!faceUrls[id]) faceUrls[id] = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+  const image = el("img", cls);
+  image.src = faceUrls[id];
+  image.alt = "";  // the title is in the tile's text
+  image.draggable = false;
+  return image;
+}
 function cardTile(id) {
   const tile = el("button", "card");
   tile.type = "button";
   tile.title = text(id);
   tile.dataset.card = id;
-  tile.append(el("div", "title", title(id)));
+  const face = faceImage(id, "face");
+  if (face) tile.classList.add("faced");
+  tile.append(...(face ? [face] : []), el("div", "title", title(id)));
   return tile;
 }
 function openCard(tile) {
@@ -212,6 +227,9 @@ function update(message) {
   renderWindow(message);
   renderPrompt(message);
   renderOver(view);
+  renderSummary(message.summary);
+  $("waiting").hidden = !message.waiting || !!message.prompt;
+  $("waiting").textContent = message.waiting ? `Waiting for ${message.waiting}...` : "";
   announceTurn(message);
   // a page in a background tab tells its person in the tab's title that they are asked
   document.title = (message.prompt ? (message.prompt.kind === "window" ? "Answer? " : "Your turn! ") : "")
@@ -325,6 +343,17 @@ function renderPiles(view) {
   const boxes = [];
   boxes.push(pile("Draw pile", plural(view.draw_pile.count, "card"),
     view.draw_pile.known.length ? placesChips(view.draw_pile.known) : null));
+  if (view.draw_pile.known.length) {  // the cards this seat knows in the pile (See the Future): face up, in order
+    const seen = el("div", "seen-faces");
+    view.draw_pile.known.slice(0, 5).forEach((k) => {
+      const face = faceImage(k.card, "pile-face");
+      if (!face) return;
+      const spot = el("figure", null);
+      spot.append(face, el("figcaption", "muted", k.place === 0 ? "top" : `place ${k.place + 1}`));
+      seen.append(spot);
+    });
+    boxes[0].append(seen);
+  }
   const discard = view.discard_pile;  // the top card first
   const chips = el("div", "chips");
   discard.slice(1, 9).forEach((id) => chips.append(chip(title(id), text(id))));
@@ -333,6 +362,8 @@ function renderPiles(view) {
   if (discard.length) top.title = text(discard[0]);
   boxes.push(pile("Discard pile" + (discard.length ? ` (${discard.length}), top:` : ""), "", discard.length > 1 ? chips : null));
   boxes[boxes.length - 1].querySelector(".big").append(top);
+  const played = discard.length ? faceImage(discard[0], "pile-face") : null;  // the card just played, face up
+  if (played) boxes[boxes.length - 1].prepend(played);
   if (view.removed.length) boxes.push(pile("Out of the game", plural(view.removed.length, "card")));
   for (const zone of view.zones.concat(view.areas)) {
     const label = zone.seat !== undefined ? `${zone.name}: ${seatName(zone.seat)}` : zone.name;
@@ -350,6 +381,8 @@ function renderPiles(view) {
 function renderLog(entries) {
   const box = $("log");
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 30;
+  // the log from its first line (a person chose a name: every line says it now): anew
+  if (entries.length && entries[0].n === 0) box.replaceChildren();
   if (entries.length) box.querySelectorAll("p.latest").forEach((p) => p.classList.remove("latest"));
   entries.forEach((entry, i) => box.append(el("p", i === entries.length - 1 ? "latest" : null, entry.text)));
   if (atBottom) box.scrollTop = box.scrollHeight;
@@ -486,6 +519,14 @@ function renderOver(view) {
     winners.includes(mySeat) ? (winners.length > 1 ? "Game over: your team wins!" : "Game over: you win!") :
     `Game over: ${winners.map((s) => names[s]).join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`)
     + (view.scores ? " Scores: " + view.scores.map((score, s) => `${names[s]} ${score}`).join(", ") + "." : "");
+}
+
+function renderSummary(summary) {
+  // the game's end in plain words (the server writes them from this seat's side)
+  const box = $("summary");
+  box.hidden = !summary;
+  if (!summary) return;
+  box.replaceChildren(...summary.lines.concat(summary.series || []).map((line) => el("li", null, line)));
 }
 
 $("rules").href = `/room/${roomId}/rules`;  // the rules are there before the seat is
