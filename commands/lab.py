@@ -200,17 +200,34 @@ def compare(
     variant: Annotated[Optional[str], typer.Option("--variant", help="A variant for every ruleset that names none.", autocompletion=complete.variants)] = None,
     skill: LabSkillOpt = None,
     skill_games: LabSkillGamesOpt = None,
+    until_settled: Annotated[bool, typer.Option("--until-settled", help="Play in batches and stop as soon as every difference of game length, win rates and bots' shares is settled (its 95% confidence sequence excludes zero, or is narrower than --margin); --games is then the cap. The intervals stay valid however early it stops (docs/lab.md).")] = False,
+    batch: Annotated[int, typer.Option("--batch", min=1, help="With --until-settled: games per batch, a look after each (rounded down to whole rotations of the table).")] = 200,
+    margin: Annotated[Optional[float], typer.Option("--margin", min=0, help="With --until-settled: a difference whose interval is narrower than this on each side is settled too (points of a win rate, percent of a game length); default none: only a change settles, and a rule that changes nothing plays to the cap.")] = None,
+    settle: Annotated[Optional[List[str]], typer.Option("--settle", help="With --until-settled: the figures that must settle (repeat for several): turns, decisions, seats, first_player, no_winner, bots; default all.")] = None,
     *,
     lab: LabArgs,
 ) -> None:
     """Play the same seeds under each ruleset and say what changes against the first,
-    each difference with its 95% interval and p-value."""
+    each difference with its 95% interval and p-value; with --until-settled, in batches
+    until every difference is settled."""
     from ..lab import session
     from ..lab.rulesets import parse_ruleset
 
     def run(progress):
         arms = [parse_ruleset(text, variant, lab.expansions) for text in rulesets]
-        return session.compare(arms, _lab_options(lab, progress, skill, skill_games))
+        options = _lab_options(lab, progress, skill, skill_games)
+        if until_settled:
+            from dataclasses import replace
+
+            from ..lab.sequential import GROUPS, Plan
+            unknown = sorted(set(settle or ()) - set(GROUPS))
+            if unknown:
+                raise _usage(f"--settle {unknown[0]}: name one of {', '.join(GROUPS)}")
+            options = replace(options, until_settled=Plan(batch=batch, cap=lab.games, margin=margin,
+                                                          groups=tuple(settle or GROUPS)))
+        elif margin is not None or settle:
+            raise _usage("--margin and --settle say when a difference is settled: give --until-settled too")
+        return session.compare(arms, options)
 
     _lab("compare", lab.output, lab.as_json, lab.report, run, lab.scheduler)
 
