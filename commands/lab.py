@@ -257,3 +257,92 @@ def sweep(
         return session.sweep(arm, key, name, values, _lab_options(lab, progress), metric or ())
 
     _lab("sweep", lab.output, lab.as_json, lab.report, run, lab.scheduler)
+
+
+# -- tune (issue 45: design to targets) ---------------------------------------------------
+TUNE_VARY_HELP = ("An axis of the space (repeat for several): count.CARD=A..B (a card's count), "
+                  "param.NAME=A..B, A..B/STEP or v1,v2,... (a parameter), variant=none,NAME,... (the base "
+                  "with no variant, or one of its variants).")
+TUNE_TARGET_HELP = ("What the game should be (repeat for several): FIGURE GOAL [weight=W], the goal a range "
+                    "LO..HI, a bound >= X or <= X, ~ X (as close as possible), min or max; fairness and "
+                    "first_edge alone mean as close to zero as possible. Figures: turns, decisions, fairness "
+                    "(largest seat gap, points), first_edge (points), skill (best bot minus worst, points), "
+                    "limits and no_winner (%), out:K (turn the K-th player goes out), card:ID, drawn:ID "
+                    "(per game). E.g. \"turns 35..45\", \"fairness\", \"skill >= 10 weight=2\".")
+
+
+@app.command(rich_help_panel=PANEL)
+def tune(
+    edition: EditionArg,
+    vary: Annotated[List[str], typer.Option("--vary", "-x", help=TUNE_VARY_HELP, show_default=False)],
+    target: Annotated[List[str], typer.Option("--target", "-t", help=TUNE_TARGET_HELP, show_default=False)],
+    trials: Annotated[int, typer.Option("--trials", "-n", min=1, help="Points of the space to play in all, those the study already holds counted (a point suggested again is not played again and not counted; the search stops sooner when every point is played).")] = 30,
+    study: Annotated[str, typer.Option("--study", help="Where the study is kept: a SQLite file (created, or continued when it holds this question: run the same command again after Ctrl-C), or an Optuna storage URL several machines share.")] = "kittens-tune.db",
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games per trial; every trial plays the same seeds seed..seed+games-1 with the same seats (common random numbers).")] = 1000,
+    first_batch: Annotated[int, typer.Option("--first-batch", min=1, help="Games a trial plays before the pruner may stop it as clearly worse (its figures at their most favourable are worse than the median trial's).")] = 200,
+    show: Annotated[int, typer.Option("--show", min=1, help="How many of the best candidates to list.")] = 5,
+    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Write the best point as a house rule: extends the base, sets only what was tuned, its figures in a comment (e.g. best.yaml).")] = None,
+    report: LabReportOpt = None,
+    players: PlayersOpt = None,
+    bots: Annotated[str, typer.Option("--bots", "-b", help=BOTS_HELP + " Mixing them measures skill (the skill target needs two kinds).", autocompletion=complete.bots)] = "random",
+    seed: SeedOpt = 0,
+    variant: VariantOpt = None,
+    expansions: WithOpt = None,
+    fixed_seats: Annotated[bool, typer.Option("--fixed-seats", help="Keep each bot at its seat (default: seats rotate game by game).")] = False,
+    workers: Annotated[Optional[int], typer.Option("--workers", "-j", min=1, help="Processes a trial's games play on (default: every core; small batches use fewer).")] = None,
+    scheduler: LabSchedulerOpt = None,
+    output: Annotated[Format, typer.Option("--format", "-f", help="text for people, json for every number.")] = Format.text,
+    as_json: JsonOpt = False,
+) -> None:
+    """Search card counts, parameters and variants for the house rule that meets your
+    targets (game length, fairness, the first seat's edge, skill, limits...): Optuna's
+    seeded TPE sampler, a pruner for clearly worse trials, a study file that resumes
+    after Ctrl-C, every trial on the same seeds. Prints the best candidates with each
+    target's figure and 95% interval, which target binds when none meets them all,
+    and writes the best as a house rule (--out). Needs kittens-engine[tune]."""
+    from ..lab import session
+    from ..lab import targets as targets_mod
+    from ..lab import tune as tuning
+    from ..lab import tune_report
+    from ..lab.rulesets import parse_ruleset
+
+    try:
+        import optuna  # noqa: F401
+    except ImportError:
+        start("tune", output, as_json)
+        fail("the search needs Optuna, which is not installed: pip install 'kittens-engine[tune]'",
+             EXIT_USAGE)
+    if out is not None and (os.path.isdir(out) or not os.path.isdir(os.path.dirname(os.path.abspath(out)))):
+        start("tune", output, as_json)
+        fail(f"cannot write the house rule {out}: name a file in a folder that exists")
+
+    def run(progress):
+        dims = [tuning.parse_vary(text) for text in vary]
+        keys = [d.key for d in dims]
+        if len(set(keys)) < len(keys):
+            raise _usage(f"--vary {next(k for k in keys if keys.count(k) > 1)} is given twice")
+        wanted = [targets_mod.parse_target(text) for text in target]
+        base = parse_ruleset(edition, variant, expansions)
+        count = session.players_for(session.load_ruleset(base), players)
+        names = tuple(_parsed_bots(bots))
+        question = tuning.Question(base, tuple(dims), tuple(wanted), count, names, seed, games,
+                                   min(first_batch, games), not fixed_seats)
+        total = trials * games
+
+        def on_progress(done):
+            progress(min(done, total), total)
+
+        result = tuning.run_study(question, trials=trials, study=study, workers=workers, scheduler=scheduler,
+                                  progress=on_progress if progress is not None else None)
+        best = tune_report.candidates(result["trials"], show)
+        found = tune_report.limits(question, result["trials"], best)
+        if out is not None and best:
+            with _atomic_text(out, "tune") as stream:
+                stream.write(tune_report.house_rule(question, best[0], out))
+        data = tune_report.to_dict(question, result, best, found)
+        data["meta"]["out"] = out
+        text = tune_report.text(question, result, best, found, out if best else None)
+        return session.Result(text, data, result["interrupted"],
+                              lambda: tune_report.page(question, result, best, found, text))
+
+    _lab("tune", output, as_json, report, run, scheduler)
