@@ -182,12 +182,14 @@ def text(found: dict) -> str:
     """The sequential part of a report, for people."""
     why = {"settled": "every difference below is settled", "cap": "the cap was reached",
            "interrupted": "it was interrupted"}[found["stopped"]]
-    lines = [f"Played until settled: {found['games']:,} games of at most {found['cap']:,} "
-             f"({found['looks']} look{'s' if found['looks'] != 1 else ''} at batches of {found['batch']:,}); "
-             f"stopped because {why}.",
-             f"Intervals below: 95% confidence sequences, valid at every look ({METHOD}); each keeps "
-             "its 5% error rate however early the run stopped. The fixed-sample intervals above are "
-             "narrower and are not adjusted for the looks: rely on these."]
+    from .report import wrap
+
+    lines = [wrap(f"Played until settled: {found['games']:,} games of at most {found['cap']:,} "
+                  f"({found['looks']} look{'s' if found['looks'] != 1 else ''} at batches of {found['batch']:,}); "
+                  f"stopped because {why}."),
+             wrap(f"Intervals below: 95% confidence sequences, valid at every look ({METHOD}); each keeps "
+                  "its 5% error rate however early the run stopped. The fixed-sample intervals above are "
+                  "narrower and are not adjusted for the looks: rely on these.")]
     for row in found["figures"]:
         if row["estimate"] is None:
             lines.append(f"  - {row['metric']}: too few games")

@@ -50,7 +50,10 @@ def limits(question, trials: list, best: list) -> dict:
                             "miss": top[k]["miss"], "whole_space": len({json.dumps(t.params, sort_keys=True) for t in trials
                                                  if t.user_attrs.get("assessment")}) >= question.space_size()}
     if len(best) > 1:
-        found["told_apart"] = not all(_overlap(a["ci"], b["ci"]) for a, b in zip(top, best[1]["targets"]))
+        # told apart by a figure whose losses differ (two points that both meet a range are
+        # alike on it, however far apart) and whose intervals do not overlap
+        found["told_apart"] = any(a["loss"] != b["loss"] and not _overlap(a["ci"], b["ci"])
+                                  for a, b in zip(top, best[1]["targets"]))
     return found
 
 
@@ -115,8 +118,9 @@ def text(question, result: dict, best: list, found: dict, out: str | None) -> st
                      f"{bind['trials']} points tried met it; the best misses it by {bind['miss']:.1f}). {where} "
                      f"meets them all: loosen '{bind['target']}' or widen the space.")
     if found["told_apart"] is False:
-        lines.append(f"Candidates 1 and 2 are not told apart by {question.games:,} games: each figure's "
-                     "intervals overlap. Either will do, or play more games a trial (-g) to separate them.")
+        lines.append(f"Candidates 1 and 2 are not told apart by {question.games:,} games: wherever their "
+                     "losses differ, their intervals overlap. Either will do, or play more games a trial "
+                     "(-g) to separate them.")
     if out:
         lines.append(f"house rule written to {out}")
     return "\n".join(lines) + "\n"
