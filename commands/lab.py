@@ -178,17 +178,30 @@ def simulate(
     variant: VariantOpt = None,
     skill: LabSkillOpt = None,
     skill_games: LabSkillGamesOpt = None,
+    precision: Annotated[Optional[List[str]], typer.Option("--precision", help="Play in batches until this figure's 95% confidence sequence is this narrow on each side, FIGURE=HALF_WIDTH (repeat for several): turns, decisions (in turns and decisions), first_player, seats, no_winner, limits (in points), e.g. turns=0.5; --games is then the cap (docs/lab.md).")] = None,
+    batch: Annotated[int, typer.Option("--batch", min=1, help="With --precision: games per batch, a look after each.")] = 200,
     *,
     lab: LabArgs,
 ) -> None:
     """Play many bot games on every core and sum them up with 95% confidence intervals:
-    win rate by seat, seat fairness, skill, game length, eliminations, limits, cards."""
+    win rate by seat, seat fairness, skill, game length, eliminations, limits, cards;
+    with --precision, in batches until the figures named are as precise as asked."""
     from ..lab import session
     from ..lab.rulesets import parse_ruleset
 
     def run(progress):
         arm = parse_ruleset(edition, variant, lab.expansions)
-        return session.simulate(arm, _lab_options(lab, progress, skill, skill_games))
+        options = _lab_options(lab, progress, skill, skill_games)
+        if precision:
+            from dataclasses import replace
+
+            from ..lab.sequential import Plan, parse_precision
+            try:
+                wanted = parse_precision(precision)
+            except ValueError as exc:
+                raise _usage(str(exc)) from None
+            options = replace(options, until_settled=Plan(batch=batch, cap=lab.games), precision=wanted)
+        return session.simulate(arm, options)
 
     _lab("simulate", lab.output, lab.as_json, lab.report, run, lab.scheduler)
 

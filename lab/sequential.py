@@ -154,18 +154,19 @@ def batches(plan: Plan, players: int):
         start += size
 
 
-def run(play, named_of, plan: Plan, players: int, on_batch=None) -> dict:
+def run(play, named_of, plan: Plan, players: int, on_batch=None, look=None) -> dict:
     """Play batches until every figure is settled, the cap is reached or ``play`` says it
     was interrupted. ``play(start, stop)`` plays those games and returns True when it was
-    interrupted; ``named_of()`` gives the figures so far (see :func:`figures`). The
-    outcome: games, why it stopped, and the last look's rows."""
+    interrupted; ``named_of()`` gives the figures so far (see :func:`figures`), or
+    ``look()`` the rows themselves (see :func:`precise`). The outcome: games, why it
+    stopped, and the last look's rows."""
     rows: list = []
     games = looks = 0
     stopped = "cap"
     for start, stop in batches(plan, players):
         interrupted = play(start, stop)
         games, looks = stop, looks + 1
-        rows = settle(named_of(), plan)
+        rows = look() if look is not None else settle(named_of(), plan)
         if on_batch is not None:
             on_batch(games, rows)
         if interrupted:
@@ -178,9 +179,63 @@ def run(play, named_of, plan: Plan, players: int, on_batch=None) -> dict:
             "margin": plan.margin, "looks": looks, "games": games, "stopped": stopped, "figures": rows}
 
 
+# -- simulate --precision: one ruleset's figures to a stated precision ---------------------
+#: what --precision names: turns and decisions in their own units, rates in points
+PRECISION_FIGURES = ("turns", "decisions", "first_player", "seats", "no_winner", "limits")
+
+
+def parse_precision(texts) -> dict:
+    """``turns=0.5``, ``seats=2``: figure -> the half-width wanted (ValueError saying how)."""
+    wanted = {}
+    for text in texts:
+        name, _, value = text.partition("=")
+        name = name.strip()
+        try:
+            half = float(value)
+        except ValueError:
+            half = -1.0
+        if name not in PRECISION_FIGURES or half <= 0:
+            raise ValueError(f"--precision '{text}': write FIGURE=HALF_WIDTH with a figure of "
+                             f"{', '.join(PRECISION_FIGURES)} (e.g. turns=0.5, seats=2 in points)")
+        wanted[name] = half
+    return wanted
+
+
+def _rate_row(name: str, k: int, n: int, goal: float, plan: Plan) -> dict:
+    p = k / n if n else 0.0
+    half = (3 / n if k in (0, n) else half_width(n, math.sqrt(p * (1 - p)), plan.rho2, plan.alpha)) if n > 1 \
+        else math.inf
+    return {"metric": name, "kind": "rate", "estimate": p, "ci": [p - half, p + half],
+            "goal": goal, "settled": 100 * half <= goal, "why": f"within +/-{goal:g} points"}
+
+
+def precise(tally, wanted: dict, plan: Plan) -> list:
+    """Each figure asked for, its confidence sequence, and whether it is as narrow as wanted."""
+    rows = []
+    for name, goal in wanted.items():
+        if name in ("turns", "decisions"):
+            m = getattr(tally, name)
+            mean = m.s / m.n if m.n else 0.0
+            sd = math.sqrt(max(m.ss - m.n * mean * mean, 0.0) / (m.n - 1)) if m.n > 1 else 0.0
+            half = half_width(m.n, sd, plan.rho2, plan.alpha)
+            rows.append({"metric": name, "kind": "mean", "estimate": mean, "ci": [mean - half, mean + half],
+                         "goal": goal, "settled": half <= goal, "why": f"within +/-{goal:g}"})
+        elif name == "first_player":
+            rows.append(_rate_row("first player win rate", tally.first_wins, tally.first_games, goal, plan))
+        elif name == "seats":
+            rows += [_rate_row(f"seat {seat} win rate", won, tally.games, goal, plan)
+                     for seat, won in enumerate(tally.wins)]
+        elif name == "no_winner":
+            rows.append(_rate_row("no winner", tally.no_winner, tally.games, goal, plan))
+        else:
+            limited = sum(c for reason, c in tally.ends.items() if reason.endswith("_limit"))
+            rows.append(_rate_row("games at a limit", limited, tally.games, goal, plan))
+    return rows
+
+
 def text(found: dict) -> str:
     """The sequential part of a report, for people."""
-    why = {"settled": "every difference below is settled", "cap": "the cap was reached",
+    why = {"settled": "every figure below is settled", "cap": "the cap was reached",
            "interrupted": "it was interrupted"}[found["stopped"]]
     from .report import wrap
 
@@ -194,9 +249,17 @@ def text(found: dict) -> str:
         if row["estimate"] is None:
             lines.append(f"  - {row['metric']}: too few games")
             continue
+        said = f"settled, {row['why']}" if row["settled"] else "not settled"
+        if row["kind"] == "mean":  # simulate --precision: a mean in its own units
+            lines.append(f"  - {row['metric']}: {row['estimate']:.2f} (95% CS {row['ci'][0]:.2f} to "
+                         f"{row['ci'][1]:.2f}): {said}")
+            continue
+        if "goal" in row:  # simulate --precision: a rate
+            lines.append(f"  - {row['metric']}: {100 * row['estimate']:.1f}% (95% CS {100 * row['ci'][0]:.1f} "
+                         f"to {100 * row['ci'][1]:.1f}%): {said}")
+            continue
         unit = "%" if row["kind"] == "ratio" else " points"
         lo, hi = (100 * x for x in row["ci"])
         lines.append(f"  - {row['metric']}: {100 * row['estimate']:+.1f}{unit} "
-                     f"(95% CS {lo:+.1f} to {hi:+.1f}{unit}): "
-                     + (f"settled, {row['why']}" if row["settled"] else "not settled"))
+                     f"(95% CS {lo:+.1f} to {hi:+.1f}{unit}): {said}")
     return "\n".join(lines) + "\n"

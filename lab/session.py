@@ -34,7 +34,8 @@ class Options:
     deal_per_rotation: bool = False  # game i deals seed + i // players (runner.Job)
     skill: str | None = None  # a stronger player's bot spec: measure what it gains (skill.py)
     skill_games: int | None = None  # games of the skill run (default: games)
-    until_settled: object = None  # a sequential.Plan: play in batches until settled (compare)
+    until_settled: object = None  # a sequential.Plan: play in batches until settled (compare, simulate)
+    precision: dict | None = None  # simulate: figure -> half-width wanted (sequential.precise)
 
 
 @dataclass
@@ -137,7 +138,11 @@ def _run_settling(job: Job, digests: list, workers: int, options: Options):
                 for f in sequential.figures(paired, plan.groups,
                                             f"{labels[k + 1]}: " if len(lab.paired) > 1 else "")]
 
-    found = sequential.run(play, named, plan, job.players)
+    look = None
+    if options.precision:
+        def look() -> list:
+            return sequential.precise(lab.tallies[0], options.precision, plan)
+    found = sequential.run(play, named, plan, job.players, look=look)
     found["games"] = total.games  # an interrupted batch counts only its finished games
     return total, found
 
@@ -150,6 +155,11 @@ def simulate(arm: Ruleset, options: Options) -> Result:
     summary = summarize(outcome.lab.tallies[0], label=f"{editions[0].name} ({arm.label})", cards=infos[0])
     text = report.simulate_text(summary, meta)
     data = {"command": "simulate", "meta": meta, "summary": summary}
+    if "sequential" in meta:
+        from . import sequential
+
+        data["sequential"] = meta.pop("sequential")
+        text += "\n" + sequential.text(data["sequential"])
     found = _skill([arm], [summary["label"]], options, outcome.interrupted)
     if found is not None:
         data["skill"] = found

@@ -151,3 +151,45 @@ def test_until_settled_options_are_checked(eds):
                         (["--until-settled", "--out", "x.jsonl"], "leave out --out")]:
         result = runner.invoke(app, ["compare", eds["fair"], eds["long"], "-g", "10", "-j", "1", *args])
         assert result.exit_code == 2 and words in result.output, result.output
+
+
+# -- simulate --precision ----------------------------------------------------------------
+def test_a_precision_target_stops_when_the_mean_is_that_narrow_and_covers_it():
+    """Synthetic game lengths, 300 runs: each stops once its interval is within +/-0.5,
+    and the share of runs whose interval misses the true mean stays within 5%."""
+    from types import SimpleNamespace
+
+    from kittens.lab.tally import Moments
+
+    plan = sequential.Plan(batch=40, cap=20000)
+    misses, games = 0, []
+    for seed in range(300):
+        rng = np.random.default_rng(seed)
+        tally = SimpleNamespace(turns=Moments())
+
+        def play(start, stop, tally=tally, rng=rng):
+            xs = rng.poisson(30, stop - start)
+            tally.turns.n += len(xs)
+            tally.turns.s += int(xs.sum())
+            tally.turns.ss += int((xs * xs).sum())
+            return False
+
+        found = sequential.run(play, None, plan, 4, look=lambda tally=tally: sequential.precise(tally, {"turns": 0.5}, plan))
+        (row,) = found["figures"]
+        assert found["stopped"] == "settled" and row["ci"][1] - row["ci"][0] <= 1.0
+        misses += not row["ci"][0] <= 30 <= row["ci"][1]
+        games.append(found["games"])
+    assert misses / 300 <= 0.083 and max(games) < 20000
+
+
+def test_simulate_precision_end_to_end(eds):
+    result = runner.invoke(app, ["simulate", eds["fair"], "-p", "3", "-j", "1", "-g", "5000", "--precision",
+                                 "turns=0.3", "--batch", "60", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    found = data["sequential"]
+    assert found["stopped"] == "settled" and found["games"] < 5000 == found["cap"]
+    (row,) = found["figures"]
+    assert row["ci"][1] - row["ci"][0] <= 0.6 and data["summary"]["games"] == found["games"]
+    bad = runner.invoke(app, ["simulate", eds["fair"], "-g", "10", "-j", "1", "--precision", "length=1"])
+    assert bad.exit_code == 2 and "FIGURE=HALF_WIDTH" in bad.output
