@@ -58,7 +58,8 @@ def tuning(games: int, trials: int, run_grid: bool, folder: str) -> None:
     print(f"   {data['games']:,} games in {took:.0f} s over {len({json.dumps(t['point']) for t in data['trials']})} "
           f"points; the grid: {POINTS} points x {games} = {grid:,} games "
           f"({grid / max(data['games'], 1):.1f}x as many; target >= 3x)")
-    print(f"   best {best['point']}: turns {length['value']:.1f} (95% CI {length['ci'][0]:.1f} to {length['ci'][1]:.1f}), "
+    print(f"   best {best['point']}: turns {length['value']:.1f} "
+          f"(95% CI {length['ci'][0]:.1f} to {length['ci'][1]:.1f}), "
           f"length target {'met' if length['met'] in ('yes', 'clearly') else 'missed'}; "
           f"fairness {best['targets'][1]['value']:.1f} points")
     if run_grid:  # the grid for real, one sweep per (nope, attack) pair over hand sizes

@@ -146,7 +146,8 @@ def _lab(command: str, output: Format, as_json: bool, report: Optional[str], run
     if result.interrupted:
         if text:
             echo(f"kittens {command}: interrupted; the figures are those of the finished games"
-                       + (" (--resume continues the --out file)" if result.data["meta"].get("out") else ""),
+                       + (" (--resume continues the --out file)" if result.data["meta"].get("out") else "")
+                       + (" (the same command continues the study)" if command == "tune" else ""),
                        err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
 
@@ -313,10 +314,9 @@ def tune(
     after Ctrl-C, every trial on the same seeds. Prints the best candidates with each
     target's figure and 95% interval, which target binds when none meets them all,
     and writes the best as a house rule (--out). Needs kittens-engine[tune]."""
-    from ..lab import session
+    from ..lab import session, tune_report
     from ..lab import targets as targets_mod
     from ..lab import tune as tuning
-    from ..lab import tune_report
     from ..lab.rulesets import parse_ruleset
 
     try:
@@ -353,7 +353,8 @@ def tune(
             with _atomic_text(out, "tune") as stream:
                 stream.write(tune_report.house_rule(question, best[0], out))
         data = tune_report.to_dict(question, result, best, found)
-        data["meta"]["out"] = out
+        data["house_rule"] = out if best else None
+        data["meta"]["study"] = study
         text = tune_report.text(question, result, best, found, out if best else None)
         return session.Result(text, data, result["interrupted"],
                               lambda: tune_report.page(question, result, best, found, text))

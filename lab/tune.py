@@ -206,7 +206,8 @@ def _again(study, trial, known) -> None:
 def run_study(question: Question, *, trials: int, study: str, workers=None, scheduler=None,
               progress=None) -> dict:
     """Run (or continue) the study until ``trials`` points are played (a suggestion of a
-    point already played costs nothing and does not count) or the space is played out: {"study", "trials", "interrupted", "resumed", "played"}."""
+    point already played costs nothing and does not count) or the space is played out:
+    {"study", "trials", "interrupted", "resumed", "played"}."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import html as escape
 
-from .html import _figure, _legend_below, _png, page as lab_page
+from .html import _figure, _legend_below, _png
+from .html import page as lab_page
 
 
 def history_plot(trials: list) -> str:
@@ -39,7 +40,8 @@ def effect_plot(question, trials: list, dim, k: int) -> str:
     xs, ys = [], []
     for t in trials:
         row = (t.user_attrs.get("assessment") or {"targets": []})["targets"]
-        if t.state.name == "COMPLETE" and k < len(row) and row[k]["value"] is not None and "same_as" not in t.user_attrs:
+        fresh = "same_as" not in t.user_attrs  # a point read back is drawn once
+        if t.state.name == "COMPLETE" and k < len(row) and row[k]["value"] is not None and fresh:
             xs.append(str(t.params[dim.key]))
             ys.append(row[k]["value"])
     order = [str(v) for v in dim.values]

@@ -47,14 +47,17 @@ def limits(question, trials: list, best: list) -> dict:
         k = min((k for k in bounded if top[k]["met"] == "no"),
                 key=lambda k: (met_by(k), -(top[k]["loss"] or float("inf"))))
         found["binding"] = {"target": question.targets[k].text, "met_by": met_by(k), "trials": len(played),
-                            "miss": top[k]["miss"], "whole_space": len({json.dumps(t.params, sort_keys=True) for t in trials
-                                                 if t.user_attrs.get("assessment")}) >= question.space_size()}
+                            "miss": top[k]["miss"], "whole_space": _points_tried(trials) >= question.space_size()}
     if len(best) > 1:
         # told apart by a figure whose losses differ (two points that both meet a range are
         # alike on it, however far apart) and whose intervals do not overlap
         found["told_apart"] = any(a["loss"] != b["loss"] and not _overlap(a["ci"], b["ci"])
                                   for a, b in zip(top, best[1]["targets"]))
     return found
+
+
+def _points_tried(trials: list) -> int:
+    return len({json.dumps(t.params, sort_keys=True) for t in trials if t.user_attrs.get("assessment")})
 
 
 def _point(point: dict) -> str:

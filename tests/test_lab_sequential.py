@@ -174,7 +174,10 @@ def test_a_precision_target_stops_when_the_mean_is_that_narrow_and_covers_it():
             tally.turns.ss += int((xs * xs).sum())
             return False
 
-        found = sequential.run(play, None, plan, 4, look=lambda tally=tally: sequential.precise(tally, {"turns": 0.5}, plan))
+        def look(tally=tally):
+            return sequential.precise(tally, {"turns": 0.5}, plan)
+
+        found = sequential.run(play, None, plan, 4, look=look)
         (row,) = found["figures"]
         assert found["stopped"] == "settled" and row["ci"][1] - row["ci"][0] <= 1.0
         misses += not row["ci"][0] <= 30 <= row["ci"][1]

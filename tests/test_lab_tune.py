@@ -134,6 +134,35 @@ def test_bad_spaces_and_targets_say_how_to_write_them(eds, tmp_path, args, words
 
 def test_tune_without_optuna_says_how_to_install_it(eds, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "optuna", None)
-    code, out = _cli("tune", eds["fair"], "-x", "count.coin=1..3", "-t", "turns 3..4", "--study", str(tmp_path / "y.db"))
+    code, out = _cli("tune", eds["fair"], "-x", "count.coin=1..3", "-t", "turns 3..4",
+                     "--study", str(tmp_path / "y.db"))
     assert code == 2 and "pip install 'kittens-engine[tune]'" in out
     assert not (tmp_path / "y.db").exists()
+
+
+def test_targets_parse_and_score_as_documented():
+    t = targets_mod.parse_target("turns 35..45 weight=2")
+    assert (t.kind, t.low, t.high, t.weight) == ("range", 35, 45, 2)
+    assert t.miss(40) == 0 and t.miss(30) == 5 and t.loss(30) == 2 * 5 / 5
+    assert t.met(40, [39, 41]) == "clearly" and t.met(44.5, [43, 46]) == "yes" and t.met(46, None) == "no"
+    skill = targets_mod.parse_target("skill >= 10")
+    assert skill.kind == "at_least" and skill.miss(4) == 6 and skill.loss(4) == 6 / 1.0
+    fair = targets_mod.parse_target("fairness")
+    assert fair.kind == "close" and fair.low == 0 and fair.met(3, [0, 5]) == "n/a"
+    assert targets_mod.parse_target("out:1 ~ 12").tolerance() == pytest.approx(1.2)
+    assert targets_mod.parse_target("card:nope max").loss(2.5) == -2.5
+
+
+def test_two_candidates_that_both_meet_a_range_are_told_apart_only_by_the_rest():
+    question = tuning.Question(Ruleset("original"), (tuning.parse_vary("count.nope=2..3"),),
+                               (targets_mod.parse_target("turns 30..34"), targets_mod.parse_target("fairness")),
+                               4, ("random",))
+
+    def cand(turns, fair, fair_ci):
+        return {"targets": [{"value": turns, "ci": [turns - 0.5, turns + 0.5], "miss": 0.0, "met": "clearly",
+                             "loss": 0.0},
+                            {"value": fair, "ci": fair_ci, "miss": fair, "met": "n/a", "loss": fair}]}
+
+    # turns 31 and 33 do not overlap, but both meet the range: only fairness can tell them apart
+    assert tune_report.limits(question, [], [cand(31, 1, [0, 4]), cand(33, 2, [0, 5])])["told_apart"] is False
+    assert tune_report.limits(question, [], [cand(31, 1, [0, 2]), cand(33, 6, [4, 8])])["told_apart"] is True
