@@ -336,7 +336,9 @@ def tune(
             raise _usage(f"--vary {next(k for k in keys if keys.count(k) > 1)} is given twice")
         wanted = [targets_mod.parse_target(text) for text in target]
         base = parse_ruleset(edition, variant, expansions)
-        count = session.players_for(session.load_ruleset(base), players)
+        compiled = session.load_ruleset(base)
+        count = session.players_for(compiled, players)
+        tuning.check_variants(dims, compiled, base)
         names = tuple(_parsed_bots(bots))
         question = tuning.Question(base, tuple(dims), tuple(wanted), count, names, seed, games,
                                    min(first_batch, games), not fixed_seats)

@@ -70,6 +70,25 @@ def parse_vary(text: str) -> Dimension:
     return Dimension(kind, name, tuple(values))
 
 
+def check_variants(dims: list, edition, base: Ruleset) -> None:
+    """A variant the base does not have is a usage error before any game, not a point to skip."""
+    from ..interpreter.rules.load import UnknownVariant, select_variant
+    from .rulesets import load_ruleset
+
+    for dim in dims:
+        if dim.kind != "variant":
+            continue
+        plain = load_ruleset(replace(base, variant=None)) if base.variant else edition
+        for name in dim.values:
+            if name != "none":
+                try:
+                    select_variant(plain, name, base.rules)
+                except UnknownVariant as exc:
+                    raise UsageError(f"--vary variant={','.join(dim.values)}: {exc}") from None
+                except RuleError:  # a variant that does not apply here: that point is unplayable
+                    pass
+
+
 def apply(base: Ruleset, dims: list, point: dict) -> Ruleset:
     """The ruleset of one point of the space."""
     arm = base
@@ -121,8 +140,8 @@ def storage_url(study: str) -> str:
 def _suggest(trial, dim: Dimension):
     values = list(dim.values)
     ints = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
-    steps = {b - a for a, b in zip(values, values[1:])}
-    if ints and len(steps) == 1 and next(iter(steps)) > 0:
+    steps = {b - a for a, b in zip(values, values[1:])} if ints else set()
+    if len(steps) == 1 and next(iter(steps)) > 0:
         return trial.suggest_int(dim.key, values[0], values[-1], step=next(iter(steps)))
     return trial.suggest_categorical(dim.key, values)
 

@@ -126,6 +126,7 @@ def test_tune_text_report_and_html(eds, tmp_path):
     (["-x", "count.coin=1..3", "-t", "turns"], "the goal LO..HI"),
     (["-x", "count.coin=1..3", "-x", "count.coin=4..5", "-t", "turns 1..2"], "given twice"),
     (["-x", "count.coin=3", "-t", "turns 1..2"], "two values or more"),
+    (["-x", "variant=none,nosuch", "-t", "turns 1..2"], "no variant 'nosuch'"),
 ])
 def test_bad_spaces_and_targets_say_how_to_write_them(eds, tmp_path, args, words):
     code, out = _cli("tune", eds["fair"], *args, "-g", "10", "-j", "1", "--study", str(tmp_path / "x.db"))
@@ -166,3 +167,17 @@ def test_two_candidates_that_both_meet_a_range_are_told_apart_only_by_the_rest()
     # turns 31 and 33 do not overlap, but both meet the range: only fairness can tell them apart
     assert tune_report.limits(question, [], [cand(31, 1, [0, 4]), cand(33, 2, [0, 5])])["told_apart"] is False
     assert tune_report.limits(question, [], [cand(31, 1, [0, 2]), cand(33, 6, [4, 8])])["told_apart"] is True
+
+
+def test_a_variant_is_an_axis_and_the_house_rule_names_it(tmp_path):
+    out = tmp_path / "v.yaml"
+    code, text = _cli("tune", "original", "-x", "variant=none,beginner", "-t", "turns >= 30", "-g", "40", "-n", "2",
+                      "-j", "1", "--study", str(tmp_path / "v.db"), "--out", str(out), "--format", "json")
+    assert code == 0, text
+    data = json.loads(text)
+    points = {t["point"]["variant"] for t in data["trials"]}
+    assert points == {"none", "beginner"}
+    best = data["candidates"][0]["point"]["variant"]
+    assert ("variant: beginner" in out.read_text()) == (best == "beginner")
+    code, _ = _cli("validate", str(out))
+    assert code == 0
