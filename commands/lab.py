@@ -299,6 +299,7 @@ def tune(
     report: LabReportOpt = None,
     players: PlayersOpt = None,
     bots: Annotated[str, typer.Option("--bots", "-b", help=BOTS_HELP + " Mixing them measures skill (the skill target needs two kinds).", autocompletion=complete.bots)] = "random",
+    skill: Annotated[Optional[str], typer.Option("--skill", help="For the skill target: a stronger bot (e.g. heuristic, or ismcts:iterations=20) whose edge over the equal share, one seat of it against --bots in a series of its own on the same seeds, is the skill figure (each trial then plays twice the games). Without it, skill is the gap between the --bots.", autocompletion=complete.bots)] = None,
     seed: SeedOpt = 0,
     variant: VariantOpt = None,
     expansions: WithOpt = None,
@@ -339,9 +340,13 @@ def tune(
         compiled = session.load_ruleset(base)
         count = session.players_for(compiled, players)
         tuning.check_variants(dims, compiled, base)
-        names = tuple(_parsed_bots(bots))
+        names = tuple(_parsed_bots(bots, *([skill.strip()] if skill else [])))
+        if skill is not None and skill.strip() in names:
+            raise _usage(f"--skill {skill.strip()} is one of the run's bots: name a stronger one")
+        if skill is not None and not any(t.figure == "skill" for t in wanted):
+            raise _usage("--skill measures the skill target: add one (e.g. --target \"skill >= 10\")")
         question = tuning.Question(base, tuple(dims), tuple(wanted), count, names, seed, games,
-                                   min(first_batch, games), not fixed_seats)
+                                   min(first_batch, games), not fixed_seats, skill.strip() if skill else None)
         total = trials * games
 
         def on_progress(done):

@@ -13,6 +13,8 @@ and an optional ``weight=W`` (default 1). The figures, each with a 95% interval:
 * ``fairness``: the largest gap between a seat's win rate and the equal share, in points;
 * ``first_edge``: the first player's win rate minus the equal share, in points;
 * ``skill``: the best bot's win rate minus the worst's, in points (``--bots`` mixing bots);
+  with ``--skill SPEC``, that stronger bot's edge over the equal share in a series of its
+  own (one seat of it against the run's bots, seats rotating), in points;
 * ``limits``, ``no_winner``: the share of games stopped at a limit, or won by nobody, in percent;
 * ``out:K``: the mean turn the K-th player goes out;
 * ``card:ID``, ``drawn:ID``: a card's plays or draws per game.
@@ -33,7 +35,7 @@ from . import stats
 FIGURES = {"turns": "mean turns a game", "decisions": "mean decisions a game",
            "fairness": "largest seat gap from the equal share (points)",
            "first_edge": "first player's edge over the equal share (points)",
-           "skill": "best bot's win rate minus the worst's (points)",
+           "skill": "best bot's win rate minus the worst's, or the --skill bot's edge (points)",
            "limits": "games stopped at a limit (%)", "no_winner": "games without a winner (%)",
            "out:K": "mean turn the K-th player goes out", "card:ID": "plays of a card a game",
            "drawn:ID": "draws of a card a game"}
@@ -159,6 +161,13 @@ def figure(summary: dict, name: str) -> dict:
         return {"value": 100 * (first["rate"] - share), "ci": _points(first["ci"], share)}
     if name == "fairness":
         return _fairness(summary)
+    if name == "skill" and "skill_series" in summary:  # --skill: the stronger bot's edge
+        series = summary["skill_series"]
+        row = next((b for b in series["bots"] if b["bot"] == series["strong"]), None)
+        if row is None or row["rate"] is None:
+            return {"value": None, "ci": None}
+        share = 1 / series["players"]
+        return {"value": 100 * (row["rate"] - share), "ci": _points(row["ci"], share)}
     if name == "skill":
         bots = [b for b in summary["bots"] if b["rate"] is not None]
         if len(bots) < 2:

@@ -114,6 +114,14 @@ class Question:
     games: int = 1000  # per trial
     first: int = 200  # games before the pruner may stop a trial
     rotate: bool = True
+    skill: str | None = None  # a stronger bot: the skill target is its edge in a series of its own
+
+    def skill_lineup(self) -> tuple | None:
+        """The skill series' bots, one seat of the stronger one against the run's bots, when
+        a target asks for skill and --skill names the stronger bot."""
+        if self.skill is None or not any(t.figure == "skill" for t in self.targets):
+            return None
+        return (self.skill, *[self.bots[seat % len(self.bots)] for seat in range(self.players - 1)])
 
     def name(self) -> str:
         """The study's name: the same question always finds the same study."""
@@ -121,6 +129,8 @@ class Question:
                  "targets": [t.text for t in self.targets], "players": self.players,
                  "bots": list(self.bots), "seed": self.seed, "games": self.games, "first": self.first,
                  "rotate": self.rotate}
+        if self.skill is not None:  # only when set: the names of studies made before it stay
+            found["skill"] = self.skill
         return "kittens-tune-" + hashlib.sha256(json.dumps(found, sort_keys=True).encode()).hexdigest()[:16]
 
     def space_size(self) -> int:
@@ -146,13 +156,22 @@ def _suggest(trial, dim: Dimension):
     return trial.suggest_categorical(dim.key, values)
 
 
-def _play(question: Question, arm: Ruleset, start: int, stop: int, lab, run: dict) -> bool:
+def _play(question: Question, arm: Ruleset, start: int, stop: int, labs: tuple, run: dict) -> bool:
     """Games ``start`` to ``stop`` of ``arm`` (seeded and seated as a fixed run's), summed
-    into ``lab``; True when interrupted."""
+    into ``labs[0]``, and of its skill series into ``labs[1]`` when there is one; True
+    when interrupted."""
+    lineup = question.skill_lineup()
+    if _play_one(question, arm, start, stop, labs[0], run, question.bots, question.rotate):
+        return True
+    return lineup is not None and _play_one(question, arm, start, stop, labs[1], run, lineup, True)
+
+
+def _play_one(question: Question, arm: Ruleset, start: int, stop: int, lab, run: dict, bots: tuple,
+              rotate: bool) -> bool:
     from .runner import Job, prepare, run_job
     from .session import default_workers
 
-    job = Job((arm,), question.players, question.bots, question.seed + start, stop - start, question.rotate)
+    job = Job((arm,), question.players, bots, question.seed + start, stop - start, rotate)
     job, digests = prepare(job)
     progress = run.get("progress")
     on_progress = None if progress is None else lambda done, _total: progress(run["played"] + done)
@@ -171,20 +190,26 @@ def _trial_games(question: Question, study, trial, arm: Ruleset, run: dict):
     from .summary import summarize
     from .targets import assess, optimistic_loss
 
-    lab = Job((arm,), question.players, question.bots).new_lab()
+    labs = (Job((arm,), question.players, question.bots).new_lab(), Job((arm,), question.players, ()).new_lab())
+
+    def summary() -> dict:
+        found = summarize(labs[0].tallies[0], label=arm.label)
+        if question.skill_lineup() is not None:
+            found["skill_series"] = {**summarize(labs[1].tallies[0], label=arm.label), "strong": question.skill}
+        return found
+
     first = min(question.games, max(question.players, question.first - question.first % question.players))
     before = run["played"]
-    if _play(question, arm, 0, first, lab, run):
+    if _play(question, arm, 0, first, labs, run):
         return None
     if first < question.games:
-        summary = summarize(lab.tallies[0], label=arm.label)
-        trial.report(min(optimistic_loss(list(question.targets), summary), NO_FIGURE), 0)
+        trial.report(min(optimistic_loss(list(question.targets), summary()), NO_FIGURE), 0)
         if trial.should_prune():
-            found = assess(list(question.targets), summary)
+            found = assess(list(question.targets), summary())
             return optuna.trial.TrialState.PRUNED, None, found, run["played"] - before
-        if _play(question, arm, first, question.games, lab, run):
+        if _play(question, arm, first, question.games, labs, run):
             return None
-    found = assess(list(question.targets), summarize(lab.tallies[0], label=arm.label))
+    found = assess(list(question.targets), summary())
     return optuna.trial.TrialState.COMPLETE, min(found["loss"], NO_FIGURE), found, run["played"] - before
 
 

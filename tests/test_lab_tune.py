@@ -181,3 +181,17 @@ def test_a_variant_is_an_axis_and_the_house_rule_names_it(tmp_path):
     assert ("variant: beginner" in out.read_text()) == (best == "beginner")
     code, _ = _cli("validate", str(out))
     assert code == 0
+
+
+def test_skill_with_a_stronger_bot_is_its_edge_in_a_series_of_its_own(eds, tmp_path):
+    """Coins and bombs leave nothing to decide: the heuristic bot's edge over random ones
+    is nothing, its interval takes in zero, and each trial played its series too."""
+    code, out = _tune(eds, tmp_path, "-x", "count.bomb=4..5", "-t", "skill ~ 0", "--skill", "heuristic", "-n", "2",
+                      "--first-batch", "120", study="skill.db")
+    assert code == 0, out
+    data = json.loads(out)
+    assert {t["games"] for t in data["trials"] if t["games"]} == {240}  # 120 games and 120 of the series
+    row = data["candidates"][0]["targets"][0]
+    assert row["figure"] == "skill" and row["ci"][0] < 0 < row["ci"][1] and abs(row["value"]) < 15
+    code, out = _tune(eds, tmp_path, "-t", "turns 3..4", "--skill", "heuristic", study="noskill.db")
+    assert code == 2 and "--skill measures the skill target" in out
