@@ -160,7 +160,7 @@ def simulate(arm: Ruleset, options: Options) -> Result:
 
         data["sequential"] = meta.pop("sequential")
         text += "\n" + sequential.text(data["sequential"])
-    found = _skill([arm], [summary["label"]], options, outcome.interrupted)
+    found = _skill([arm], [summary["label"]], _played(options, outcome), outcome.interrupted)
     if found is not None:
         data["skill"] = found
         text += "\n" + skill.text(found)
@@ -191,12 +191,22 @@ def compare(arms: list, options: Options) -> Result:
 
         data["sequential"] = meta.pop("sequential")
         text += "\n" + sequential.text(data["sequential"])
-    found = _skill(arms, labels, options, outcome.interrupted)
+    found = _skill(arms, labels, _played(options, outcome), outcome.interrupted)
     if found is not None:
         data["skill"] = found
         text += "\n" + skill.text(found)
     return Result(text, data, outcome.interrupted,
                   lambda: html.compare_page(summaries, text, comparisons, found))
+
+
+def _played(options: Options, outcome) -> Options:
+    """The options of a run that played in batches until settled, with its games those it
+    played (the skill series then plays as many, not the cap)."""
+    if options.until_settled is None:
+        return options
+    from dataclasses import replace
+
+    return replace(options, games=outcome.games)
 
 
 def _skill(arms: list, labels: list, options: Options, interrupted: bool) -> dict | None:
@@ -212,6 +222,7 @@ def _skill(arms: list, labels: list, options: Options, interrupted: bool) -> dic
     weak = [options.bots[seat % len(options.bots)] for seat in range(players - 1)]
     lineup = (options.skill, *weak)
     run = replace(options, bots=lineup, rotate=True, games=options.skill_games or options.games,
+                  until_settled=None, precision=None,
                   out=None, resume=False, deal_per_rotation=False)
     outcome, meta, _editions, infos = _run(arms, run)
     summaries = [summarize(t, label=label, cards=info) for t, label, info in zip(outcome.lab.tallies, labels, infos)]

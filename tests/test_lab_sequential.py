@@ -196,3 +196,10 @@ def test_simulate_precision_end_to_end(eds):
     assert row["ci"][1] - row["ci"][0] <= 0.6 and data["summary"]["games"] == found["games"]
     bad = runner.invoke(app, ["simulate", eds["fair"], "-g", "10", "-j", "1", "--precision", "length=1"])
     assert bad.exit_code == 2 and "FIGURE=HALF_WIDTH" in bad.output
+
+
+def test_the_skill_series_of_a_settled_run_plays_as_many_games_not_the_cap(eds):
+    data = _compare(eds["fair"], eds["long"], "-g", "3000", "--until-settled", "--settle", "turns", "--batch", "60",
+                    "--skill", "heuristic")
+    played = data["sequential"]["games"]
+    assert played < 3000 and [r["games"] for r in data["skill"]["rulesets"]] == [played, played]
