@@ -1,6 +1,6 @@
-"""The balance lab's commands (simulate, compare, sweep) and the arena: thin commands
-over lab/; numpy, scipy and matplotlib come with the lab extra and are imported
-only when these commands run."""
+"""The balance lab's commands (simulate, compare, sweep, tune) and the arena: thin
+commands over lab/; numpy, scipy and matplotlib come with the lab extra, Optuna with
+the tune extra, and they are imported only when these commands run."""
 
 from __future__ import annotations
 
