@@ -1,6 +1,6 @@
-"""The balance lab's commands (simulate, compare, sweep) and the arena: thin commands
-over lab/; numpy, scipy and matplotlib come with the lab extra and are imported
-only when these commands run."""
+"""The balance lab's commands (simulate, compare, sweep, tune) and the arena: thin
+commands over lab/; numpy, scipy and matplotlib come with the lab extra, Optuna with
+the tune extra, and they are imported only when these commands run."""
 
 from __future__ import annotations
 
@@ -146,7 +146,8 @@ def _lab(command: str, output: Format, as_json: bool, report: Optional[str], run
     if result.interrupted:
         if text:
             echo(f"kittens {command}: interrupted; the figures are those of the finished games"
-                       + (" (--resume continues the --out file)" if result.data["meta"].get("out") else ""),
+                       + (" (--resume continues the --out file)" if result.data["meta"].get("out") else "")
+                       + (" (the same command continues the study)" if command == "tune" else ""),
                        err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
 
@@ -178,17 +179,30 @@ def simulate(
     variant: VariantOpt = None,
     skill: LabSkillOpt = None,
     skill_games: LabSkillGamesOpt = None,
+    precision: Annotated[Optional[List[str]], typer.Option("--precision", help="Play in batches until this figure's 95% confidence sequence is this narrow on each side, FIGURE=HALF_WIDTH (repeat for several): turns, decisions (in turns and decisions), first_player, seats, no_winner, limits (in points), e.g. turns=0.5; --games is then the cap (docs/lab.md).")] = None,
+    batch: Annotated[int, typer.Option("--batch", min=1, help="With --precision: games per batch, a look after each.")] = 200,
     *,
     lab: LabArgs,
 ) -> None:
     """Play many bot games on every core and sum them up with 95% confidence intervals:
-    win rate by seat, seat fairness, skill, game length, eliminations, limits, cards."""
+    win rate by seat, seat fairness, skill, game length, eliminations, limits, cards;
+    with --precision, in batches until the figures named are as precise as asked."""
     from ..lab import session
     from ..lab.rulesets import parse_ruleset
 
     def run(progress):
         arm = parse_ruleset(edition, variant, lab.expansions)
-        return session.simulate(arm, _lab_options(lab, progress, skill, skill_games))
+        options = _lab_options(lab, progress, skill, skill_games)
+        if precision:
+            from dataclasses import replace
+
+            from ..lab.sequential import Plan, parse_precision
+            try:
+                wanted = parse_precision(precision)
+            except ValueError as exc:
+                raise _usage(str(exc)) from None
+            options = replace(options, until_settled=Plan(batch=batch, cap=lab.games), precision=wanted)
+        return session.simulate(arm, options)
 
     _lab("simulate", lab.output, lab.as_json, lab.report, run, lab.scheduler)
 
@@ -200,17 +214,34 @@ def compare(
     variant: Annotated[Optional[str], typer.Option("--variant", help="A variant for every ruleset that names none.", autocompletion=complete.variants)] = None,
     skill: LabSkillOpt = None,
     skill_games: LabSkillGamesOpt = None,
+    until_settled: Annotated[bool, typer.Option("--until-settled", help="Play in batches and stop as soon as every difference of game length, win rates and bots' shares is settled (its 95% confidence sequence excludes zero, or is narrower than --margin); --games is then the cap. The intervals stay valid however early it stops (docs/lab.md).")] = False,
+    batch: Annotated[int, typer.Option("--batch", min=1, help="With --until-settled: games per batch, a look after each (rounded down to whole rotations of the table).")] = 200,
+    margin: Annotated[Optional[float], typer.Option("--margin", min=0, help="With --until-settled: a difference whose interval is narrower than this on each side is settled too (points of a win rate, percent of a game length); default none: only a change settles, and a rule that changes nothing plays to the cap.")] = None,
+    settle: Annotated[Optional[List[str]], typer.Option("--settle", help="With --until-settled: the figures that must settle (repeat for several): turns, decisions, seats, first_player, no_winner, bots; default all.")] = None,
     *,
     lab: LabArgs,
 ) -> None:
     """Play the same seeds under each ruleset and say what changes against the first,
-    each difference with its 95% interval and p-value."""
+    each difference with its 95% interval and p-value; with --until-settled, in batches
+    until every difference is settled."""
     from ..lab import session
     from ..lab.rulesets import parse_ruleset
 
     def run(progress):
         arms = [parse_ruleset(text, variant, lab.expansions) for text in rulesets]
-        return session.compare(arms, _lab_options(lab, progress, skill, skill_games))
+        options = _lab_options(lab, progress, skill, skill_games)
+        if until_settled:
+            from dataclasses import replace
+
+            from ..lab.sequential import GROUPS, Plan
+            unknown = sorted(set(settle or ()) - set(GROUPS))
+            if unknown:
+                raise _usage(f"--settle {unknown[0]}: name one of {', '.join(GROUPS)}")
+            options = replace(options, until_settled=Plan(batch=batch, cap=lab.games, margin=margin,
+                                                          groups=tuple(settle or GROUPS)))
+        elif margin is not None or settle:
+            raise _usage("--margin and --settle say when a difference is settled: give --until-settled too")
+        return session.compare(arms, options)
 
     _lab("compare", lab.output, lab.as_json, lab.report, run, lab.scheduler)
 
@@ -240,3 +271,99 @@ def sweep(
         return session.sweep(arm, key, name, values, _lab_options(lab, progress), metric or ())
 
     _lab("sweep", lab.output, lab.as_json, lab.report, run, lab.scheduler)
+
+
+# -- tune (issue 45: design to targets) ---------------------------------------------------
+TUNE_VARY_HELP = ("An axis of the space (repeat for several): count.CARD=A..B (a card's count), "
+                  "param.NAME=A..B, A..B/STEP or v1,v2,... (a parameter), variant=none,NAME,... (the base "
+                  "with no variant, or one of its variants).")
+TUNE_TARGET_HELP = ("What the game should be (repeat for several): FIGURE GOAL [weight=W], the goal a range "
+                    "LO..HI, a bound >= X or <= X, ~ X (as close as possible), min or max; fairness and "
+                    "first_edge alone mean as close to zero as possible. Figures: turns, decisions, fairness "
+                    "(largest seat gap, points), first_edge (points), skill (best bot minus worst, points), "
+                    "limits and no_winner (%), out:K (turn the K-th player goes out), card:ID, drawn:ID "
+                    "(per game). E.g. \"turns 35..45\", \"fairness\", \"skill >= 10 weight=2\".")
+
+
+@app.command(rich_help_panel=PANEL)
+def tune(
+    edition: EditionArg,
+    vary: Annotated[List[str], typer.Option("--vary", "-x", help=TUNE_VARY_HELP, show_default=False)],
+    target: Annotated[List[str], typer.Option("--target", "-t", help=TUNE_TARGET_HELP, show_default=False)],
+    trials: Annotated[int, typer.Option("--trials", "-n", min=1, help="Points of the space to play in all, those the study already holds counted (a point suggested again is not played again and not counted; the search stops sooner when every point is played).")] = 30,
+    study: Annotated[str, typer.Option("--study", help="Where the study is kept: a SQLite file (created, or continued when it holds this question: run the same command again after Ctrl-C), or an Optuna storage URL several machines share.")] = "kittens-tune.db",
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games per trial; every trial plays the same seeds seed..seed+games-1 with the same seats (common random numbers).")] = 1000,
+    first_batch: Annotated[int, typer.Option("--first-batch", min=1, help="Games a trial plays before the pruner may stop it as clearly worse (its figures at their most favourable are worse than the median trial's).")] = 200,
+    show: Annotated[int, typer.Option("--show", min=1, help="How many of the best candidates to list.")] = 5,
+    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Write the best point as a house rule: extends the base, sets only what was tuned, its figures in a comment (e.g. best.yaml).")] = None,
+    report: LabReportOpt = None,
+    players: PlayersOpt = None,
+    bots: Annotated[str, typer.Option("--bots", "-b", help=BOTS_HELP + " Mixing them measures skill (the skill target needs two kinds).", autocompletion=complete.bots)] = "random",
+    skill: Annotated[Optional[str], typer.Option("--skill", help="For the skill target: a stronger bot (e.g. heuristic, or ismcts:iterations=20) whose edge over the equal share, one seat of it against --bots in a series of its own on the same seeds, is the skill figure (each trial then plays twice the games). Without it, skill is the gap between the --bots.", autocompletion=complete.bots)] = None,
+    seed: SeedOpt = 0,
+    variant: VariantOpt = None,
+    expansions: WithOpt = None,
+    fixed_seats: Annotated[bool, typer.Option("--fixed-seats", help="Keep each bot at its seat (default: seats rotate game by game).")] = False,
+    workers: Annotated[Optional[int], typer.Option("--workers", "-j", min=1, help="Processes a trial's games play on (default: every core; small batches use fewer).")] = None,
+    scheduler: LabSchedulerOpt = None,
+    output: Annotated[Format, typer.Option("--format", "-f", help="text for people, json for every number.")] = Format.text,
+    as_json: JsonOpt = False,
+) -> None:
+    """Search card counts, parameters and variants for the house rule that meets your
+    targets (game length, fairness, the first seat's edge, skill, limits...): Optuna's
+    seeded TPE sampler, a pruner for clearly worse trials, a study file that resumes
+    after Ctrl-C, every trial on the same seeds. Prints the best candidates with each
+    target's figure and 95% interval, which target binds when none meets them all,
+    and writes the best as a house rule (--out). Needs kittens-engine[tune]."""
+    from ..lab import session, tune_report
+    from ..lab import targets as targets_mod
+    from ..lab import tune as tuning
+    from ..lab.rulesets import parse_ruleset
+
+    try:
+        import optuna  # noqa: F401
+    except ImportError:
+        start("tune", output, as_json)
+        fail("the search needs Optuna, which is not installed: pip install 'kittens-engine[tune]'",
+             EXIT_USAGE)
+    if out is not None and (os.path.isdir(out) or not os.path.isdir(os.path.dirname(os.path.abspath(out)))):
+        start("tune", output, as_json)
+        fail(f"cannot write the house rule {out}: name a file in a folder that exists")
+
+    def run(progress):
+        dims = [tuning.parse_vary(text) for text in vary]
+        keys = [d.key for d in dims]
+        if len(set(keys)) < len(keys):
+            raise _usage(f"--vary {next(k for k in keys if keys.count(k) > 1)} is given twice")
+        wanted = [targets_mod.parse_target(text) for text in target]
+        base = parse_ruleset(edition, variant, expansions)
+        compiled = session.load_ruleset(base)
+        count = session.players_for(compiled, players)
+        tuning.check_variants(dims, compiled, base)
+        names = tuple(_parsed_bots(bots, *([skill.strip()] if skill else [])))
+        if skill is not None and skill.strip() in names:
+            raise _usage(f"--skill {skill.strip()} is one of the run's bots: name a stronger one")
+        if skill is not None and not any(t.figure == "skill" for t in wanted):
+            raise _usage("--skill measures the skill target: add one (e.g. --target \"skill >= 10\")")
+        question = tuning.Question(base, tuple(dims), tuple(wanted), count, names, seed, games,
+                                   min(first_batch, games), not fixed_seats, skill.strip() if skill else None)
+        total = trials * games
+
+        def on_progress(done):
+            progress(min(done, total), total)
+
+        result = tuning.run_study(question, trials=trials, study=study, workers=workers, scheduler=scheduler,
+                                  progress=on_progress if progress is not None else None)
+        best = tune_report.candidates(result["trials"], show)
+        found = tune_report.limits(question, result["trials"], best)
+        if out is not None and best:
+            with _atomic_text(out, "tune") as stream:
+                stream.write(tune_report.house_rule(question, best[0], out))
+        data = tune_report.to_dict(question, result, best, found)
+        data["house_rule"] = out if best else None
+        data["meta"]["study"] = study
+        text = tune_report.text(question, result, best, found, out if best else None)
+        return session.Result(text, data, result["interrupted"],
+                              lambda: tune_report.page(question, result, best, found, text))
+
+    _lab("tune", output, as_json, report, run, scheduler)

@@ -12,8 +12,12 @@ The modules, in the order data flows through them:
   streamed to a file as they end, resumed from it, rerun when a worker dies;
 * ``stats``     intervals and tests (numpy, scipy), ``summary`` the numbers a
   designer reads, ``comparison`` what one ruleset changes against another,
-  ``report`` the same as text, JSON or one HTML page with plots.
+  ``report`` the same as text, JSON or one HTML page with plots;
+* ``sequential`` batches until every difference is settled (confidence sequences);
+* ``tune``      a search of counts, parameters and variants for ``targets`` (Optuna),
+  ``tune_report`` and ``tune_html`` what it found.
 
 numpy, scipy, matplotlib and dask come with ``pip install 'kittens-engine[lab]'`` (and
-``kittens-engine[cluster]``); they are imported only by the modules that use them.
+``kittens-engine[cluster]``), Optuna with ``kittens-engine[tune]``; they are imported
+only by the modules that use them.
 """

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ..interpreter.rules.load import UsageError
 from . import skill
 from .rulesets import Ruleset, load_ruleset  # noqa: F401 (Ruleset for the command line)
-from .runner import Job, ResumeError, prepare, run_job
+from .runner import Job, Outcome, ResumeError, prepare, run_job
 
 
 @dataclass
@@ -34,6 +34,8 @@ class Options:
     deal_per_rotation: bool = False  # game i deals seed + i // players (runner.Job)
     skill: str | None = None  # a stronger player's bot spec: measure what it gains (skill.py)
     skill_games: int | None = None  # games of the skill run (default: games)
+    until_settled: object = None  # a sequential.Plan: play in batches until settled (compare, simulate)
+    precision: dict | None = None  # simulate: figure -> half-width wanted (sequential.precise)
 
 
 @dataclass
@@ -74,11 +76,15 @@ def _run(arms: list, options: Options):
               deal_per_rotation=options.deal_per_rotation)
     job, digests = prepare(job)
     workers = options.workers or default_workers(options.games, len(arms))
-    try:
-        outcome = run_job(job, digests, workers=workers, out=options.out, resume=options.resume,
-                          on_progress=options.progress, scheduler=options.scheduler)
-    except ResumeError as exc:
-        raise UsageError(str(exc)) from None
+    sequential = None
+    if options.until_settled is not None:
+        outcome, sequential = _run_settling(job, digests, workers, options)
+    else:
+        try:
+            outcome = run_job(job, digests, workers=workers, out=options.out, resume=options.resume,
+                              on_progress=options.progress, scheduler=options.scheduler)
+        except ResumeError as exc:
+            raise UsageError(str(exc)) from None
     meta = {"players": players, "bots": list(options.bots), "seed": options.seed, "games": outcome.games,
             "target": options.games, "rotate": options.rotate, "workers": outcome.workers,
             "scheduler": options.scheduler, "played": outcome.played, "resumed": outcome.resumed,
@@ -89,8 +95,56 @@ def _run(arms: list, options: Options):
             "interrupted": outcome.interrupted, "rulesets": [arm.to_dict() for arm in arms],
             "deal_per_rotation": options.deal_per_rotation,
             "digests": digests}
+    if sequential is not None:
+        meta["sequential"] = sequential
     infos = [card_info(edition, players) for edition in editions]
     return outcome, meta, editions, infos
+
+
+def _run_settling(job: Job, digests: list, workers: int, options: Options):
+    """Play ``job`` in batches until every paired difference is settled (sequential.py):
+    each batch a job of its own, its first game a whole number of rotations in, so game
+    ``start + i`` is dealt and seated as in a fixed run of the same seed."""
+    from dataclasses import replace
+
+    from . import sequential
+
+    if options.out is not None or options.resume:
+        raise UsageError("--until-settled plays in batches and keeps no --out file: leave out --out and --resume")
+    plan = options.until_settled
+    lab = job.new_lab()
+    total = Outcome(lab, 0, workers=workers, scheduler=options.scheduler)
+
+    def play(start: int, stop: int) -> bool:
+        offset = start // job.players if job.deal_per_rotation else start
+        part = replace(job, seed=job.seed + offset, games=stop - start)
+        progress = None
+        if options.progress is not None:
+            progress = lambda done, _total: options.progress(start + done, plan.cap)  # noqa: E731
+        found = run_job(part, digests, workers=workers, on_progress=progress, scheduler=options.scheduler)
+        lab.merge(found.lab)
+        total.games += found.games
+        total.played += found.played
+        total.seconds += found.seconds
+        total.reruns += found.reruns
+        total.workers = found.workers
+        total.interrupted = found.interrupted
+        return found.interrupted
+
+    labels = [arm.label for arm in job.arms]
+
+    def named() -> list:
+        return [f for k, paired in enumerate(lab.paired)
+                for f in sequential.figures(paired, plan.groups,
+                                            f"{labels[k + 1]}: " if len(lab.paired) > 1 else "")]
+
+    look = None
+    if options.precision:
+        def look() -> list:
+            return sequential.precise(lab.tallies[0], options.precision, plan)
+    found = sequential.run(play, named, plan, job.players, look=look)
+    found["games"] = total.games  # an interrupted batch counts only its finished games
+    return total, found
 
 
 def simulate(arm: Ruleset, options: Options) -> Result:
@@ -101,7 +155,12 @@ def simulate(arm: Ruleset, options: Options) -> Result:
     summary = summarize(outcome.lab.tallies[0], label=f"{editions[0].name} ({arm.label})", cards=infos[0])
     text = report.simulate_text(summary, meta)
     data = {"command": "simulate", "meta": meta, "summary": summary}
-    found = _skill([arm], [summary["label"]], options, outcome.interrupted)
+    if "sequential" in meta:
+        from . import sequential
+
+        data["sequential"] = meta.pop("sequential")
+        text += "\n" + sequential.text(data["sequential"])
+    found = _skill([arm], [summary["label"]], _played(options, outcome), outcome.interrupted)
     if found is not None:
         data["skill"] = found
         text += "\n" + skill.text(found)
@@ -127,12 +186,27 @@ def compare(arms: list, options: Options) -> Result:
                    for p, label in zip(outcome.lab.paired, labels[1:])]
     text = report.compare_text(summaries, comparisons, meta)
     data = {"command": "compare", "meta": meta, "rulesets": summaries, "comparisons": comparisons}
-    found = _skill(arms, labels, options, outcome.interrupted)
+    if "sequential" in meta:
+        from . import sequential
+
+        data["sequential"] = meta.pop("sequential")
+        text += "\n" + sequential.text(data["sequential"])
+    found = _skill(arms, labels, _played(options, outcome), outcome.interrupted)
     if found is not None:
         data["skill"] = found
         text += "\n" + skill.text(found)
     return Result(text, data, outcome.interrupted,
                   lambda: html.compare_page(summaries, text, comparisons, found))
+
+
+def _played(options: Options, outcome) -> Options:
+    """The options of a run that played in batches until settled, with its games those it
+    played (the skill series then plays as many, not the cap)."""
+    if options.until_settled is None:
+        return options
+    from dataclasses import replace
+
+    return replace(options, games=outcome.games)
 
 
 def _skill(arms: list, labels: list, options: Options, interrupted: bool) -> dict | None:
@@ -148,6 +222,7 @@ def _skill(arms: list, labels: list, options: Options, interrupted: bool) -> dic
     weak = [options.bots[seat % len(options.bots)] for seat in range(players - 1)]
     lineup = (options.skill, *weak)
     run = replace(options, bots=lineup, rotate=True, games=options.skill_games or options.games,
+                  until_settled=None, precision=None,
                   out=None, resume=False, deal_per_rotation=False)
     outcome, meta, _editions, infos = _run(arms, run)
     summaries = [summarize(t, label=label, cards=info) for t, label, info in zip(outcome.lab.tallies, labels, infos)]

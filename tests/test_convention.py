@@ -40,6 +40,8 @@ BAD_PATHS = {
     "simulate": ["simulate", "no/such.yaml", "-g", "1", "-j", "1"],
     "compare": ["compare", "original", "no/such.yaml", "-g", "1", "-j", "1"],
     "sweep": ["sweep", "no/such.yaml", "--set", "hand_size=5..6", "-g", "1", "-j", "1"],
+    "tune": ["tune", "no/such.yaml", "-x", "count.nope=2..3", "-t", "turns 30..40", "-g", "1", "-j", "1",
+             "--study", "never-written.db"],
     "serve": ["serve", "no/such.yaml", "--port", "0"],
     "print": ["print", "no/such.yaml", "-o", "never-written.pdf"],
     "upgrade": ["upgrade", "no/such.yaml"],
@@ -52,7 +54,8 @@ GOOD_ARGS = {
     "show": ["show", "original"], "diff": ["diff", "original", "nsfw"], "rules": ["rules", "original"],
     "test": ["test", "x.yaml"], "docs": ["docs"], "schema": ["schema"], "lsp": ["lsp"],
     "simulate": ["simulate", "original"], "compare": ["compare", "original", "nsfw"],
-    "sweep": ["sweep", "original"], "serve": ["serve"], "print": ["print", "original", "-o", "x.pdf"],
+    "sweep": ["sweep", "original"], "tune": ["tune", "original", "-x", "count.nope=2..3", "-t", "turns 30..40"],
+    "serve": ["serve"], "print": ["print", "original", "-o", "x.pdf"],
     "new house-rule": ["new", "house-rule", "X"], "new expansion": ["new", "expansion", "X"],
     "upgrade": ["upgrade", "x.yaml"],
 }

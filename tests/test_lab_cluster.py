@@ -109,3 +109,22 @@ def test_a_ctrl_c_while_a_chunk_is_counted_keeps_the_file_and_the_report_alike(c
     written = open(out, "rb").read().splitlines()[1:]
     assert outcome.interrupted and len(calls) >= 2 and 0 < outcome.games < 400
     assert len(written) == outcome.games
+
+
+def test_a_tuning_study_on_the_cluster_finds_what_one_process_finds(cluster, tmp_path):
+    """kittens tune --scheduler: each trial's games on the cluster, the same trials, figures
+    and answer as in one process (common random numbers do not depend on where games run)."""
+    pytest.importorskip("optuna")
+    from kittens.lab import targets, tune
+
+    eds = write_editions(tmp_path)
+    question = tune.Question(Ruleset(eds["fair"]), (tune.parse_vary("count.coin=0..12/3"),),
+                             (targets.parse_target("turns 4..5"),), 3, ("random",), 0, 90, 30)
+    here = tune.run_study(question, trials=4, study=str(tmp_path / "here.db"), workers=1)
+    there = tune.run_study(question, trials=4, study=str(tmp_path / "there.db"),
+                           scheduler=cluster.scheduler_address)
+
+    def history(result):
+        return [(t.params, t.value, t.state.name, t.user_attrs["assessment"]) for t in result["trials"]]
+
+    assert history(there) == history(here) and len(history(here)) >= 4

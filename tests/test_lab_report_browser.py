@@ -38,7 +38,9 @@ def test_reports_read_well_in_chromium(tmp_path):
     pages = [_report(tmp_path, "simulate", "original", "--bots", "heuristic,random"),
              _report(tmp_path, "compare", "original", "original@older_printing"),
              _report(tmp_path, "sweep", "original", "--count", "nope=2..6/2", "-m", "card:nope"),
-             _report(tmp_path, "arena", "original", "--bots", "heuristic,random")]
+             _report(tmp_path, "arena", "original", "--bots", "heuristic,random"),
+             _report(tmp_path, "tune", "original", "-x", "count.nope=2..4", "-t", "turns 25..35", "-t", "fairness",
+                     "-n", "3", "--first-batch", "120", "--study", str(tmp_path / "tune.db"))]
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS, headless=True)
         try:
@@ -58,6 +60,12 @@ def test_reports_read_well_in_chromium(tmp_path):
                     rows = page.evaluate("""() => [...document.querySelector('table').rows]
                         .slice(1).map(r => r.cells[0].textContent)""")
                     assert first.startswith("Ratings") and sorted(rows) == ["heuristic", "random"]
+                if path.stem == "tune":  # the search, each value's effect, the candidates side by side
+                    alts = [alt for _ok, alt, _src in images]
+                    heads = page.evaluate("() => [...document.querySelectorAll('h2')].map(h => h.textContent)")
+                    columns = page.evaluate("() => document.querySelector('table').rows[0].cells.length")
+                    assert "The search: each trial's loss" in alts and "turns by count.nope" in alts
+                    assert "The best candidates side by side" in heads and columns == 4  # target + 3 points
                 if path.stem == "simulate":
                     fits = page.evaluate("""() => [...document.querySelectorAll('.scroll')]
                         .every(e => e.scrollWidth <= e.clientWidth)""")
