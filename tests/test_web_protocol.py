@@ -114,6 +114,38 @@ def test_an_upload_may_not_reach_outside_its_folder(client, settings, tmp_path):
     assert str(tmp_path) not in json.dumps(result)  # no server path in what the page is told
 
 
+def test_uploaded_files_extend_and_apply_each_other(client):
+    """A house rule extending a file uploaded with it, and one applying an uploaded
+    expansion, are checked among the upload's files (issue 43: "no file 'partners.yaml'"),
+    while a path out of the upload is still refused before anything is looked up."""
+    from conftest import ROOT
+
+    house = ROOT / "examples" / "house-rules"
+    partners = (house / "partners.yaml").read_text(encoding="utf-8").replace(
+        "extends: ../../editions/original.yaml", "extends: original")
+    gifts = (house / "partner_gifts.yaml").read_text(encoding="utf-8")
+    files = [{"name": "partner_gifts.yaml", "text": gifts}, {"name": "partners.yaml", "text": partners}]
+    result = client.post("/api/uploads", json={"files": files}).json()
+    assert result["diagnostics"] == []
+    assert {e["name"] for e in result["playable"]} == {"Partner Gifts", "Partners"}
+    gifts_key = next(e["key"] for e in result["playable"] if e["name"] == "Partner Gifts")
+    made = client.post("/api/rooms", json={"ruleset": gifts_key, "players": 4, "seats": ["random"] * 4})
+    assert made.status_code == 200, made.text
+    alone = client.post("/api/uploads", json={"files": files[:1]}).json()
+    assert [d["code"] for d in alone["diagnostics"]] == ["unknown-file"]
+    extra = ("format: 1\nkind: expansion\nid: more_nopes\nname: More Nopes\nbase: original\n"
+             "deck:\n  nope: 2\n")
+    applied = HOUSE_RULE + "apply: [more_nopes.yaml]\n"
+    result = client.post("/api/uploads", json={"files": [{"name": "house.yaml", "text": applied},
+                                                         {"name": "more_nopes.yaml", "text": extra}]}).json()
+    assert [d for d in result["diagnostics"] if d["severity"] == "error"] == []
+    assert "Nope Party" in {e["name"] for e in result["playable"]}
+    escape = gifts.replace("extends: partners.yaml", "extends: ../elsewhere/partners.yaml")
+    result = client.post("/api/uploads", json={"files": [{"name": "partner_gifts.yaml", "text": escape},
+                                                         files[1]]}).json()
+    assert [d["code"] for d in result["diagnostics"]] == ["outside-project"]
+
+
 def test_a_refused_reference_in_an_upload_says_how_to_fix_it_in_the_page(client):
     """The repository's example house rules extend '../../editions/original.yaml': uploaded,
     that path leads nowhere, and the finding says what to write instead (not a server flag)."""

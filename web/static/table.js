@@ -59,11 +59,13 @@ function chip(label, hint) {
   return node;
 }
 
+let retryTimer = null;  // the reconnect note's countdown
 function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(`${scheme}//${location.host}/ws/${roomId}`);
   socket.onopen = () => {
     retry = 0;
+    clearInterval(retryTimer);
     $("connection").hidden = true;
     socket.send(JSON.stringify({ type: "hello", token, social: true }));
   };
@@ -71,9 +73,20 @@ function connect() {
   socket.onclose = () => {
     const wait = Math.min(10000, 500 * 2 ** retry++);
     setOffline(true);
-    note(`Connection lost: nothing you click can reach the table. Trying again in ${Math.round(wait / 1000) || 1} s...`);
+    countDown(Date.now() + wait);
     setTimeout(connect, wait);
   };
+}
+function countDown(at) {
+  // the note says, second by second, when the page tries again
+  clearInterval(retryTimer);
+  const show = () => {
+    const left = Math.ceil((at - Date.now()) / 1000);
+    note("Connection lost: nothing you click can reach the table. "
+      + (left > 0 ? `Trying again in ${left} s...` : "Trying again now..."));
+  };
+  show();
+  retryTimer = setInterval(show, 250);
 }
 function setOffline(down) {
   // while the server cannot be reached, its buttons are off and the window's clock stands
@@ -88,6 +101,10 @@ function setOffline(down) {
       .forEach((b) => { b.disabled = true; });
   } else {
     pausedLeft = null;
+    // connected again: what stays on the page comes back on (the prompt and the window
+    // are drawn anew by the next update)
+    document.querySelectorAll("#rematch, #chat-form button, #name-form button")
+      .forEach((b) => { b.disabled = false; });
   }
 }
 function note(message) {
