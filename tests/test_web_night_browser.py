@@ -144,3 +144,100 @@ def test_an_upload_extending_a_file_uploaded_with_it_is_played(server, browser, 
     player.goto(link)
     player.wait_for_selector("#hand .card")
     assert "Partner Gifts" in player.locator("#edition").inner_text()
+
+
+# -- invitations -----------------------------------------------------------------------
+def read_qr(page, locator):
+    """The text a phone's camera reads off a QR code shown on the page (OpenCV's decoder
+    on a screenshot of it)."""
+    cv2 = pytest.importorskip("cv2")
+    numpy = pytest.importorskip("numpy")
+    picture = cv2.imdecode(numpy.frombuffer(locator.screenshot(), numpy.uint8), cv2.IMREAD_GRAYSCALE)
+    text, _points, _code = cv2.QRCodeDetector().detectAndDecode(picture)
+    return text
+
+
+def test_each_seat_link_has_a_copy_button_and_a_qr_code_that_scans(server, browser, size):
+    base, _app = server
+    context = browser.new_context(viewport=SIZES[size], is_mobile=size == "phone", has_touch=size == "phone")
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
+    page = context.new_page()
+    page.goto(base + "/")
+    page.wait_for_selector("#ruleset option", state="attached")
+    page.fill("#players", "3")
+    page.dispatch_event("#players", "change")
+    for seat, kind in enumerate(("person", "person", "random")):
+        page.select_option(f"#seat-{seat}", kind)
+    page.click("#create")
+    page.wait_for_selector("#links a")
+    rows = page.locator("#links li")
+    links = [a.get_attribute("href") for a in page.locator("#links a").all()]
+    assert len(links) == 4 and links[-1].endswith("/rules")  # two seats, watching, the rulesheet
+    for index, link in enumerate(links):
+        row = rows.filter(has=page.locator(f"a[href='{link}']"))
+        row.get_by_role("button", name=re.compile("^Copy the link")).click()
+        assert page.evaluate("navigator.clipboard.readText()") == link
+        row.get_by_role("button", name=re.compile("^Show a QR code")).click()
+        code = row.locator(".qr img")
+        code.wait_for()
+        page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=code.element_handle())
+        if index in (0, len(links) - 1):  # a seat's and the rulesheet's, read as a camera would
+            assert read_qr(page, code) == link
+    shot(page, f"night-invitations-{size}")
+    # what the server draws: only for a bounded text, and an SVG with nothing but the code
+    answer = page.request.post(base + "/api/qr", data={"text": links[0]})
+    assert answer.ok and answer.headers["content-type"].startswith("image/svg+xml")
+    assert "<script" not in answer.text() and "href" not in answer.text()
+    assert page.request.post(base + "/api/qr", data={"text": "x" * 601}).status == 400
+    assert page.request.post(base + "/api/qr", data={"words": 1}).status == 400
+
+
+# -- a device's uploads ----------------------------------------------------------------
+def test_a_devices_uploads_stay_listed_across_reloads(server, browser, size, tmp_path):
+    """An upload made in this browser is listed again after a reload, ready for a table;
+    another device does not see it; an upload the server let go drops off the list."""
+    base, app = server
+    context = browser.new_context(viewport=SIZES[size], is_mobile=size == "phone", has_touch=size == "phone")
+    page = context.new_page()
+    page.goto(base + "/")
+    page.wait_for_selector("#ruleset option", state="attached")
+    rules = tmp_path / "quick_points.yaml"
+    rules.write_text(ENDS_AT_ONCE, encoding="utf-8")
+    page.set_input_files("#files", str(rules))
+    page.wait_for_function("document.querySelector('#upload-status').innerText.includes('Ready to play')")
+    other = tmp_path / "nope_party.yaml"
+    other.write_text("format: 1\nkind: edition\nid: nope_party\nname: Nope Party\nextends: original\n"
+                     "set_counts: {nope: 8}\n", encoding="utf-8")
+    page.set_input_files("#files", str(other))
+    page.wait_for_function("document.querySelector('#upload-status').innerText.includes('Ready to play')")
+    page.reload()
+    page.wait_for_selector("#my-uploads li >> nth=1")
+    offered = page.locator("#ruleset optgroup[label='Uploaded'] option").all_inner_texts()
+    assert offered == ["Nope Party (nope_party.yaml)", "Quick Points (quick_points.yaml)"]
+    shot(page, f"night-my-uploads-{size}")
+    page.locator("#my-uploads li", has_text="Quick Points").locator("button", has_text="Play this").click()
+    assert page.locator("#ruleset option:checked").inner_text() == "Quick Points (quick_points.yaml)"
+    page.click("#create")
+    page.wait_for_selector("#links a")
+    player = new_page(browser, size)
+    player.goto(page.locator("#links a").first.get_attribute("href"))
+    player.wait_for_selector("#over", state="visible")  # the uploaded rules: over once dealt
+    stranger = new_page(browser, size)  # another device: its own (empty) list
+    stranger.goto(base + "/")
+    stranger.wait_for_selector("#ruleset option", state="attached")
+    assert stranger.locator("#ruleset optgroup[label='Uploaded'] option").count() == 0
+    assert not stranger.locator("#my-uploads").is_visible()
+    # the server lets one go (its quota made room): the next load drops it from the list
+    import shutil
+
+    key = page.evaluate("JSON.parse(localStorage.getItem('kittens-uploads'))[0].playable[0].key")
+    shutil.rmtree(app.state.tables.rulesets.path(key).rsplit("/", 1)[0])
+    page.goto(base + "/")
+    page.wait_for_function("document.querySelectorAll('#my-uploads li').length === 1")
+    assert page.locator("#ruleset optgroup[label='Uploaded'] option").all_inner_texts() == [
+        "Quick Points (quick_points.yaml)"]
+    page.locator("#my-uploads li button", has_text="Forget").click()
+    assert not page.locator("#my-uploads").is_visible()
+    page.reload()
+    page.wait_for_selector("#ruleset option", state="attached")
+    assert page.locator("#ruleset optgroup[label='Uploaded'] option").count() == 0

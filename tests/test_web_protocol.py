@@ -146,6 +146,20 @@ def test_uploaded_files_extend_and_apply_each_other(client):
     assert [d["code"] for d in result["diagnostics"]] == ["outside-project"]
 
 
+def test_a_device_asks_which_of_its_uploads_are_kept(client):
+    """The lobby remembers its uploads' keys; the server answers which still name a kept
+    file, never following a key out of the uploads' folder, and only for a bounded list."""
+    made = client.post("/api/uploads", json={"files": [{"name": "house.yaml", "text": HOUSE_RULE}]}).json()
+    key = made["playable"][0]["key"]
+    upload = key.split(":")[1].split("/")[0]
+    asked = [key, key, f"upload:{upload}/other.yaml", "upload:../../etc/passwd", f"upload:{upload}/../x.yaml",
+             "k0", 7, None]
+    answer = client.post("/api/uploads/kept", json={"keys": asked})
+    assert answer.status_code == 200 and answer.json() == {"kept": [key]}
+    assert client.post("/api/uploads/kept", json={"keys": ["k0"] * 51}).status_code == 400
+    assert client.post("/api/uploads/kept", json={"keys": "upload:x"}).status_code == 400
+
+
 def test_a_refused_reference_in_an_upload_says_how_to_fix_it_in_the_page(client):
     """The repository's example house rules extend '../../editions/original.yaml': uploaded,
     that path leads nowhere, and the finding says what to write instead (not a server flag)."""

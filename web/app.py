@@ -50,6 +50,7 @@ from ..interpreter.engine.game import GameError
 from ..interpreter.rules.load import RuleError, UsageError
 from . import replay_view
 from .backoff import Backoff
+from .invite import InviteError, qr_svg
 from .lanes import LaneError, Lanes
 from .remote import RemoteRoom
 from .remote import rematch as remote_rematch
@@ -72,6 +73,8 @@ log = logging.getLogger("kittens.web")
 #: cancels them (uvicorn's graceful shutdown): a page waiting for a slow move is not
 #: worth a server that will not stop
 SHUTDOWN_SECONDS = 2.0
+#: upload keys one device may ask about at once (it remembers at most this many)
+KEPT_ASKED = 50
 
 
 @dataclass
@@ -233,6 +236,29 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return _error(str(exc), exc.status)
         return JSONResponse(result)
 
+    async def kept_uploads(request: Request):
+        """Which of a device's uploads (their lobby keys, remembered by the page) the server
+        still keeps: the page lists those again and forgets the others."""
+        if not limiter.take(request):
+            return _error(slow_down, 429)
+        body = await _body(request, 16 * 1024)
+        data = _json(body) if body is not None else None
+        keys = data.get("keys") if isinstance(data, dict) else None
+        if not isinstance(keys, list) or len(keys) > KEPT_ASKED:
+            return _error(f"send a list of at most {KEPT_ASKED} upload keys", 400)
+        return JSONResponse({"kept": tables().rulesets.kept(keys)})
+
+    async def qr(request: Request):
+        if not limiter.take(request):
+            return _error(slow_down, 429)
+        body = await _body(request, 4 * 1024)
+        data = _json(body) if body is not None else None
+        try:
+            svg = qr_svg(data.get("text") if isinstance(data, dict) else None)
+        except InviteError as exc:
+            return _error(str(exc), 400)
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
     async def create_room(request: Request):
         if not limiter.take(request):
             return _error(slow_down, 429)
@@ -296,6 +322,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/lobby", lobby),
         Route("/api/uploads", uploads, methods=["POST"]),
         Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/uploads/kept", kept_uploads, methods=["POST"]),
+        Route("/api/qr", qr, methods=["POST"]),
         *replay_view.routes(tables, limiter, STATIC),
         WebSocketRoute("/ws/{room}", lambda ws: _connection(ws, tables(), settings, backoff)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
