@@ -241,3 +241,116 @@ def test_a_devices_uploads_stay_listed_across_reloads(server, browser, size, tmp
     page.reload()
     page.wait_for_selector("#ruleset option", state="attached")
     assert page.locator("#ruleset optgroup[label='Uploaded'] option").count() == 0
+
+
+# -- the waiting room, stand-ins and the turn clock ---------------------------------------
+def api_table(page, base, seats, seed=5, **extra):
+    lobby = page.request.get(base + "/api/lobby").json()
+    key = next(e["key"] for e in lobby["rulesets"] if e["name"] == "Exploding Kittens (Original Edition)")
+    made = page.request.post(base + "/api/rooms", data={"ruleset": key, "players": len(seats),
+                                                        "seats": list(seats), "seed": seed, **extra})
+    assert made.ok, made.text()
+    return made.json()
+
+
+def test_a_waiting_room_starts_once_everyone_said_ready(server, browser, size):
+    base, app = server
+    host = new_page(browser, size)
+    host.goto(base + "/")
+    host.wait_for_selector("#ruleset option", state="attached")
+    host.fill("#players", "3")
+    host.dispatch_event("#players", "change")
+    for seat, kind in enumerate(("person", "person", "random")):
+        host.select_option(f"#seat-{seat}", kind)
+    assert host.locator("#wait").is_checked()  # waiting is what a table does unless told
+    host.click("#create")
+    host.wait_for_selector("#links a")
+    links = [a.get_attribute("href") for a in host.locator("#links a").all() if "#seat=" in a.get_attribute("href")]
+    room = app.state.tables.rooms[links[0].split("/room/")[1].split("#")[0]]
+    ann, ben = new_page(browser, size), new_page(browser, size)
+    ann.goto(links[0])
+    ann.wait_for_selector("#waiting", state="visible")
+    assert "has not opened the link" in ann.locator("#waiting-seats li[data-seat='1']").inner_text()
+    ben.goto(links[1])
+    ben.wait_for_selector("#waiting", state="visible")
+    ann.wait_for_function("document.querySelector(\"#waiting-seats li[data-seat='1']\").innerText"
+                          ".includes('here, not ready yet')")
+    assert "a bot" in ann.locator("#waiting-seats li[data-seat='2']").inner_text()
+    assert ann.locator("#start-now").is_visible() and not ben.locator("#start-now").is_visible()
+    assert not ann.locator("#prompt").is_visible() and not ben.locator("#prompt").is_visible()
+    assert room.state.history == []  # nobody plays while the table waits
+    assert "Waiting room" in ann.locator("#turn").inner_text()
+    ann.locator("#ready").click()
+    ben.wait_for_function("document.getElementById('waiting-text').innerText.length > 0 && "
+                          "document.querySelector(\"#waiting-seats li[data-seat='0']\").innerText.includes('ready')")
+    shot(ben, f"night-waiting-room-{size}")
+    ben.locator("#ready").click()
+    for page in (ann, ben):
+        page.wait_for_selector("#waiting", state="hidden")
+    first = room.state.decision().seat
+    if first in (0, 1):
+        (ann, ben)[first].wait_for_selector("#prompt button:enabled")
+    shot(ann, f"night-waiting-started-{size}")
+
+
+def test_the_host_starts_with_a_bot_and_the_late_person_takes_the_seat(server, browser, size):
+    base, app = server
+    ann, ben, cat = (new_page(browser, size) for _ in range(3))
+    made = api_table(ann, base, ["person", "person", "person"], wait=True)
+    room = app.state.tables.rooms[made["room"]]
+    ann.goto(base + made["seats"][0]["link"])
+    ben.goto(base + made["seats"][1]["link"])
+    ben.wait_for_selector("#waiting", state="visible")
+    ben.locator("#ready").click()
+    ann.wait_for_selector("#start-now:enabled")
+    shot(ann, f"night-waiting-host-{size}")
+    ann.locator("#start-now").click()
+    ann.wait_for_selector("#waiting", state="hidden")
+    ann.wait_for_selector("#seats .seat[data-seat='2'] .standin-mark")
+    assert 2 in room.standins and 1 not in room.standins
+    cat.goto(base + made["seats"][2]["link"])
+    cat.wait_for_selector("#standin", state="visible")
+    shot(cat, f"night-standin-{size}")
+    cat.locator("#take-over").click()
+    cat.wait_for_selector("#standin", state="hidden")
+    ann.wait_for_selector("#seats .seat[data-seat='2'] .standin-mark", state="detached")
+    assert room.standins == {}
+
+
+def test_the_turn_clock_lets_a_bot_play_for_a_person_who_does_not_answer(server, browser, size):
+    base, app = server
+    ann, ben = new_page(browser, size), new_page(browser, size)
+    made = api_table(ann, base, ["person", "person"], turn_seconds=5)
+    room = app.state.tables.rooms[made["room"]]
+    pages = [ann, ben]
+    for seat, page in enumerate(pages):
+        page.goto(base + made["seats"][seat]["link"])
+        page.wait_for_selector("#hand .card")
+    first = room.state.decision().seat
+    slow, other = pages[first], pages[1 - first]
+    slow.wait_for_function("/^You have [1-5] s$/.test(document.getElementById('turn-clock').innerText)")
+    assert re.fullmatch(r"Seat \d has [1-5] s", other.locator("#turn-clock").inner_text())
+    shot(other, f"night-turn-clock-{size}")
+    # nobody presses: past 5 s a bot plays that seat, marked so, until its person is back
+    slow.wait_for_selector("#standin", state="visible", timeout=9000)
+    other.wait_for_selector(f"#seats .seat[data-seat='{first}'] .standin-mark")
+    assert first in room.standins and len(room.state.history) >= 1
+    slow.locator("#take-over").click()
+    slow.wait_for_selector("#standin", state="hidden")
+    assert first not in room.standins
+    # a person who has gone away (the page closed) stalls nobody either
+    other.close()
+    deadline = 20.0
+    import time
+
+    started = time.monotonic()
+    while not room.finished and (room.state.decision() is None or room.state.decision().seat != 1 - first):
+        assert time.monotonic() - started < deadline, "the absent person's turn never came"
+        for button in ("#window-options button:enabled", "#prompt button:enabled"):
+            if slow.locator(button).count():
+                slow.locator(button).first.click()
+                break
+        slow.wait_for_timeout(200)
+    if not room.finished:
+        slow.wait_for_selector(f"#seats .seat[data-seat='{1 - first}'] .standin-mark", timeout=9000)
+        assert 1 - first in room.standins

@@ -430,6 +430,10 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings, 
                     if "seat" in data and data["seat"] != listener.seat:
                         raise ActError("you can only act for your own seat", "wrong-seat")
                     await runner.call(room.id, room.act, listener.seat, data.get("prompt"), data.get("choice"))
+                elif kind in ("ready", "start", "take_over"):  # who sits at the table: seating.py
+                    if listener is None:
+                        raise ActError("say hello first", "no-hello")
+                    await runner.call(room.id, getattr(room, kind), listener.seat)
                 elif kind == "ping":
                     queue.put_nowait({"type": "pong"})
                 elif kind in ("name", "chat", "rematch"):  # the people around the table: social.py

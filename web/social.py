@@ -165,7 +165,9 @@ def check_rematch(room, seat) -> None:
 def next_seats(room, names: dict) -> tuple[str, dict, dict, dict]:
     """The next game's room id, config, seat tokens and names: everyone one seat on."""
     players = room.config["players"]
-    config = dict(room.config, seats=[room.config["seats"][(seat - 1) % players] for seat in range(players)])
+    # the people are here: the next game starts at once, each person playing their seat
+    config = dict(room.config, seats=[room.config["seats"][(seat - 1) % players] for seat in range(players)],
+                  wait=False, standins=[])
     tokens = {(int(old) + 1) % players: token for old, token in room.tokens.items()}
     return (secrets.token_urlsafe(9), config, tokens,
             {(int(old) + 1) % players: name for old, name in names.items()})

@@ -136,6 +136,17 @@ class Storage:
                                 [(room_id, first + i, json.dumps(option)) for i, option in enumerate(options)])
             self._progress(room_id, released, round_at, finished)
 
+    def set_config(self, room_id: str, config: dict) -> None:
+        """A room's config changed (it started, a bot stands in for a person, or no more)."""
+        with self._transaction():
+            self.db.execute("UPDATE rooms SET config = ? WHERE id = ?", (json.dumps(config), room_id))
+
+    def config(self, room_id: str) -> dict | None:
+        """A room's config as stored (None: no such room)."""
+        with self.lock:
+            row = self.db.execute("SELECT config FROM rooms WHERE id = ?", (room_id,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
     def set_progress(self, room_id: str, released: int, round_at: int | None, finished: bool) -> None:
         with self._transaction():
             self._progress(room_id, released, round_at, finished)

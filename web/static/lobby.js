@@ -205,6 +205,8 @@ async function create() {
     seats: [...$("seats").querySelectorAll("select")].map((s) => s.value),
   };
   if ($("seed").value !== "") body.seed = Number($("seed").value);
+  body.wait = $("wait").checked;
+  body.turn_seconds = Number($("turn-seconds").value) || 0;
   const response = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const result = await response.json();
   if (!response.ok) {

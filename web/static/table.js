@@ -97,8 +97,8 @@ function setOffline(down) {
   if (down) {
     online = [];  // who is online is unknown from here
     if (lastView) renderSeats(lastView);
-    document.querySelectorAll("#prompt button, #window button, #rematch, #chat-form button, #name-form button")
-      .forEach((b) => { b.disabled = true; });
+    document.querySelectorAll("#prompt button, #window button, #rematch, #chat-form button, #name-form button, "
+      + "#waiting button, #standin button").forEach((b) => { b.disabled = true; });
   } else {
     pausedLeft = null;
     // connected again: what stays on the page comes back on (the prompt and the window
@@ -198,7 +198,7 @@ function showWatchers(count) {
 function renderPeople() {
   showWho();
   $("name-form").hidden = mySeat === null || named[mySeat];
-  if (lastView) { renderSeats(lastView); renderTurn(lastView); }
+  if (lastView) { renderSeats(lastView); renderTurn(lastView); night.people(); }
 }
 function follow(room) {
   // the next game at this table: the same link (the seat's token) opens the seat there
@@ -229,6 +229,7 @@ function update(message) {
   renderWindow(message);
   renderPrompt(message);
   renderOver(view);
+  night.update(message, () => ({ mySeat, names, online, send }));  // the waiting room, stand-ins, the clock
   announceTurn(message);
   // a page in a background tab tells its person in the tab's title that they are asked
   document.title = (message.prompt ? (message.prompt.kind === "window" ? "Answer? " : "Your turn! ") : "")
@@ -324,6 +325,7 @@ function renderSeats(view) {
     }
     return box;
   }));
+  night.decorate($("seats"));
 }
 
 function pile(label, big, extra) {
