@@ -354,3 +354,41 @@ def test_the_turn_clock_lets_a_bot_play_for_a_person_who_does_not_answer(server,
     if not room.finished:
         slow.wait_for_selector(f"#seats .seat[data-seat='{1 - first}'] .standin-mark", timeout=9000)
         assert 1 - first in room.standins
+
+
+# -- the lobby's open tables ------------------------------------------------------------
+def test_a_stranger_takes_a_free_seat_of_an_open_table_from_the_lobby(server, browser, size):
+    base, app = server
+    host = new_page(browser, size)
+    host.goto(base + "/")
+    host.wait_for_selector("#ruleset option", state="attached")
+    host.fill("#players", "3")
+    host.dispatch_event("#players", "change")
+    for seat in range(3):
+        host.select_option(f"#seat-{seat}", "person")
+    host.check("#open")
+    host.click("#create")
+    host.wait_for_selector("#links a")
+    link = host.locator("#links a").first.get_attribute("href")
+    room_id = link.split("/room/")[1].split("#")[0]
+    table = new_page(browser, size)
+    table.goto(link)  # the host sits down: seat 0 is taken
+    table.wait_for_selector("#waiting", state="visible")
+    stranger = new_page(browser, size)
+    stranger.goto(base + "/")
+    row = stranger.locator(f"#open-list li[data-room='{room_id}']")
+    row.wait_for()
+    assert row.locator("button").all_inner_texts() == ["Take seat 1", "Take seat 2"]
+    assert "1 of 3 people seated, in the waiting room" in row.inner_text()
+    shot(stranger, f"night-open-tables-{size}")
+    row.locator("button", has_text="Take seat 1").click()
+    stranger.wait_for_url(re.compile(rf"/room/{room_id}#seat="))
+    stranger.wait_for_selector("#waiting", state="visible")
+    assert stranger.locator("#who").inner_text() == "You are Seat 1"
+    table.wait_for_function("document.querySelector(\"#waiting-seats li[data-seat='1']\").innerText"
+                            ".includes('here, not ready yet')")
+    late = new_page(browser, size)  # the next stranger sees only the seat still free
+    late.goto(base + "/")
+    late.locator(f"#open-list li[data-room='{room_id}'] button").first.wait_for()
+    assert late.locator(f"#open-list li[data-room='{room_id}'] button").all_inner_texts() == ["Take seat 2"]
+    assert app.state.tables.rooms[room_id].config["open"] is True

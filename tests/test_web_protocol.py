@@ -160,6 +160,39 @@ def test_a_device_asks_which_of_its_uploads_are_kept(client):
     assert client.post("/api/uploads/kept", json={"keys": "upload:x"}).status_code == 400
 
 
+def test_open_tables_are_listed_with_their_free_seats_and_a_seat_is_taken_once(client):
+    from webtable import watch_until
+
+    key = next(e["key"] for e in client.get("/api/lobby").json()["rulesets"] if e["name"].startswith("Exploding"))
+    made = client.post("/api/rooms", json={"ruleset": key, "players": 3, "seats": ["person", "person", "random"],
+                                           "open": True, "wait": True}).json()
+    private = client.post("/api/rooms", json={"ruleset": key, "players": 2, "seats": ["person", "person"]}).json()
+    listed = client.get("/api/open").json()["tables"]
+    assert [t["room"] for t in listed] == [made["room"]] and private["room"] not in json.dumps(listed)
+    assert listed[0]["free"] == [0, 1] and listed[0]["seats"] == ["person", "person", "bot"] and listed[0]["waiting"]
+    assert "seat=" not in json.dumps(listed)  # no token is ever listed
+    host = made["seats"][0]["link"].split("#seat=")[1]
+    with client.websocket_connect(f"/ws/{made['room']}") as ws:  # the host opens their link: taken
+        ws.send_json({"type": "hello", "token": host})
+        watch_until(ws, lambda m: m["type"] == "welcome")
+    assert client.get("/api/open").json()["tables"][0]["free"] == [1]
+    taken = client.post("/api/open/join", json={"room": made["room"], "seat": 1})
+    assert taken.status_code == 200
+    link = taken.json()["link"]
+    assert link.startswith(f"/room/{made['room']}#seat=") and link != made["seats"][1]["link"]
+    assert client.get("/api/open").json()["tables"] == []  # no free seat left: not listed
+    again = client.post("/api/open/join", json={"room": made["room"], "seat": 1})
+    assert again.status_code == 409 and "taken" in again.json()["error"]
+    for bad in ({"room": made["room"], "seat": 2}, {"room": private["room"], "seat": 1}, {"room": 7, "seat": 0}):
+        assert client.post("/api/open/join", json=bad).status_code == 409
+    with client.websocket_connect(f"/ws/{made['room']}") as ws:  # the seat's first link opens it no more
+        ws.send_json({"type": "hello", "token": made["seats"][1]["link"].split("#seat=")[1]})
+        assert watch_until(ws, lambda m: m["type"] == "error")["code"] == "bad-token"
+    with client.websocket_connect(f"/ws/{made['room']}") as ws:
+        ws.send_json({"type": "hello", "token": link.split("#seat=")[1]})
+        assert watch_until(ws, lambda m: m["type"] == "welcome")["seat"] == 1
+
+
 def test_a_refused_reference_in_an_upload_says_how_to_fix_it_in_the_page(client):
     """The repository's example house rules extend '../../editions/original.yaml': uploaded,
     that path leads nowhere, and the finding says what to write instead (not a server flag)."""

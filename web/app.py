@@ -48,7 +48,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..interpreter.engine.bots import BOTS
 from ..interpreter.engine.game import GameError
 from ..interpreter.rules.load import RuleError, UsageError
-from . import replay_view
+from . import open_tables, replay_view
 from .backoff import Backoff
 from .invite import InviteError, qr_svg
 from .lanes import LaneError, Lanes
@@ -248,6 +248,21 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return _error(f"send a list of at most {KEPT_ASKED} upload keys", 400)
         return JSONResponse({"kept": tables().rulesets.kept(keys)})
 
+    async def open_list(request: Request):
+        return JSONResponse({"tables": open_tables.listing(tables())})
+
+    async def open_join(request: Request):
+        if not limiter.take(request):
+            return _error(slow_down, 429)
+        body = await _body(request, 4 * 1024)
+        data = _json(body) if body is not None else None
+        if not isinstance(data, dict):
+            return _error("send the table and the seat to take", 400)
+        try:
+            return JSONResponse(open_tables.join(tables(), data.get("room"), data.get("seat")))
+        except UsageError as exc:
+            return _error(str(exc), 409)
+
     async def qr(request: Request):
         if not limiter.take(request):
             return _error(slow_down, 429)
@@ -324,6 +339,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/uploads/kept", kept_uploads, methods=["POST"]),
         Route("/api/qr", qr, methods=["POST"]),
+        Route("/api/open", open_list),
+        Route("/api/open/join", open_join, methods=["POST"]),
         *replay_view.routes(tables, limiter, STATIC),
         WebSocketRoute("/ws/{room}", lambda ws: _connection(ws, tables(), settings, backoff)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -421,6 +438,7 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings, 
                     if listener is not None:
                         raise ActError("this connection has joined already", "joined")
                     seat = tables.seat_of(room, data.get("token"))
+                    open_tables.claim(tables, room, seat)  # an open table's seat is taken now
                     listener = Listener(seat, threadsafe(loop, deliver))
                     listener.social = data.get("social") is True  # names, chat, presence too
                     await runner.call(room.id, room.attach, listener)

@@ -167,7 +167,7 @@ def next_seats(room, names: dict) -> tuple[str, dict, dict, dict]:
     players = room.config["players"]
     # the people are here: the next game starts at once, each person playing their seat
     config = dict(room.config, seats=[room.config["seats"][(seat - 1) % players] for seat in range(players)],
-                  wait=False, standins=[])
+                  wait=False, standins=[], open=False)
     tokens = {(int(old) + 1) % players: token for old, token in room.tokens.items()}
     return (secrets.token_urlsafe(9), config, tokens,
             {(int(old) + 1) % players: name for old, name in names.items()})

@@ -253,9 +253,9 @@ class Tables(Retiring):
             seed = secrets.randbelow(1 << 31)
         elif type(seed) is not int or not 0 <= seed < 1 << 63:
             raise UsageError("a seed is a whole number from 0")
-        wait = request.get("wait", False)
-        if not isinstance(wait, bool):
-            raise UsageError("say whether the table waits for everyone to be ready (true or false)")
+        wait, listed = request.get("wait", False), request.get("open", False)
+        if not isinstance(wait, bool) or not isinstance(listed, bool):
+            raise UsageError("say whether the table waits for everyone, and whether it is open, with true or false")
         try:
             clock = seating.turn_seconds(request.get("turn_seconds"))
         except ValueError as exc:
@@ -263,7 +263,7 @@ class Tables(Retiring):
         config = {"rules": path, "variant": variant, "with": list(extras), "players": players,
                   "seats": seats, "given": _given(path, self.rulesets),
                   "given_with": [_given(p, self.rulesets) for p in extras], "wait": wait,
-                  "turn_seconds": clock, "standins": []}
+                  "turn_seconds": clock, "standins": [], "open": listed, "name": name}
         tokens = {seat: secrets.token_urlsafe(18) for seat, kind in enumerate(seats) if kind == "person"}
         return config, seed, tokens, {seat: digest(token) for seat, token in tokens.items()}
 

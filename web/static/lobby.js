@@ -36,6 +36,42 @@ async function start() {
   showMyUploads();
   chosen();
   recallUploads();
+  $("open-refresh").onclick = openTables;
+  openTables();
+}
+
+// -- the server's open tables, with their free seats: one click takes a seat
+async function openTables() {
+  let tables = [];
+  try { tables = (await (await fetch("/api/open")).json()).tables; } catch (e) { tables = []; }
+  $("open-none").hidden = tables.length > 0;
+  $("open-list").replaceChildren(...tables.map((t) => {
+    const row = el("li");
+    row.dataset.room = t.room;
+    const people = t.seats.filter((k) => k === "person").length;
+    row.append(el("strong", null, t.name + (t.variant ? ` (${t.variant})` : "")),
+      el("span", "muted", ` ${t.players} players, ${people - t.free.length} of ${people} people seated`
+        + (t.waiting ? ", in the waiting room" : ", playing") + (t.turn_seconds ? `, ${t.turn_seconds} s a decision` : "") + " "));
+    t.free.forEach((seat) => {
+      const take = el("button", "small", `Take seat ${seat}`);
+      take.type = "button";
+      take.onclick = () => join(t.room, seat, take);
+      row.append(take);
+    });
+    return row;
+  }));
+}
+async function join(room, seat, button) {
+  button.disabled = true;
+  const response = await fetch("/api/open/join", {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ room, seat }) });
+  const result = await response.json();
+  if (!response.ok) {
+    button.replaceWith(el("span", "error", result.error));
+    setTimeout(openTables, 1500);
+    return;
+  }
+  location.assign(result.link);  // the seat's page, with its own link
 }
 
 function current() { return entries.get($("ruleset").value); }
@@ -207,6 +243,7 @@ async function create() {
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   body.wait = $("wait").checked;
   body.turn_seconds = Number($("turn-seconds").value) || 0;
+  body.open = $("open").checked;
   const response = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const result = await response.json();
   if (!response.ok) {
