@@ -255,15 +255,26 @@ class Room:
 
     def ready(self, seat) -> None:
         """The person at ``seat`` is ready to play (the waiting room: seating.py)."""
-        seating.ready(self, seat)
+        self._seating(seating.ready, seat)
 
     def start(self, seat) -> None:
         """The host starts the table now, bots standing in for those not ready."""
-        seating.start(self, seat)
+        self._seating(seating.start, seat)
 
     def take_over(self, seat) -> None:
         """The person at ``seat`` plays it again, instead of the bot standing in."""
-        seating.take_over(self, seat)
+        self._seating(seating.take_over, seat)
+
+    def _seating(self, action, seat) -> None:
+        try:
+            action(self, seat)
+        except seating.SeatingError as exc:
+            raise ActError(str(exc), exc.code) from None
+
+    def new_bot(self, seat: int, name: str):
+        """A bot of kind ``name`` for ``seat``, started on this game (a stand-in)."""
+        kinds = [name if s == seat else "person" for s in range(self.game.players)]
+        return seat_bots(self.game, kinds, self.seed)[seat]
 
     def _time_the_decision(self) -> None:
         """The turn clock runs for a person's decision the table waits for, else not."""

@@ -30,11 +30,12 @@ STAND_IN = "heuristic"
 TURN_SECONDS = (5, 3600)
 
 
-def SeatingError(message: str, code: str) -> Exception:  # noqa: N802 - raised like a class
-    """A seating action refused: an ActError (the room's refusal; ``code`` says why)."""
-    from .room import ActError
+class SeatingError(Exception):
+    """A seating action refused (the room tells it as an ActError); ``code`` says why."""
 
-    return ActError(message, code)
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def turn_seconds(value) -> float:
@@ -101,12 +102,9 @@ def take_over(room, seat) -> None:
 
 def stand_in(room, seat) -> None:
     """A bot plays the person's seat from now on, until they take it back."""
-    from .room import seat_bots
-
     if seat in room.standins or room.config["seats"][seat] != "person":
         return
-    kinds = [STAND_IN if s == seat else "person" for s in range(room.game.players)]
-    bot = seat_bots(room.game, kinds, room.seed)[seat]
+    bot = room.new_bot(seat, STAND_IN)
     room.standins[seat] = bot
     room.bots[seat] = bot
     _store(room)
