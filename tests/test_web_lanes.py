@@ -181,6 +181,21 @@ def test_an_uploaded_table_waits_starts_and_keeps_its_stand_in_across_a_lane_cra
             assert watch_until(cat, lambda m: m["type"] == "update" and m["standins"] == [])["waiting"] is None
 
 
+def test_the_turn_clock_of_an_uploaded_table_runs_on_the_servers_timers(settings):
+    """A lane's timers are the server's (WorkerClock): the turn clock runs out there too,
+    and a stand-in plays the seat of a person who does not answer."""
+    with TestClient(create_app(settings)) as client:
+        key = upload(client, "nope_party.yaml", HOUSE_RULE)
+        table = client.post("/api/rooms", json={"ruleset": key, "players": 2, "seed": 5, "turn_seconds": 5,
+                                                "seats": ["person", "person"]}).json()
+        with client.websocket_connect(f"/ws/{table['room']}") as ws:
+            ws.send_json({"type": "hello", "token": token(table, 0)})
+            timed = watch_until(ws, lambda m: m["type"] == "update" and m["clock"] is not None)
+            assert timed["clock"]["seconds"] == 5 and 0 < timed["clock_ms"] <= 5000
+            stood = watch_until(ws, lambda m: m["type"] == "update" and m["standins"], seconds=15)
+            assert stood["standins"] == [timed["clock"]["seat"]]
+
+
 # -- slow uploads -----------------------------------------------------------------------
 def test_making_a_table_of_a_slow_upload_is_stopped_at_its_limit_and_its_lane_goes_on(settings, monkeypatch):
     monkeypatch.setenv("KITTENS_STEP_BUDGET", UNBOUNDED)  # the lanes this test starts inherit it
