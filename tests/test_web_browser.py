@@ -38,6 +38,7 @@ def make_table_in_the_lobby(page, base: str, seed: int) -> list[str]:
     page.select_option("#seat-0", "person")
     page.select_option("#seat-1", "person")
     page.fill("#seed", str(seed))
+    page.uncheck("#wait")  # the game at once (the waiting room: test_web_night_browser.py)
     page.click("#create")
     page.wait_for_selector("#links a")
     shot(page, "lobby-made")

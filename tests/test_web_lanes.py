@@ -144,6 +144,58 @@ def test_an_uploaded_table_comes_back_when_its_lane_dies_and_after_a_restart(set
             press(ws, again)
 
 
+def test_an_uploaded_table_waits_starts_and_keeps_its_stand_in_across_a_lane_crash(settings):
+    """The waiting room and stand-ins (seating.py) work for a table whose rules run in a
+    lane: ready, the host's start, and a stand-in the lane stores, kept when the lane's
+    process dies and the table is set up again."""
+    with TestClient(create_app(settings)) as client:
+        key = upload(client, "nope_party.yaml", HOUSE_RULE)
+        response = client.post("/api/rooms", json={"ruleset": key, "players": 3, "seed": 5, "wait": True,
+                                                   "seats": ["person", "person", "person"]})
+        table = response.json()
+        with client.websocket_connect(f"/ws/{table['room']}") as ann, \
+                client.websocket_connect(f"/ws/{table['room']}") as ben:
+            ann.send_json({"type": "hello", "token": token(table, 0)})
+            ben.send_json({"type": "hello", "token": token(table, 1)})
+            waiting = watch_until(ann, lambda m: m["type"] == "update")
+            assert waiting["waiting"]["you_host"] and waiting["prompt"] is None
+            ben.send_json({"type": "start"})
+            refused = watch_until(ben, lambda m: m["type"] == "error")
+            assert refused["code"] == "not-host"
+            ben.send_json({"type": "ready"})
+            ann.send_json({"type": "start"})
+            started = watch_until(ann, lambda m: m["type"] == "update" and m["waiting"] is None)
+            assert started["standins"] == [2]
+            for pid in lane_pids(client):  # the lane's process dies: set up again from the database
+                os.kill(pid, signal.SIGKILL)
+        with client.websocket_connect(f"/ws/{table['room']}") as cat:
+            cat.send_json({"type": "hello", "token": token(table, 2)})
+            again = watch_until(cat, lambda m: m["type"] == "update")
+            assert again["waiting"] is None and again["standins"] == [2]
+    with TestClient(create_app(settings)) as client:  # a restart: started, the stand-in still playing
+        with client.websocket_connect(f"/ws/{table['room']}") as cat:
+            cat.send_json({"type": "hello", "token": token(table, 2)})
+            again = watch_until(cat, lambda m: m["type"] == "update")
+            assert again["waiting"] is None and again["standins"] == [2]
+            cat.send_json({"type": "take_over"})
+            assert watch_until(cat, lambda m: m["type"] == "update" and m["standins"] == [])["waiting"] is None
+
+
+def test_the_turn_clock_of_an_uploaded_table_runs_on_the_servers_timers(settings):
+    """A lane's timers are the server's (WorkerClock): the turn clock runs out there too,
+    and a stand-in plays the seat of a person who does not answer."""
+    with TestClient(create_app(settings)) as client:
+        key = upload(client, "nope_party.yaml", HOUSE_RULE)
+        table = client.post("/api/rooms", json={"ruleset": key, "players": 2, "seed": 5, "turn_seconds": 5,
+                                                "seats": ["person", "person"]}).json()
+        with client.websocket_connect(f"/ws/{table['room']}") as ws:
+            ws.send_json({"type": "hello", "token": token(table, 0)})
+            timed = watch_until(ws, lambda m: m["type"] == "update" and m["clock"] is not None)
+            assert timed["clock"]["seconds"] == 5 and 0 < timed["clock_ms"] <= 5000
+            stood = watch_until(ws, lambda m: m["type"] == "update" and m["standins"], seconds=15)
+            assert stood["standins"] == [timed["clock"]["seat"]]
+
+
 # -- slow uploads -----------------------------------------------------------------------
 def test_making_a_table_of_a_slow_upload_is_stopped_at_its_limit_and_its_lane_goes_on(settings, monkeypatch):
     monkeypatch.setenv("KITTENS_STEP_BUDGET", UNBOUNDED)  # the lanes this test starts inherit it

@@ -114,6 +114,85 @@ def test_an_upload_may_not_reach_outside_its_folder(client, settings, tmp_path):
     assert str(tmp_path) not in json.dumps(result)  # no server path in what the page is told
 
 
+def test_uploaded_files_extend_and_apply_each_other(client):
+    """A house rule extending a file uploaded with it, and one applying an uploaded
+    expansion, are checked among the upload's files (issue 43: "no file 'partners.yaml'"),
+    while a path out of the upload is still refused before anything is looked up."""
+    from conftest import ROOT
+
+    house = ROOT / "examples" / "house-rules"
+    partners = (house / "partners.yaml").read_text(encoding="utf-8").replace(
+        "extends: ../../editions/original.yaml", "extends: original")
+    gifts = (house / "partner_gifts.yaml").read_text(encoding="utf-8")
+    files = [{"name": "partner_gifts.yaml", "text": gifts}, {"name": "partners.yaml", "text": partners}]
+    result = client.post("/api/uploads", json={"files": files}).json()
+    assert result["diagnostics"] == []
+    assert {e["name"] for e in result["playable"]} == {"Partner Gifts", "Partners"}
+    gifts_key = next(e["key"] for e in result["playable"] if e["name"] == "Partner Gifts")
+    made = client.post("/api/rooms", json={"ruleset": gifts_key, "players": 4, "seats": ["random"] * 4})
+    assert made.status_code == 200, made.text
+    alone = client.post("/api/uploads", json={"files": files[:1]}).json()
+    assert [d["code"] for d in alone["diagnostics"]] == ["unknown-file"]
+    extra = ("format: 1\nkind: expansion\nid: more_nopes\nname: More Nopes\nbase: original\n"
+             "deck:\n  nope: 2\n")
+    applied = HOUSE_RULE + "apply: [more_nopes.yaml]\n"
+    result = client.post("/api/uploads", json={"files": [{"name": "house.yaml", "text": applied},
+                                                         {"name": "more_nopes.yaml", "text": extra}]}).json()
+    assert [d for d in result["diagnostics"] if d["severity"] == "error"] == []
+    assert "Nope Party" in {e["name"] for e in result["playable"]}
+    escape = gifts.replace("extends: partners.yaml", "extends: ../elsewhere/partners.yaml")
+    result = client.post("/api/uploads", json={"files": [{"name": "partner_gifts.yaml", "text": escape},
+                                                         files[1]]}).json()
+    assert [d["code"] for d in result["diagnostics"]] == ["outside-project"]
+
+
+def test_a_device_asks_which_of_its_uploads_are_kept(client):
+    """The lobby remembers its uploads' keys; the server answers which still name a kept
+    file, never following a key out of the uploads' folder, and only for a bounded list."""
+    made = client.post("/api/uploads", json={"files": [{"name": "house.yaml", "text": HOUSE_RULE}]}).json()
+    key = made["playable"][0]["key"]
+    upload = key.split(":")[1].split("/")[0]
+    asked = [key, key, f"upload:{upload}/other.yaml", "upload:../../etc/passwd", f"upload:{upload}/../x.yaml",
+             "k0", 7, None]
+    answer = client.post("/api/uploads/kept", json={"keys": asked})
+    assert answer.status_code == 200 and answer.json() == {"kept": [key]}
+    assert client.post("/api/uploads/kept", json={"keys": ["k0"] * 51}).status_code == 400
+    assert client.post("/api/uploads/kept", json={"keys": "upload:x"}).status_code == 400
+
+
+def test_open_tables_are_listed_with_their_free_seats_and_a_seat_is_taken_once(client):
+    from webtable import watch_until
+
+    key = next(e["key"] for e in client.get("/api/lobby").json()["rulesets"] if e["name"].startswith("Exploding"))
+    made = client.post("/api/rooms", json={"ruleset": key, "players": 3, "seats": ["person", "person", "random"],
+                                           "open": True, "wait": True}).json()
+    private = client.post("/api/rooms", json={"ruleset": key, "players": 2, "seats": ["person", "person"]}).json()
+    listed = client.get("/api/open").json()["tables"]
+    assert [t["room"] for t in listed] == [made["room"]] and private["room"] not in json.dumps(listed)
+    assert listed[0]["free"] == [0, 1] and listed[0]["seats"] == ["person", "person", "bot"] and listed[0]["waiting"]
+    assert "seat=" not in json.dumps(listed)  # no token is ever listed
+    host = made["seats"][0]["link"].split("#seat=")[1]
+    with client.websocket_connect(f"/ws/{made['room']}") as ws:  # the host opens their link: taken
+        ws.send_json({"type": "hello", "token": host})
+        watch_until(ws, lambda m: m["type"] == "welcome")
+    assert client.get("/api/open").json()["tables"][0]["free"] == [1]
+    taken = client.post("/api/open/join", json={"room": made["room"], "seat": 1})
+    assert taken.status_code == 200
+    link = taken.json()["link"]
+    assert link.startswith(f"/room/{made['room']}#seat=") and link != made["seats"][1]["link"]
+    assert client.get("/api/open").json()["tables"] == []  # no free seat left: not listed
+    again = client.post("/api/open/join", json={"room": made["room"], "seat": 1})
+    assert again.status_code == 409 and "taken" in again.json()["error"]
+    for bad in ({"room": made["room"], "seat": 2}, {"room": private["room"], "seat": 1}, {"room": 7, "seat": 0}):
+        assert client.post("/api/open/join", json=bad).status_code == 409
+    with client.websocket_connect(f"/ws/{made['room']}") as ws:  # the seat's first link opens it no more
+        ws.send_json({"type": "hello", "token": made["seats"][1]["link"].split("#seat=")[1]})
+        assert watch_until(ws, lambda m: m["type"] == "error")["code"] == "bad-token"
+    with client.websocket_connect(f"/ws/{made['room']}") as ws:
+        ws.send_json({"type": "hello", "token": link.split("#seat=")[1]})
+        assert watch_until(ws, lambda m: m["type"] == "welcome")["seat"] == 1
+
+
 def test_a_refused_reference_in_an_upload_says_how_to_fix_it_in_the_page(client):
     """The repository's example house rules extend '../../editions/original.yaml': uploaded,
     that path leads nowhere, and the finding says what to write instead (not a server flag)."""

@@ -36,14 +36,14 @@ def test_waiting_names_and_a_favor_read_right_on_both_screens(server, browser):
                                                           "seats": ["person", "person"]}).json()
     laptop.goto(base + made["seats"][0]["link"])
     phone.goto(base + made["seats"][1]["link"])
-    phone.wait_for_selector("#waiting", state="visible")
-    assert phone.locator("#waiting").inner_text() == "Waiting for Seat 0..."
-    assert not laptop.locator("#waiting").is_visible()  # its own turn: the question, not a wait
+    phone.wait_for_selector("#waiting-for", state="visible")
+    assert phone.locator("#waiting-for").inner_text() == "Waiting for Seat 0..."
+    assert not laptop.locator("#waiting-for").is_visible()  # its own turn: the question, not a wait
     assert "Turn 1: Seat 0." in log(phone)
     # the first player chooses a name: the lines before it say it too
     laptop.fill("#name-input", "Ana")
     laptop.locator("#name-form button").click()
-    phone.wait_for_function("document.getElementById('waiting').innerText === 'Waiting for Ana...'")
+    phone.wait_for_function("document.getElementById('waiting-for').innerText === 'Waiting for Ana...'")
     phone.wait_for_function("[...document.querySelectorAll('#log p')].some((p) => p.innerText === 'Turn 1: Ana.')")
     assert not any("Seat 0" in line for line in log(phone)), log(phone)
     assert log(phone).count("The cards are dealt.") == 1  # the log sent again, not added twice
@@ -59,7 +59,7 @@ def test_waiting_names_and_a_favor_read_right_on_both_screens(server, browser):
         pass
     phone.wait_for_function("document.getElementById('prompt-question').innerText"
                             " === \"Ana's Favor: give Ana a card of your choice.\"")
-    assert laptop.locator("#waiting").inner_text() == "Waiting for Ben..."
+    assert laptop.locator("#waiting-for").inner_text() == "Waiting for Ben..."
     shot(phone, "words-favor-asked-phone")
     shot(laptop, "words-favor-waiting-laptop")
     phone.locator("#prompt button:enabled").first.click()

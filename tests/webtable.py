@@ -120,11 +120,13 @@ class _Timer:
 
 
 @contextlib.contextmanager
-def serve_in_thread(app, uvicorn, wait: float = 20.0):
-    """Run ``app`` with a real uvicorn server on a free port of 127.0.0.1, in a daemon
-    thread of this process: its base URL once it is up; stopped on leaving."""
+def serve_in_thread(app, uvicorn, wait: float = 20.0, port: int = 0):
+    """Run ``app`` with a real uvicorn server on a free port of 127.0.0.1 (or ``port``: a
+    server restarted where pages expect it), in a daemon thread of this process: its base
+    URL once it is up; stopped on leaving."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
     instance = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

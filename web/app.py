@@ -48,8 +48,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..interpreter.engine.bots import BOTS
 from ..interpreter.engine.game import GameError
 from ..interpreter.rules.load import RuleError, UsageError
-from . import replay_view
+from . import open_tables, replay_view
 from .backoff import Backoff
+from .invite import InviteError, qr_svg
 from .lanes import LaneError, Lanes
 from .remote import RemoteRoom
 from .remote import rematch as remote_rematch
@@ -72,6 +73,8 @@ log = logging.getLogger("kittens.web")
 #: cancels them (uvicorn's graceful shutdown): a page waiting for a slow move is not
 #: worth a server that will not stop
 SHUTDOWN_SECONDS = 2.0
+#: upload keys one device may ask about at once (it remembers at most this many)
+KEPT_ASKED = 50
 
 
 @dataclass
@@ -233,6 +236,44 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return _error(str(exc), exc.status)
         return JSONResponse(result)
 
+    async def kept_uploads(request: Request):
+        """Which of a device's uploads (their lobby keys, remembered by the page) the server
+        still keeps: the page lists those again and forgets the others."""
+        if not limiter.take(request):
+            return _error(slow_down, 429)
+        body = await _body(request, 16 * 1024)
+        data = _json(body) if body is not None else None
+        keys = data.get("keys") if isinstance(data, dict) else None
+        if not isinstance(keys, list) or len(keys) > KEPT_ASKED:
+            return _error(f"send a list of at most {KEPT_ASKED} upload keys", 400)
+        return JSONResponse({"kept": tables().rulesets.kept(keys)})
+
+    async def open_list(request: Request):
+        return JSONResponse({"tables": open_tables.listing(tables())})
+
+    async def open_join(request: Request):
+        if not limiter.take(request):
+            return _error(slow_down, 429)
+        body = await _body(request, 4 * 1024)
+        data = _json(body) if body is not None else None
+        if not isinstance(data, dict):
+            return _error("send the table and the seat to take", 400)
+        try:
+            return JSONResponse(open_tables.join(tables(), data.get("room"), data.get("seat")))
+        except UsageError as exc:
+            return _error(str(exc), 409)
+
+    async def qr(request: Request):
+        if not limiter.take(request):
+            return _error(slow_down, 429)
+        body = await _body(request, 4 * 1024)
+        data = _json(body) if body is not None else None
+        try:
+            svg = qr_svg(data.get("text") if isinstance(data, dict) else None)
+        except InviteError as exc:
+            return _error(str(exc), 400)
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
     async def create_room(request: Request):
         if not limiter.take(request):
             return _error(slow_down, 429)
@@ -296,6 +337,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/lobby", lobby),
         Route("/api/uploads", uploads, methods=["POST"]),
         Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/uploads/kept", kept_uploads, methods=["POST"]),
+        Route("/api/qr", qr, methods=["POST"]),
+        Route("/api/open", open_list),
+        Route("/api/open/join", open_join, methods=["POST"]),
         *replay_view.routes(tables, limiter, STATIC),
         WebSocketRoute("/ws/{room}", lambda ws: _connection(ws, tables(), settings, backoff)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -393,6 +438,7 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings, 
                     if listener is not None:
                         raise ActError("this connection has joined already", "joined")
                     seat = tables.seat_of(room, data.get("token"))
+                    open_tables.claim(tables, room, seat)  # an open table's seat is taken now
                     listener = Listener(seat, threadsafe(loop, deliver))
                     listener.social = data.get("social") is True  # names, chat, presence too
                     await runner.call(room.id, room.attach, listener)
@@ -402,6 +448,10 @@ async def _connection(websocket: WebSocket, tables: Tables, settings: Settings, 
                     if "seat" in data and data["seat"] != listener.seat:
                         raise ActError("you can only act for your own seat", "wrong-seat")
                     await runner.call(room.id, room.act, listener.seat, data.get("prompt"), data.get("choice"))
+                elif kind in ("ready", "start", "take_over"):  # who sits at the table: seating.py
+                    if listener is None:
+                        raise ActError("say hello first", "no-hello")
+                    await runner.call(room.id, getattr(room, kind), listener.seat)
                 elif kind == "ping":
                     queue.put_nowait({"type": "pong"})
                 elif kind in ("name", "chat", "rematch"):  # the people around the table: social.py

@@ -146,6 +146,8 @@ class Worker:
         before, from the database (``restore``), with the pages that watch it (their
         ``listeners``) and, for a game stopped, why (``error``), shown to them."""
         room_id, config = job["room"], job["config"]
+        if job.get("restore"):  # as stored: it may have started, or a bot stands in, since
+            config = self.storage.config(room_id) or config
         self.drop(job)
         edition = self.editions.load(config["rules"], config.get("variant"), tuple(config.get("with") or ()))
         room = open_room(room_id, config, job["seed"], job["tokens"], edition, storage=self.storage,
@@ -195,6 +197,21 @@ class Worker:
 
     def step(self, job: dict) -> None:
         self._room(job).step()
+
+    def ready(self, job: dict) -> dict:
+        room = self._room(job)
+        room.ready(job["seat"])
+        return room.config
+
+    def start(self, job: dict) -> dict:
+        room = self._room(job)
+        room.start(job["seat"])
+        return room.config
+
+    def take_over(self, job: dict) -> dict:
+        room = self._room(job)
+        room.take_over(job["seat"])
+        return room.config
 
     def fire(self, job: dict) -> None:
         """A timer is due: what it was set for runs now."""
@@ -250,6 +267,7 @@ class Worker:
 #: the jobs the server may ask for, by name
 OPS = {name: getattr(Worker, name) for name in (
     "edition", "open", "drop", "attach", "detach", "act", "rename", "say", "step", "fire", "rematch",
+    "ready", "start", "take_over",
     "next_game", "game_log", "replay", "replay_log", "rulesheet")}
 
 

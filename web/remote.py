@@ -156,6 +156,15 @@ class RemoteRoom:
     async def step(self) -> None:
         await self.job("step")
 
+    async def ready(self, seat) -> None:  # the waiting room and stand-ins: seating.py
+        self.config = await self.job("ready", seat=seat)
+
+    async def start(self, seat) -> None:
+        self.config = await self.job("start", seat=seat)
+
+    async def take_over(self, seat) -> None:
+        self.config = await self.job("take_over", seat=seat)
+
     async def fire(self, number: int, generation: int) -> None:
         """A timer the lane set is due (unless its process has stopped since)."""
         if self.built == generation:

@@ -32,6 +32,7 @@ from ..interpreter.engine.players import make_bots
 from ..interpreter.engine.reactions import PASS
 from ..interpreter.engine.simulate import game_header
 from ..interpreter.engine.views import decision_for, view_for
+from . import seating
 from .render import SPECTATOR, card_list, decision_prompt, frozen_at, log_entries, round_prompt, table_view
 from .social import Social
 from .summary import summary
@@ -123,6 +124,13 @@ class Room:
         self.ended: float | None = None  # when the game was first seen over (or stopped)
         self.closed: str | None = None  # why the room closed, once the server retired it
         self.social = None  # names, presence, chat, the next game (web/social.py), when kept
+        # the waiting room, stand-in bots and the turn clock (web/seating.py)
+        self.waiting = bool(config.get("wait")) and "person" in config["seats"] and not self.state.is_terminal()
+        self.ready_seats: set = set()  # the seats that said ready in the waiting room
+        self.standins: dict = {}  # seat -> the bot playing it for its person
+        self.turn_seconds = float(config.get("turn_seconds") or 0)
+        self.turn_clock = None  # ((decision, seat), deadline, timer) of the decision timed now
+        seating.restore_standins(self)
 
     # -- setting up -------------------------------------------------------------
     def restore(self, actions: list, released: int, round_at: int | None) -> None:
@@ -143,7 +151,11 @@ class Room:
         tell the listeners."""
         if self.closed is not None:  # a timer that outlived the room
             return
-        self._pump()
+        if not self.waiting:
+            self._pump()
+        elif not any(e["type"] in ROUND_OPENERS for e in self.state.events[self.released:]):
+            self.released = len(self.state.events)  # the deal is shown while the table waits
+        self._time_the_decision()
         if self.ended is None and (self.finished or self.error is not None):
             self.ended = self.clock.now()  # a game stopped by a rule breaking down is over too
         self.last = None  # windows opened by the last action have their frozen tables by now
@@ -162,6 +174,7 @@ class Room:
             if timer is not None:
                 timer.cancel()
         self._bot_timer = None
+        seating.disarm(self)
         listeners, self.listeners = self.listeners, []
         for listener in listeners:
             listener.send(closed_message(reason))
@@ -190,7 +203,7 @@ class Room:
         edition = self.game.edition
         message = {"type": "welcome", "room": self.id, "seat": seat, "edition": edition.name,
                    "variant": edition.variant, "players": self.game.players, "names": self.names(),
-                   "bots": [s in self.bots for s in range(self.game.players)],
+                   "bots": [self.labels[s] != "person" for s in range(self.game.players)],
                    "cards": self.cards, "answer_seconds": self.answer_seconds}
         if self.social is not None:
             message.update(self.social.welcome())
@@ -207,6 +220,8 @@ class Room:
             raise ActError(f"this game has stopped: {self.error}", "stopped")
         if self.finished:
             raise ActError("the game is over", "finished")
+        if self.waiting:
+            raise ActError("the game starts once everyone is ready", "waiting")
         if self.round is not None:
             self._answer(seat, prompt_id, choice)
             return
@@ -239,6 +254,40 @@ class Room:
             self._close_round()
         else:
             self._publish()
+
+    def ready(self, seat) -> None:
+        """The person at ``seat`` is ready to play (the waiting room: seating.py)."""
+        self._seating(seating.ready, seat)
+
+    def start(self, seat) -> None:
+        """The host starts the table now, bots standing in for those not ready."""
+        self._seating(seating.start, seat)
+
+    def take_over(self, seat) -> None:
+        """The person at ``seat`` plays it again, instead of the bot standing in."""
+        self._seating(seating.take_over, seat)
+
+    def _seating(self, action, seat) -> None:
+        try:
+            action(self, seat)
+        except seating.SeatingError as exc:
+            raise ActError(str(exc), exc.code) from None
+
+    def new_bot(self, seat: int, name: str):
+        """A bot of kind ``name`` for ``seat``, started on this game (a stand-in)."""
+        kinds = [name if s == seat else "person" for s in range(self.game.players)]
+        return seat_bots(self.game, kinds, self.seed)[seat]
+
+    def _time_the_decision(self) -> None:
+        """The turn clock runs for a person's decision the table waits for, else not."""
+        pending = None
+        if not self.waiting and self.round is None and self.error is None and not self.finished \
+                and self.released >= len(self.state.events):
+            pending = self.state.decision()
+        if pending is not None and pending.seat not in self.bots and pending.kind != "answer":
+            seating.arm_clock(self, pending)
+        else:
+            seating.disarm(self)
 
     # -- the engine -------------------------------------------------------------
     def _decision_id(self) -> str:
@@ -403,7 +452,7 @@ class Room:
 
     def _publish_to(self, listener: Listener) -> None:
         message = self.update(listener.seat, listener.cursor)
-        key = json.dumps({k: v for k, v in message.items() if k not in ("log", "remaining_ms")},
+        key = json.dumps({k: v for k, v in message.items() if k not in ("log", "remaining_ms", "clock_ms")},
                          sort_keys=True, default=str)
         if key == listener.last and not message["log"]:
             return
@@ -423,12 +472,16 @@ class Room:
         round_ = self.round
         message = {"type": "update", "view": table_view(self.display_state(), seat),
                    "log": log_entries(self.words, self.state.events, cursor, self.released, seat),
-                   "prompt": self.prompt(seat), "window": None, "error": self.error}
+                   "prompt": self.prompt(seat), "window": None, "error": self.error,
+                   "waiting": seating.waiting_view(self, seat), "standins": sorted(self.standins),
+                   "clock": seating.clock_view(self)}
+        if message["clock"] is not None:
+            message["clock_ms"] = message["clock"].pop("remaining_ms")
         if self.finished and self.released >= len(self.state.events):  # the end told: its summary
             message["summary"] = self.summary(seat)
         pending = self.state.decision() if round_ is None and self.error is None else None
         if pending is not None and pending.seat != seat and self._seen_deciding(pending.seat):
-            message["waiting"] = self.words.seat_name(pending.seat)  # who the table waits for
+            message["waiting_for"] = self.words.seat_name(pending.seat)  # who the table waits for
         if round_ is not None:
             message["window"] = {"id": round_.id, "question": self.words.round_question(round_.event, seat),
                                  "asked": seat in round_.options, "answered": seat in round_.chosen}
@@ -469,7 +522,7 @@ class Room:
 
     def prompt(self, seat) -> dict | None:
         """The question ``seat`` must answer now, with its buttons (None: nothing to do)."""
-        if seat is SPECTATOR or self.error is not None:
+        if seat is SPECTATOR or self.error is not None or self.waiting:
             return None
         round_ = self.round
         if round_ is not None:

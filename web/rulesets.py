@@ -227,6 +227,18 @@ class Rulesets(Editions):
             return self._paths[key]
         raise UsageError("no such ruleset: choose one from the list, or upload it again")
 
+    def kept(self, keys: list) -> list[str]:
+        """Those of ``keys`` (lobby keys of uploaded files) that still name a kept file."""
+        found = []
+        for key in keys:
+            if isinstance(key, str) and key.startswith(UPLOAD_KEY) and key not in found:
+                try:
+                    self.path(key)
+                except UsageError:
+                    continue
+                found.append(key)
+        return found
+
     # -- uploads --------------------------------------------------------------------
     def upload(self, files: list, client: str = "", in_use: set = frozenset()) -> dict:
         """Check uploaded rule files as ``kittens validate`` does (in a process of its own,

@@ -172,8 +172,10 @@ def next_seats(room, names: dict, results: list | None = None) -> tuple[str, dic
     players = room.config["players"]
     if results is None:
         results = room.summary(SPECTATOR)["results"]
+    # the people are here: the next game starts at once, each person playing their seat
     config = dict(room.config, seats=[room.config["seats"][(seat - 1) % players] for seat in range(players)],
-                  series=list(room.config.get("series") or [])[-99:] + [results])
+                  series=list(room.config.get("series") or [])[-99:] + [results],
+                  wait=False, standins=[], open=False)
     tokens = {(int(old) + 1) % players: token for old, token in room.tokens.items()}
     return (secrets.token_urlsafe(9), config, tokens,
             {(int(old) + 1) % players: name for old, name in names.items()})

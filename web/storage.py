@@ -67,6 +67,12 @@ CREATE TABLE IF NOT EXISTS rematches (
     room TEXT PRIMARY KEY,
     next TEXT NOT NULL
 );
+-- the seats of open tables someone has taken (web/open_tables.py)
+CREATE TABLE IF NOT EXISTS claims (
+    room TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    PRIMARY KEY (room, seat)
+);
 CREATE TABLE IF NOT EXISTS closed (
     id TEXT PRIMARY KEY,
     at REAL NOT NULL,
@@ -136,6 +142,30 @@ class Storage:
                                 [(room_id, first + i, json.dumps(option)) for i, option in enumerate(options)])
             self._progress(room_id, released, round_at, finished)
 
+    def set_config(self, room_id: str, config: dict) -> None:
+        """A room's config changed (it started, a bot stands in for a person, or no more)."""
+        with self._transaction():
+            self.db.execute("UPDATE rooms SET config = ? WHERE id = ?", (json.dumps(config), room_id))
+
+    def config(self, room_id: str) -> dict | None:
+        """A room's config as stored (None: no such room)."""
+        with self.lock:
+            row = self.db.execute("SELECT config FROM rooms WHERE id = ?", (room_id,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def claim(self, room_id: str, seat: int, token: str | None = None) -> None:
+        """Someone took a seat of an open table (with ``token``: its new token's digest)."""
+        with self._transaction():
+            self.db.execute("INSERT OR IGNORE INTO claims (room, seat) VALUES (?, ?)", (room_id, seat))
+            if token is not None:
+                self.db.execute("UPDATE seats SET token = ? WHERE room = ? AND seat = ?", (token, room_id, seat))
+
+    def claimed(self, room_id: str) -> set:
+        """The seats of a table someone has taken."""
+        with self.lock:
+            rows = self.db.execute("SELECT seat FROM claims WHERE room = ?", (room_id,)).fetchall()
+        return {seat for (seat,) in rows}
+
     def set_progress(self, room_id: str, released: int, round_at: int | None, finished: bool) -> None:
         with self._transaction():
             self._progress(room_id, released, round_at, finished)
@@ -182,7 +212,7 @@ class Storage:
         now = self.wall()
         with self._transaction():
             for table, column in (("actions", "room"), ("seats", "room"), ("names", "room"), ("chat", "room"),
-                                  ("rematches", "room"), ("rooms", "id")):
+                                  ("rematches", "room"), ("claims", "room"), ("rooms", "id")):
                 self.db.executemany(f"DELETE FROM {table} WHERE {column} = ?", [(rid,) for rid in reasons])
             self.db.executemany("INSERT OR REPLACE INTO closed (id, at, reason) VALUES (?, ?, ?)",
                                 [(rid, now, reason) for rid, reason in reasons.items()])

@@ -29,7 +29,7 @@ from ..about import EDITIONS_DIR
 from ..interpreter.engine.bots import BOTS
 from ..interpreter.engine.game import GameError
 from ..interpreter.rules.load import RuleError, UsageError
-from . import replay_view
+from . import replay_view, seating
 from .lanes import LaneError, raise_failure
 from .remote import RemoteRoom
 from .render import SPECTATOR
@@ -253,9 +253,17 @@ class Tables(Retiring):
             seed = secrets.randbelow(1 << 31)
         elif type(seed) is not int or not 0 <= seed < 1 << 63:
             raise UsageError("a seed is a whole number from 0")
+        wait, listed = request.get("wait", False), request.get("open", False)
+        if not isinstance(wait, bool) or not isinstance(listed, bool):
+            raise UsageError("say whether the table waits for everyone, and whether it is open, with true or false")
+        try:
+            clock = seating.turn_seconds(request.get("turn_seconds"))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
         config = {"rules": path, "variant": variant, "with": list(extras), "players": players,
                   "seats": seats, "given": _given(path, self.rulesets),
-                  "given_with": [_given(p, self.rulesets) for p in extras]}
+                  "given_with": [_given(p, self.rulesets) for p in extras], "wait": wait,
+                  "turn_seconds": clock, "standins": [], "open": listed, "name": name}
         tokens = {seat: secrets.token_urlsafe(18) for seat, kind in enumerate(seats) if kind == "person"}
         return config, seed, tokens, {seat: digest(token) for seat, token in tokens.items()}
 

@@ -370,7 +370,7 @@ class _ViewCompiler:
                 top = layer
                 break
         extends = top.data.get("extends")
-        return plugins.locate_edition(extends, os.path.dirname(top.path)) if extends else None
+        return plugins.locate_edition(extends, os.path.dirname(top.path), self.ws.sources.exists) if extends else None
 
     def _origin(self, path: tuple) -> Origin:
         doc, real = self.doc.route(path)

@@ -95,24 +95,25 @@ def shipped(name: str) -> str | None:
     return path if _bare(name) and os.path.isfile(path) else None
 
 
-def locate_edition(reference: str, folder: str = ".") -> str | None:
+def locate_edition(reference: str, folder: str = ".", exists=os.path.isfile) -> str | None:
     """The edition file an `extends` names: a rule file (relative to ``folder``) or the
-    name of a shipped edition. None if there is none."""
+    name of a shipped edition. None if there is none. ``exists`` says whether a path can
+    be read (a workspace's: a text held in memory counts, as for files uploaded together)."""
     path = os.path.normpath(os.path.join(folder, reference))
-    if os.path.isfile(path) and path.endswith(RULE_FILE):
+    if exists(path) and path.endswith(RULE_FILE):
         return path
     return shipped(reference)
 
 
-def locate(reference: str, folder: str = ".") -> str | None:
+def locate(reference: str, folder: str = ".", exists=os.path.isfile) -> str | None:
     """The expansion file a reference names: a rule file (relative to ``folder``), a
     folder holding expansion.yaml, the name of a shipped expansion, or an installed
-    expansion's name. None if none is found."""
+    expansion's name. None if none is found. ``exists`` as for locate_edition."""
     path = os.path.normpath(os.path.join(folder, reference))
     if os.path.isdir(path):
         inside = os.path.join(path, EXPANSION_FILE)
-        return inside if os.path.isfile(inside) else None
-    if os.path.isfile(path):
+        return inside if exists(inside) else None
+    if exists(path):
         return path if path.endswith(RULE_FILE) else None
     if _bare(reference):
         found = shipped(reference)

@@ -117,7 +117,7 @@ def _resolve(ws, stack: Stack, path: str, expansions: tuple, chain: tuple) -> bo
         return False
     if kind == "expansion":
         folder = os.path.dirname(doc.path)
-        base = plugins.locate_edition(doc.data["base"], folder)
+        base = plugins.locate_edition(doc.data["base"], folder, ws.sources.exists)
         if not ws.may_read(doc, ("base",), base or os.path.join(folder, doc.data["base"])):
             return False  # found or not: whether a file is there is not for it to learn
         base_doc, base_kind = ws.load(base) if base else (None, None)
@@ -189,7 +189,7 @@ def _extended(ws, stack: Stack, doc: Document, chain: tuple) -> bool:
                                  f"editions extend each other more than {MAX_EXTENDS_DEPTH} deep"))
         return False
     folder = os.path.dirname(doc.path)
-    parent = plugins.locate_edition(doc.data["extends"], folder)
+    parent = plugins.locate_edition(doc.data["extends"], folder, ws.sources.exists)
     if not ws.may_read(doc, ("extends",), parent or os.path.join(folder, doc.data["extends"])):
         return False
     if parent is None:
@@ -207,7 +207,7 @@ def _extended(ws, stack: Stack, doc: Document, chain: tuple) -> bool:
         return False
     applied = []
     for index, reference in enumerate(doc.data.get("apply", [])):
-        found = plugins.locate(reference, folder)  # refused below when outside: not read here
+        found = plugins.locate(reference, folder, ws.sources.exists)  # refused below when outside: not read here
         extra_doc, extra_kind = ws.load(found) if found and not ws.outside(found) else (None, None)
         if extra_kind == "expansion":
             applied.append(extra_doc)
@@ -221,7 +221,7 @@ def _extended(ws, stack: Stack, doc: Document, chain: tuple) -> bool:
     if not stack.complete:
         return False
     for index, reference in enumerate(doc.data.get("apply", [])):
-        found = plugins.locate(reference, folder)
+        found = plugins.locate(reference, folder, ws.sources.exists)
         if not ws.may_read(doc, ("apply", index), found or os.path.join(folder, reference)):
             return False
         if found is None:

@@ -33,10 +33,138 @@ async function start() {
   $("players").onchange = seats;
   $("create").onclick = create;
   $("files").onchange = upload;
+  showMyUploads();
   chosen();
+  recallUploads();
+  $("open-refresh").onclick = openTables;
+  openTables();
+}
+
+// -- the server's open tables, with their free seats: one click takes a seat
+async function openTables() {
+  let tables = [];
+  try { tables = (await (await fetch("/api/open")).json()).tables; } catch (e) { tables = []; }
+  $("open-none").hidden = tables.length > 0;
+  $("open-list").replaceChildren(...tables.map((t) => {
+    const row = el("li");
+    row.dataset.room = t.room;
+    const people = t.seats.filter((k) => k === "person").length;
+    row.append(el("strong", null, t.name + (t.variant ? ` (${t.variant})` : "")),
+      el("span", "muted", ` ${t.players} players, ${people - t.free.length} of ${people} people seated`
+        + (t.waiting ? ", in the waiting room" : ", playing") + (t.turn_seconds ? `, ${t.turn_seconds} s a decision` : "") + " "));
+    t.free.forEach((seat) => {
+      const take = el("button", "small", `Take seat ${seat}`);
+      take.type = "button";
+      take.onclick = () => join(t.room, seat, take);
+      row.append(take);
+    });
+    return row;
+  }));
+}
+async function join(room, seat, button) {
+  button.disabled = true;
+  const response = await fetch("/api/open/join", {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ room, seat }) });
+  const result = await response.json();
+  if (!response.ok) {
+    button.replaceWith(el("span", "error", result.error));
+    setTimeout(openTables, 1500);
+    return;
+  }
+  location.assign(result.link);  // the seat's page, with its own link
 }
 
 function current() { return entries.get($("ruleset").value); }
+
+// -- this device's uploads: remembered in the browser (their lobby keys and entries), shown
+// again after a reload for as long as the server keeps the files
+const store = {  // a private window may remember nothing
+  get(key) { try { return localStorage.getItem(key); } catch (e) { return null; } },
+  set(key, value) { try { localStorage.setItem(key, value); } catch (e) { /* not kept */ } },
+};
+const MY_UPLOADS = "kittens-uploads", UPLOADS_KEPT = 20;
+function myUploads() {
+  try {
+    const list = JSON.parse(store.get(MY_UPLOADS) || "[]");
+    return Array.isArray(list) ? list.filter((u) => u && Array.isArray(u.playable) && Array.isArray(u.files)) : [];
+  } catch (e) { return []; }
+}
+function keepUploads(list) { store.set(MY_UPLOADS, JSON.stringify(list.slice(0, UPLOADS_KEPT))); }
+function remember(result) {
+  const list = myUploads().filter((u) => u.upload !== result.upload);
+  list.unshift({ upload: result.upload, files: result.files, at: Date.now(), playable: result.playable });
+  keepUploads(list);
+  showMyUploads();
+}
+async function recallUploads() {
+  // the server says which of them it still keeps (it lets old uploads go to make room)
+  const list = myUploads();
+  if (!list.length) return;
+  const keys = list.flatMap((u) => u.playable.map((e) => e.key)).slice(0, 50);
+  let kept = [];
+  try {
+    const response = await fetch("/api/uploads/kept", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ keys }) });
+    if (!response.ok) return;  // asked too fast, say: try at the next load
+    kept = (await response.json()).kept;
+  } catch (e) { return; }
+  const still = list.map((u) => ({ ...u, playable: u.playable.filter((e) => kept.includes(e.key)) }))
+    .filter((u) => u.playable.length);
+  keepUploads(still);
+  showMyUploads();
+}
+function uploadedGroup() {
+  let group = $("ruleset").querySelector("optgroup.uploaded");
+  if (!group) {
+    group = el("optgroup", "uploaded");
+    group.label = "Uploaded";
+    $("ruleset").append(group);
+  }
+  return group;
+}
+function showMyUploads() {
+  // the lobby's list of rules gets them all, newest first; the upload section lists them
+  // with a button to forget one on this device
+  const list = myUploads();
+  const group = uploadedGroup();
+  const chosenKey = $("ruleset").value;
+  group.replaceChildren(...list.flatMap((u) => u.playable.map((entry) => {
+    entries.set(entry.key, entry);
+    const option = el("option", null, `${entry.name} (${entry.file})`);
+    option.value = entry.key;
+    return option;
+  })));
+  group.hidden = !list.length;
+  if (entries.has(chosenKey) && [...$("ruleset").options].some((o) => o.value === chosenKey)) $("ruleset").value = chosenKey;
+  const box = $("my-uploads");
+  box.hidden = !list.length;
+  const rows = list.map((u) => {
+    const row = el("li");
+    row.dataset.upload = u.upload;
+    const when = new Date(u.at).toLocaleString();
+    row.append(el("span", null, `${u.playable.map((e) => e.name).join(", ")} `),
+      el("span", "muted", `(${u.files.join(", ")}; ${when}) `));
+    const forget = el("button", "small", "Forget");
+    forget.type = "button";
+    forget.title = "Take this upload off this device's list (the server lets it go in time)";
+    forget.onclick = () => {
+      keepUploads(myUploads().filter((v) => v.upload !== u.upload));
+      showMyUploads();
+      if (!entries.has($("ruleset").value) || !$("ruleset").value) $("ruleset").selectedIndex = 0;
+      chosen();
+    };
+    const play = el("button", "small", "Play this");
+    play.type = "button";
+    play.onclick = () => {
+      $("ruleset").value = u.playable[0].key;
+      chosen();
+      $("make").scrollIntoView({ behavior: "smooth" });
+    };
+    row.append(play, forget);
+    return row;
+  });
+  $("my-uploads-list").replaceChildren(...rows);
+}
 
 function chosen() {
   const entry = current();
@@ -113,6 +241,9 @@ async function create() {
     seats: [...$("seats").querySelectorAll("select")].map((s) => s.value),
   };
   if ($("seed").value !== "") body.seed = Number($("seed").value);
+  body.wait = $("wait").checked;
+  body.turn_seconds = Number($("turn-seconds").value) || 0;
+  body.open = $("open").checked;
   const response = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const result = await response.json();
   if (!response.ok) {
@@ -132,7 +263,7 @@ function showLinks(result) {
     anchor.href = url;
     anchor.target = "_blank";
     anchor.rel = "noopener";
-    item.append(el("strong", null, `${label}: `), anchor);
+    item.append(el("strong", null, `${label}: `), anchor, invite(label, url));
     return item;
   };
   for (const seat of result.seats) {
@@ -149,6 +280,54 @@ function showLinks(result) {
     + "To play with phones and laptops on your network, start the server with `kittens serve --host 0.0.0.0`, "
     + "open this page at this computer's network address (the server prints it), and make the table there.";
   $("made").scrollIntoView({ behavior: "smooth" });
+}
+
+function invite(label, url) {
+  // a link's copy button and QR code (drawn by the server as SVG, shown on demand)
+  const tools = el("span", "invite");
+  const copy = el("button", "small", "Copy");
+  copy.type = "button";
+  copy.setAttribute("aria-label", `Copy the link: ${label}`);
+  copy.onclick = async () => {
+    copy.textContent = await copyText(url) ? "Copied" : "Select the link and copy it";
+    setTimeout(() => { copy.textContent = "Copy"; }, 2000);
+  };
+  const show = el("button", "small", "QR code");
+  show.type = "button";
+  show.setAttribute("aria-expanded", "false");
+  show.setAttribute("aria-label", `Show a QR code of the link: ${label}`);
+  const code = el("div", "qr");
+  code.hidden = true;
+  show.onclick = async () => {
+    const open = code.hidden;
+    code.hidden = !open;
+    show.setAttribute("aria-expanded", String(open));
+    if (!open || code.firstChild) return;
+    const response = await fetch("/api/qr", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text: url }) });
+    if (!response.ok) { code.append(el("p", "error", "The QR code could not be drawn: copy the link instead.")); return; }
+    const image = el("img");
+    image.src = URL.createObjectURL(await response.blob());
+    image.alt = `QR code of the link: ${label}`;
+    code.append(image, el("span", "muted", `Scan it with a phone's camera to open: ${label}`));
+  };
+  tools.append(copy, show, code);
+  return tools;
+}
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch (e) {  // no clipboard here (an address that is not localhost, over http): the old way
+    const area = el("textarea");
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    let done = false;
+    try { done = document.execCommand("copy"); } catch (e2) { done = false; }
+    area.remove();
+    return done;
+  }
 }
 
 async function upload() {
@@ -169,15 +348,7 @@ async function upload() {
     + (result.playable.length ? " Ready to play: it is chosen above." : errors ? " Fix the errors and pick the files again." : "");
   showDiagnostics(result, sources);
   if (result.playable.length) {
-    const group = el("optgroup");
-    group.label = "Uploaded";
-    for (const entry of result.playable) {
-      entries.set(entry.key, entry);
-      const option = el("option", null, `${entry.name} (${entry.file})`);
-      option.value = entry.key;
-      group.append(option);
-    }
-    $("ruleset").append(group);
+    remember(result);  // listed for this device, after a reload too
     $("ruleset").value = result.playable[0].key;
     chosen();
     $("make").scrollIntoView({ behavior: "smooth" });

@@ -74,11 +74,13 @@ function chip(label, hint) {
   return node;
 }
 
+let retryTimer = null;  // the reconnect note's countdown
 function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(`${scheme}//${location.host}/ws/${roomId}`);
   socket.onopen = () => {
     retry = 0;
+    clearInterval(retryTimer);
     $("connection").hidden = true;
     socket.send(JSON.stringify({ type: "hello", token, social: true }));
   };
@@ -86,9 +88,20 @@ function connect() {
   socket.onclose = () => {
     const wait = Math.min(10000, 500 * 2 ** retry++);
     setOffline(true);
-    note(`Connection lost: nothing you click can reach the table. Trying again in ${Math.round(wait / 1000) || 1} s...`);
+    countDown(Date.now() + wait);
     setTimeout(connect, wait);
   };
+}
+function countDown(at) {
+  // the note says, second by second, when the page tries again
+  clearInterval(retryTimer);
+  const show = () => {
+    const left = Math.ceil((at - Date.now()) / 1000);
+    note("Connection lost: nothing you click can reach the table. "
+      + (left > 0 ? `Trying again in ${left} s...` : "Trying again now..."));
+  };
+  show();
+  retryTimer = setInterval(show, 250);
 }
 function setOffline(down) {
   // while the server cannot be reached, its buttons are off and the window's clock stands
@@ -99,10 +112,14 @@ function setOffline(down) {
   if (down) {
     online = [];  // who is online is unknown from here
     if (lastView) renderSeats(lastView);
-    document.querySelectorAll("#prompt button, #window button, #rematch, #chat-form button, #name-form button")
-      .forEach((b) => { b.disabled = true; });
+    document.querySelectorAll("#prompt button, #window button, #rematch, #chat-form button, #name-form button, "
+      + "#waiting button, #standin button").forEach((b) => { b.disabled = true; });
   } else {
     pausedLeft = null;
+    // connected again: what stays on the page comes back on (the prompt and the window
+    // are drawn anew by the next update)
+    document.querySelectorAll("#rematch, #chat-form button, #name-form button")
+      .forEach((b) => { b.disabled = false; });
   }
 }
 function note(message) {
@@ -196,7 +213,7 @@ function showWatchers(count) {
 function renderPeople() {
   showWho();
   $("name-form").hidden = mySeat === null || named[mySeat];
-  if (lastView) { renderSeats(lastView); renderTurn(lastView); }
+  if (lastView) { renderSeats(lastView); renderTurn(lastView); night.people(); }
 }
 function follow(room) {
   // the next game at this table: the same link (the seat's token) opens the seat there
@@ -228,8 +245,9 @@ function update(message) {
   renderPrompt(message);
   renderOver(view);
   renderSummary(message.summary);
-  $("waiting").hidden = !message.waiting || !!message.prompt;
-  $("waiting").textContent = message.waiting ? `Waiting for ${message.waiting}...` : "";
+  $("waiting-for").hidden = !message.waiting_for || !!message.prompt;
+  $("waiting-for").textContent = message.waiting_for ? `Waiting for ${message.waiting_for}...` : "";
+  night.update(message, () => ({ mySeat, names, online, send }));  // the waiting room, stand-ins, the clock
   announceTurn(message);
   // a page in a background tab tells its person in the tab's title that they are asked
   document.title = (message.prompt ? (message.prompt.kind === "window" ? "Answer? " : "Your turn! ") : "")
@@ -325,6 +343,7 @@ function renderSeats(view) {
     }
     return box;
   }));
+  night.decorate($("seats"));
 }
 
 function pile(label, big, extra) {
