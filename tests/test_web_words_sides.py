@@ -145,9 +145,9 @@ def test_the_table_says_whom_it_waits_for_to_everyone_but_that_person():
     room.step()
     current = room.state.decision().seat
     name = room.words.seat_name(current)
-    assert "waiting" not in room.update(current, 0)
+    assert "waiting_for" not in room.update(current, 0)
     for reader in [seat for seat in range(3) if seat != current] + [WATCHER]:
-        assert room.update(reader, 0)["waiting"] == name
+        assert room.update(reader, 0)["waiting_for"] == name
 
 
 def test_a_name_chosen_later_replaces_seat_0_in_the_lines_before():
