@@ -9,7 +9,9 @@ kittens test . || status=1
 for f in *.yaml; do
   for p in 2 4; do
     if out=$(kittens run "$f" -p "$p" -g 20 2>&1); then
-      echo "run $f -p $p: $(echo "$out" | grep -m1 -iE 'games|finished' | cut -c1-100)"
+      won=$(echo "$out" | grep -c ' wins after ')
+      echo "run $f -p $p: $won of 20 games finished; $(echo "$out" | grep -m1 'mean turns' | sed 's/;.*//; s/^ *//')"
+      [ "$won" -eq 20 ] || status=1
     else
       echo "RUN FAILED $f -p $p"; echo "$out" | tail -5; status=1
     fi
