@@ -438,6 +438,12 @@ def _how_to_write(option) -> str:
 def _chance_outcome(pending: Chance, wanted) -> tuple:
     """(the outcome to apply, None), or (None, what is wrong with ``wanted``)."""
     candidates = pending.info.get("cards", [])
+    if pending.kind == "pick" and "numbers" in pending.info:  # random_number: the number itself
+        low, high = pending.info["numbers"]
+        if isinstance(wanted, bool) or not isinstance(wanted, int) or not low <= wanted <= high:
+            return None, (f"the next chance event is a random number from {low} to {high}: give the "
+                          f"number itself (`chance: {high}`), not {wanted!r}")
+        return wanted - low, None
     if pending.kind == "pick":
         what = f"the next chance event is a random pick of one card among {candidates}"
         if isinstance(wanted, str):

@@ -58,3 +58,68 @@ def test_a_range_it_cannot_pick_from_stops_the_game_naming_the_card(tmp_path, lo
     edition = house(tmp_path, CARD.format(low=low, high=high))
     with pytest.raises(GameError, match="random_number"):
         rolled(edition, 0)
+
+
+# -- a player kept in a counter, chosen in secret (probes 2 and 3: Ghost Jury, Hitman) ------------
+HUNT = """counters:
+  target: {start: -1, visible: owner}
+actions:
+  - id: mark
+    title: Mark a target
+    text: Pick, in secret, another player to hunt.
+    per_turn: 1
+    effect: set_counter("target", seat_number(choose_player(others(), secret=true)))
+checks:
+  - id: caught
+    text: Whoever holds the Tacocats of their target's seat... (a test of reading it back)
+    if: player_in_seat(counter("target")) == next_player() and count(hand(me)) > 5
+    effect: draw(me)
+"""
+
+
+def test_a_player_chosen_in_secret_is_kept_in_a_counter_and_read_back(tmp_path):
+    from test_phases import laid_out, value
+
+    from kittens.interpreter.engine.events import for_seat
+
+    edition = house(tmp_path, HUNT)
+    state = laid_out(edition, 3, {0: ["skip"]}, ["tacocat"] * 4)
+    state.apply_action("act mark")
+    assert state.decision().info.get("secret") is True and state.legal_actions() == [1, 2]
+    state.apply_action(2)
+    assert state.table.counters["target"] == [2, -1, -1]
+    assert value(state, 'player_in_seat(counter("target"))') == 2
+    assert value(state, 'player_in_seat(counter("target", next_player()))') is None  # no seat -1
+    for seat in (1, 2):  # nobody else learns whom seat 0 picked
+        seen = [for_seat(event, seat) for event in state.events]
+        assert not any(event and event.get("type") in ("decision", "counter") and
+                       (event.get("option") == 2 or event.get("value") == 2) for event in seen), seat
+
+
+@pytest.mark.parametrize("roll, passes, message", [
+    (6, True, None),
+    (1, False, "counter"),                       # a one is kept as a one
+    (7, False, "a random number from 1 to 6: give the number itself"),
+])
+def test_a_scenario_fixes_a_random_number_by_the_number_itself(tmp_path, roll, passes, message):
+    from kittens.authoring.scenario import ScenarioRunner
+
+    house(tmp_path, CARD.format(low=1, high=6))
+    (tmp_path / "roll.yaml").write_text(f"""format: 1
+kind: scenario
+description: Seat 0 rolls; the roll is fixed.
+edition: house.yaml
+players: 2
+hands:
+  0: [dice]
+draw_pile: [tacocat, beard_cat]
+steps:
+  - {{seat: 0, do: play dice}}
+  - {{chance: {roll}}}
+expect:
+  counters: {{rolled: {{0: 6}}}}
+""", encoding="utf-8")
+    outcome = ScenarioRunner().run(str(tmp_path / "roll.yaml"))
+    assert outcome.passed is passes, outcome.message
+    if message:
+        assert message in outcome.message, outcome.message

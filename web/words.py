@@ -132,6 +132,8 @@ class Words:
         if kind == "choose_number":  # a bid, how many: a secret one is told to nobody else
             secret = " (only you will know it until it is shown)" if info.get("secret") else ""
             return f"{source}: pick a number from {info.get('low')} to {info.get('high')}{secret}"
+        if kind == "choose_player" and info.get("secret"):
+            return f"{source}: pick a player (only you will know whom until it is shown)"
         what = {"choose_player": "pick a player", "choose_card": "pick a card",
                 "choose_title": "name a card", "choose_position": "where in the draw pile?",
                 "blind_pick": "take the card you can tell apart, or one at random?"}

@@ -222,6 +222,18 @@ def next_player(ctx, after):
 
 
 @primitive([("player", PLAYER, "me")], INT, QUERY,
+           'The seat number of `player`: 0 for the first player, one more for each seat after it. It is the number a counter holds for a player (`set_counter("target", seat_number(p))`), read back with `player_in_seat`; a player chosen in secret gives a number as secret.')
+def seat_number(ctx, player):
+    return player
+
+
+@primitive([("number", INT)], PLAYER, QUERY,
+           'The player in seat `number`, whether still in the game or out (`player_in_seat(counter("target"))`); nobody for a number that is no seat, such as a counter never set.')
+def player_in_seat(ctx, number):
+    return number if 0 <= number < ctx.table.players else None
+
+
+@primitive([("player", PLAYER, "me")], INT, QUERY,
            'How many turns `player` still owes, counting the one being played.')
 def owed(ctx, player):
     return min(ctx.table.owed[player], NUMBER_LIMIT)
@@ -467,13 +479,16 @@ def choose_kind(ctx, among, by):
     return Decision(by, "choose_card", options, values, ctx.state.about(ctx))
 
 
-@primitive([("among", PLAYERS), ("by", PLAYER, "me")], PLAYER, CHOICE,
-           '`by` picks one player of `among`; nobody is asked when there is only one. A card cannot be played when there is none to pick.')
-def choose_player(ctx, among, by):
+@primitive([("among", PLAYERS), ("by", PLAYER, "me"), ("secret", BOOL, "false")], PLAYER, CHOICE,
+           '`by` picks one player of `among`; nobody is asked when there is only one. A card cannot be played when there is none to pick. With `secret=true` only `by` learns whom, as with `choose_number`: a vote or a secret target, kept in a counter only its owner sees (`set_counter("target", seat_number(choose_player(others(), secret=true)))`) and shown once used where everyone sees it.')
+def choose_player(ctx, among, by, secret):
     seats = list(seats_of(among))
     if len(seats) < 2:  # like choose_kind: a choice of one is no choice (and its only
         # seat was already known to `by`, so nothing leaks)
         return chosen_alone(ctx, by, "choose_player", seats, seats[0]) if seats else None
+    if secret:
+        return Decision(by, "choose_player", seats, None, {**ctx.state.about(ctx), "secret": True},
+                        (_kept_secret, (by,)))
     return Decision(by, "choose_player", seats, None, ctx.state.about(ctx))
 
 
@@ -867,7 +882,7 @@ NAMES = SimpleNamespace(**{name: name for name in PRIMITIVES})
 
 #: queries that may give no player at all (a card nobody has played yet): like
 #: choices with nothing to choose, what takes their value then does nothing
-MAY_GIVE_NOTHING = frozenset({NAMES.played_by})
+MAY_GIVE_NOTHING = frozenset({NAMES.played_by, NAMES.player_in_seat})
 
 #: names an effect can use without defining them, by context, with their types
 BUILTIN_NAMES = {

@@ -223,6 +223,13 @@ def _choose_number(a: _Args) -> str:
     return f"a number from {a['low']} to {a['high']} that {_does(a.by(), 'choose', 'chooses')}{told}"
 
 
+def _in_secret(a: _Args) -> str:
+    """" in secret (...)" for a choice made with `secret=true`, else nothing."""
+    secret = a.get("secret")
+    return (" in secret (nobody else learns it until it is shown)"
+            if isinstance(secret, s.BoolLit) and secret.value else "")
+
+
 def _within(a: _Args) -> str:
     """" within the top 3 places" for `choose_position(..., within=3)`, else nothing."""
     within = a.get("within")
@@ -276,7 +283,9 @@ WORDING = dict(
     blind_pick=lambda a: (f"a card {_does(a.by(), 'take', 'takes')} unseen "
                           f"from {a['cards']} (at random, unless a distinct back gives it away)"),
     choose_kind=lambda a: f"one of {a['among']} ({_does(a.by(), 'pick', 'picks')} which kind)",
-    choose_player=lambda a: f"a player {_does(a.by(), 'choose', 'chooses')} among {a['among']}",
+    choose_player=lambda a: f"a player {_does(a.by(), 'choose', 'chooses')} among {a['among']}{_in_secret(a)}",
+    seat_number=lambda a: f"the seat number of {a['player']}",
+    player_in_seat=lambda a: f"the player in seat {a['number']}",
     choose_card=_choose_card,
     choose_title=lambda a: f"a card title {_does(a.by(), 'name', 'names')}",
     choose_position=lambda a: f"a place in {a['zone']}{_within(a)} that {_does(a.by(), 'choose', 'chooses')}",
