@@ -795,7 +795,8 @@ def _phase_blocks(edition: Edition, ctx) -> list:
         blocks.append(Para(_sentence(f"every player keeps a {'public ' if public else ''}count of " + _and(kept)),
                            "Counters:"))
     if edition.restrictions:
-        blocks.append(Heading(3, "Limits on every play"))
+        spends = any("spending" in limit.applies_to for limit in edition.restrictions)
+        blocks.append(Heading(3, "Limits on every play" + (" and on what effects spend" if spends else "")))
         for limit in edition.restrictions:
             what = {("plays",): "a card, combo or action may be played only if ",
                     ("spending",): "an effect may spend a card (as the Defuse a kitten looks for) only if "}.get(
