@@ -319,3 +319,60 @@ def test_the_rulesheet_words_moments_answers_and_limits_on_spending(path, senten
     for sentence in sentences:
         assert sentence in text, sentence
     assert "Bodyguard can also cancel it" not in text  # a moment's answer never cancels a card
+
+
+# -- hostile uses end, with a clear error where they cannot ---------------------------------
+def test_a_replacement_that_replaces_itself_applies_once(tmp_path):
+    """Instead of going out, go out: the elimination its own effect makes is not met again
+    (it looped until Python's recursion limit)."""
+    edition = house(tmp_path, """triggers:
+  - id: again
+    on: player_out
+    at: before
+    text: Instead of going out, go out.
+    effect: |
+      cancel()
+      eliminate(me)
+""")
+    state = laid_out(edition, 3, {0: ["tacocat"]}, ["exploding_kitten", "beard_cat"])
+    take(state, "draw")
+    assert state.table.alive == [False, True, True] and "kept_in" not in kinds(state)
+
+
+def test_a_draw_replaced_by_the_same_draw_stops_with_the_rules_error(tmp_path):
+    from kittens.interpreter.lang.errors import GameError
+
+    edition = house(tmp_path, """triggers:
+  - id: again
+    on: card_drawn
+    at: before
+    text: Instead of drawing a card, put it back and draw.
+    effect: |
+      cancel()
+      move(this, draw_pile)
+      draw(me)
+""")
+    state = laid_out(edition, 3, {0: ["tacocat"]}, ["beard_cat", "cattermelon"])
+    with pytest.raises(GameError, match="draw again 100 times"):
+        take(state, "draw")
+
+
+def test_answers_that_set_each_other_off_end_with_the_cards_held(tmp_path):
+    """A card that answers cards entering the discard pile lands there itself when played:
+    each answer opens the next window, until nobody holds one."""
+    edition = house(tmp_path, """define_cards:
+  - id: echo
+    title: Echo
+    tags: [action]
+    text: Play this when a card lands on the discard pile; draw a card.
+    when: reaction
+    answers: [{on: card_enters, zone: discard_pile}]
+    effect: draw(me)
+""")
+    state = laid_out(edition, 3, {0: ["skip"], 1: ["echo", "echo"], 2: ["echo"]}, ["beard_cat"] * 8)
+    take(state, "play skip")
+    played = 0
+    while state.decision().kind == "answer":
+        take(state, state.legal_actions()[1])
+        played += 1
+    assert played == 3 and not any(c.id == "echo" for h in state.table.hands for c in h.cards)

@@ -99,11 +99,14 @@ class GoingOutFrame(Frame):
             if not table.alive[self.seat]:
                 return None
             self.meeting = before(state, "player_out", self.seat, [])
+            state.outs_met.add(self.seat)
             out = state.call(self.meeting)
             if out is not None:
                 return out
+        state.outs_met.discard(self.seat)
         if self.meeting.result:
-            table.log.emit("kept_in", seat=self.seat)
+            if table.alive[self.seat]:  # (its own effect may have taken them out after all)
+                table.log.emit("kept_in", seat=self.seat)
         elif table.alive[self.seat] and not table.finished:
             table.eliminate(self.seat)
         return None
@@ -125,12 +128,19 @@ class DrawMeetingFrame(Frame):
     def step(self, state, value):
         game, table = state.game, state.table
         if self.meeting is None and "card_drawn" in game.phases.before_moments:
+            if state.draw_nesting >= MAX_DRAW_NESTING:  # (a rule that draws instead of each draw)
+                raise RuleRuntimeError(
+                    f"'{self.inst.id}': drawing made its drawer draw again {MAX_DRAW_NESTING} times within "
+                    "one draw (a `card_drawn` rule that draws); draw only on a condition that stops")
             self.meeting = before(state, "card_drawn", self.seat, [self.inst])
+            state.draw_nesting += 1
             out = state.call(self.meeting)
             if out is not None:
                 return out
         if not self.drawn:
             self.drawn = True
+            if self.meeting is not None:
+                state.draw_nesting -= 1
             if ("card_drawn", None) in table.watch:
                 table.moments.append(("card_drawn", self.seat, self.inst, None))
             if self.meeting is not None and self.meeting.result:

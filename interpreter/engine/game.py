@@ -201,6 +201,7 @@ class State(Machine):
         self.history: list = []  # every option and chance outcome applied, in order
         self.draw_nesting = 0
         self.hooking: set = set()  # uids of cards whose `instead_of_draw` is running
+        self.outs_met: set = set()  # seats whose `player_out` is being met before it happens
         self.playing_as = 0  # how deep `play_as` effects are nested
         self._pending = None
         self._sampled = None  # a chance order sampled for legal_actions(), until applied
@@ -344,7 +345,9 @@ class State(Machine):
     def going_out(self, seat: int):
         """Take ``seat`` out (the `eliminate` primitive): at once, or, where the edition
         meets `player_out` before it happens, a frame that does so unless it is cancelled."""
-        if "player_out" in self.game.phases.before_moments:
+        # a replacement meets an elimination once: an `eliminate` of the same player from
+        # its own effect (instead of going out... go out) takes them out at once
+        if "player_out" in self.game.phases.before_moments and seat not in self.outs_met:
             return GoingOutFrame(seat)
         self.table.eliminate(seat)
         return None
@@ -428,6 +431,7 @@ class State(Machine):
         other.step_budget = self.step_budget
         other.history = list(self.history)
         other.hooking = set(self.hooking)
+        other.outs_met = set(self.outs_met)
         other.playing_as = self.playing_as
         other.stack = remap(self.stack, memo)
         other._pending = remap(self._pending, memo)
