@@ -28,7 +28,7 @@ def counters(state, name: str) -> list:
 
 # -- the names are new -------------------------------------------------------------
 NEW = ("extra_turns", "turn_number", "whose_turn", "last_played", "played_this_turn", "played_last_turn",
-       "answered_player", "random_number", "seat_number", "player_in_seat")
+       "answered_player", "random_number", "seat_number", "player_in_seat", "out_in_order", "first_of")
 
 
 @pytest.mark.parametrize("name", NEW)
@@ -316,3 +316,18 @@ def test_a_deal_into_a_shared_zone_is_refused_at_its_name(tmp_path):
     diagnostics = validate_paths([str(path)]).diagnostics
     found = [d for d in diagnostics if d.code == "unknown-zone"]
     assert found and "per-player zone" in found[0].message, [d.render() for d in diagnostics]
+
+
+def test_out_in_order_keeps_the_order_players_went_out(tmp_path):
+    """Probes 2 and 3 (Ghost Whisper, Spectator Pick) wanted the first or last player out."""
+    from test_phases import value
+    state = laid_out(load_edition("original"), 4, {0: ["skip"]}, ["beard_cat"] * 6)
+    for seat in (2, 0, 3):
+        state.table.eliminate(seat)
+        if seat == 0:
+            state.table.revive(2)
+    assert value(state, "count(out_in_order())", me=1) == 2
+    assert state.table.gone_out == [0, 3]
+    assert value(state, "first_of(out_in_order())", me=1) == 0
+    assert value(state, "first_of(out_players())", me=1) == 3  # turn order from seat 1, as before
+    assert state.clone().table.gone_out == [0, 3]

@@ -240,6 +240,7 @@ class Table:
         # order, and the cards of the last play that put cards down (a card, combo or answer)
         self.turn_plays: list = []
         self.last_turn_plays: list = []  # turn_plays of the turn before the one under way
+        self.gone_out: list = []  # the seats that are out, in the order they went out
         self.last_play: list = []
         self.current = 0
         self.direction = 1
@@ -311,6 +312,7 @@ class Table:
         other.cards = [memo[id(inst)] for inst in self.cards]
         other.turn_plays = [(seat, memo[id(inst)]) for seat, inst in self.turn_plays]
         other.last_turn_plays = [(seat, memo[id(inst)]) for seat, inst in self.last_turn_plays]
+        other.gone_out = list(self.gone_out)
         other.last_play = [memo[id(inst)] for inst in self.last_play]
         other.moments = [(kind, seat, memo.get(id(card), card), key) for kind, seat, card, key in self.moments]
         memo[id(self)] = other
@@ -797,6 +799,7 @@ class Table:
         going = [s for s in (self.team(seat) if self.together else (seat,)) if self.alive[s]]
         for out in going:
             self.alive[out] = False
+            self.gone_out.append(out)
             self.owed[out] = self.bonus[out] = 0
             self.attacked[out] = False
             self.log.seat_out(out)
@@ -821,6 +824,7 @@ class Table:
         if self.alive[seat] or self.finished or self.ending:
             return
         self.alive[seat] = True
+        self.gone_out.remove(seat)
         self.owed[seat] = self.bonus[seat] = 0
         self.attacked[seat] = False
         self._orders.clear()

@@ -208,6 +208,19 @@ def out_players(ctx):
     return [seat for seat in ((me + i * table.direction) % n for i in range(1, n + 1)) if not alive[seat]]
 
 
+@primitive([], PLAYERS, QUERY,
+           'Every player who is out of the game, in the order they went out, the first to go out first (a player who came back and went out again counts from the last time).')
+def out_in_order(ctx):
+    return list(ctx.table.gone_out)
+
+
+@primitive([("among", PLAYERS)], PLAYER, QUERY,
+           'The first player of `among` (`first_of(out_in_order())`: the first to go out); nobody when `among` is empty.')
+def first_of(ctx, among):
+    seats = seats_of(among)
+    return seats[0] if seats else None
+
+
 @primitive([("among", PLAYERS)], PLAYERS, QUERY,
            'The players of `among` who hold at least one card.')
 def with_cards(ctx, among):
@@ -882,7 +895,7 @@ NAMES = SimpleNamespace(**{name: name for name in PRIMITIVES})
 
 #: queries that may give no player at all (a card nobody has played yet): like
 #: choices with nothing to choose, what takes their value then does nothing
-MAY_GIVE_NOTHING = frozenset({NAMES.played_by, NAMES.player_in_seat})
+MAY_GIVE_NOTHING = frozenset({NAMES.played_by, NAMES.player_in_seat, NAMES.first_of})
 
 #: names an effect can use without defining them, by context, with their types
 BUILTIN_NAMES = {

@@ -34,6 +34,7 @@ class Table(Protocol):
     turn: int  # the number of the turn under way
     turn_plays: list  # (seat, card) of each card played this turn, in order
     last_turn_plays: list  # the same for the turn before the one under way
+    gone_out: list  # the seats that are out, in the order they went out
     last_play: list  # the cards of the game's last play
 
     def seats_from(self, seat: int) -> list: ...
