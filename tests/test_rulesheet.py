@@ -179,6 +179,9 @@ def test_a_text_that_counts_differently_from_its_effect_is_found(write, tmp_path
     ("Look at the top three cards of the draw pile.", "show(top(draw_pile, 3), me)"),
     ("Look at the top card of the draw pile.", "show(top(draw_pile), me)"),
     ("Look at the two cards you hold.", "show(hand(me), me)"),  # "the two cards" counts nothing
+    # arithmetic of fixed numbers counts as its value (the third probe's Double Attack)
+    ("The next player takes four turns.", "attack(next_player(), 2 * rules.attack_turns)"),
+    ("Look at the top four cards of the draw pile.", "show(top(draw_pile, 2 + 2), me)"),
 ])
 def test_texts_that_agree_with_their_effect_are_not_found(write, text, effect):
     edition = load_edition(_edition(write, text, effect))

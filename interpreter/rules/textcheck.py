@@ -47,7 +47,29 @@ def numbers_in(tree, params: dict | None = None) -> set[int]:
             value = params.get(node.name)
             if isinstance(value, int) and not isinstance(value, bool):
                 found.add(value)
+        elif isinstance(node, s.Sum):  # arithmetic of fixed numbers: `2 * rules.attack_turns` is 4
+            value = _fixed(node, params)
+            if value is not None:
+                found.add(value)
     return found
+
+
+def _fixed(node, params: dict) -> int | None:
+    """The value of an expression of literals and rule numbers only, else None."""
+    if isinstance(node, s.IntLit):
+        return node.value
+    if isinstance(node, s.RuleRef):
+        value = params.get(node.name)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    if not isinstance(node, s.Sum):
+        return None
+    total = _fixed(node.first, params)
+    for op, term in zip(node.ops, node.terms):
+        value = _fixed(term, params)
+        if total is None or value is None or (op == "/" and value == 0):
+            return None
+        total = {"+": total + value, "-": total - value, "*": total * value, "/": total // value}[op]
+    return total
 
 
 def places_in(tree) -> set[int]:
