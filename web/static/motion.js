@@ -1,6 +1,7 @@
 // kittens serve: motion and sound where they help a person follow the table. Nothing
 // here changes what is shown, only how it arrives; with "reduce motion" asked for by
-// the system, cards do not move (the stylesheet stops the rest).
+// the system, cards do not move (the stylesheet stops the rest); the turn's tone still
+// sounds, if the person switched it on: it is sound, not motion.
 "use strict";
 
 const motion = {
@@ -66,6 +67,7 @@ const motion = {
   },
 
   // a short tone when it becomes this person's turn, if they switched the sound on
+  // (reduced motion or not)
   beep() {
     try {
       const Context = window.AudioContext || window.webkitAudioContext;

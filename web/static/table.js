@@ -273,7 +273,7 @@ function announceTurn(message) {
   // a person's turn begins: a tone, if they asked for one (never again for the same question)
   const prompt = message.prompt;
   const mine = prompt && prompt.kind === "action" ? prompt.id : null;
-  if (mine && mine !== myTurnPrompt && $("sound").checked && !motion.reduced()) motion.beep();
+  if (mine && mine !== myTurnPrompt && $("sound").checked) motion.beep();  // sound, not motion: reduced motion keeps it
   if (mine || !prompt) myTurnPrompt = mine;
 }
 

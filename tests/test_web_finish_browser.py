@@ -1,0 +1,175 @@
+"""The web table's last points of issue 43, in headless Chromium at a laptop's 1280x800
+and a phone's 390x844: text reads at a contrast of at least 4.5:1 on every page (the
+red button's hint, the replay's later lines, seats that are out, greyed buttons); the
+replay's first and last buttons are drawn (SVG, not a font's glyphs) and it shows names
+and scores; the turn sound plays with reduced motion on. Screenshots go to
+tests/artifacts/web/.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytest.importorskip("playwright.sync_api")
+
+from chromium import shot  # noqa: E402
+
+pytestmark = pytest.mark.timeout(180)
+SIZES = {"laptop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+#: every element with text of its own that is in sight, with its text's colour and the
+#: colour under it as drawn: backgrounds stacked up, each opacity blending its group
+#: into what lies behind it (text clipped to a pixel, for screen readers only, is not drawn)
+CONTRAST = """
+() => {
+  const parse = (c) => { const m = /rgba?\\(([^)]+)\\)/.exec(c); if (!m) return null;
+    const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const mix = (top, under, a) => [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a));
+  const lum = (c) => { const [r, g, b] = c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const found = [];
+  for (const node of document.querySelectorAll("body *")) {
+    if (["SCRIPT", "STYLE", "OPTION", "SELECT", "INPUT", "TEXTAREA"].includes(node.tagName) || node.closest("svg")) continue;
+    const own = [...node.childNodes].filter((c) => c.nodeType === 3).map((c) => c.textContent).join("").trim();
+    if (!own) continue;
+    const box = node.getBoundingClientRect(), style = getComputedStyle(node);
+    if (box.width <= 1 || box.height <= 1 || style.visibility !== "visible" || !node.getClientRects().length) continue;
+    const chain = [];
+    for (let n = node; n; n = n.parentElement) chain.unshift(n);
+    let bg = [255, 255, 255];
+    const groups = [];
+    for (const n of chain) {
+      const s = getComputedStyle(n);
+      if (Number(s.opacity) < 1) groups.push([Number(s.opacity), bg.slice()]);
+      const b = parse(s.backgroundColor);
+      if (b && b[3] > 0) bg = mix(b, bg, b[3]);
+    }
+    const color = parse(style.color);
+    let fg = mix(color, bg, color[3]), back = bg;
+    for (let i = groups.length - 1; i >= 0; i--) { fg = mix(fg, groups[i][1], groups[i][0]); back = mix(back, groups[i][1], groups[i][0]); }
+    const [hi, lo] = [lum(fg), lum(back)].sort((a, b) => b - a);
+    found.push({ text: own.slice(0, 40), tag: node.tagName, cls: String(node.className), ratio: (hi + 0.05) / (lo + 0.05) });
+  }
+  return found;
+}
+"""
+
+
+@pytest.fixture(params=list(SIZES))
+def size(request):
+    return request.param
+
+
+def new_page(browser, size, **extra):
+    phone = size == "phone"
+    return browser.new_context(viewport=SIZES[size], is_mobile=phone, has_touch=phone, **extra).new_page()
+
+
+def original(page, base) -> str:
+    lobby = page.request.get(base + "/api/lobby").json()
+    return next(e["key"] for e in lobby["rulesets"] if e["name"] == "Exploding Kittens (Original Edition)")
+
+
+def table(page, base, seats, seed=3, ruleset=None):
+    made = page.request.post(base + "/api/rooms", data={"ruleset": ruleset or original(page, base),
+                                                        "players": len(seats), "seats": list(seats), "seed": seed})
+    assert made.ok, made.text()
+    return made.json()
+
+
+def low_contrast(page) -> list:
+    return [f"{e['tag']}.{e['cls']} {e['text']!r}: {e['ratio']:.2f}" for e in page.evaluate(CONTRAST)
+            if e["ratio"] < 4.5]
+
+
+def bots_game(page, base):
+    """A finished game of three bots, as a watcher sees it: two seats are out."""
+    made = table(page, base, ["random", "random", "random"])
+    page.goto(base + f"/room/{made['room']}")
+    page.wait_for_selector("#over:not([hidden])", timeout=60000)
+    return made
+
+
+def test_text_reads_at_4_5_to_1_on_every_page(server, browser, size):
+    """The lobby, a person's turn (the red button's hint), a finished table with seats
+    that are out, and its replay at the deal (every later line greyed, First and Back
+    greyed out): no text below 4.5:1 against what is under it."""
+    base, _app = server
+    page = new_page(browser, size)
+    page.goto(base + "/")
+    page.wait_for_selector("#ruleset option", state="attached")
+    assert low_contrast(page) == []
+    made = table(page, base, ["person", "random"])
+    page.goto(base + made["seats"][0]["link"])
+    page.wait_for_selector("#prompt button.primary .hint", timeout=20000)
+    assert low_contrast(page) == []
+    shot(page, f"finish-contrast-turn-{size}")
+    watcher = new_page(browser, size)
+    bots_game(watcher, base)
+    assert watcher.locator(".seat.out").count() == 2
+    assert low_contrast(watcher) == []
+    shot(watcher, f"finish-contrast-out-{size}")
+    watcher.locator("#replay").click()
+    watcher.wait_for_selector("#log p.later")
+    assert watcher.locator("#first").is_disabled()
+    assert low_contrast(watcher) == []
+    shot(watcher, f"finish-contrast-replay-{size}")
+
+
+def test_the_replay_draws_its_buttons_and_shows_names_and_scores(server, browser, size):
+    """The first and last buttons are SVG drawings, not a glyph a machine's fonts may lack;
+    each seat shows its chosen name and, at the end, its score."""
+    base, _app = server
+    page = new_page(browser, size)
+    points = page.request.post(base + "/api/uploads", data={"files": [{"name": "points3.yaml", "text": POINTS}]})
+    assert points.ok, points.text()
+    made = table(page, base, ["person", "random"], ruleset=points.json()["playable"][0]["key"])
+    page.goto(base + made["seats"][0]["link"])
+    page.fill("#name-input", "Ana")
+    page.locator("#name-form button").click()
+    page.wait_for_selector("#name-form", state="hidden")
+    page.wait_for_selector("#over:not([hidden])", timeout=20000)
+    page.goto(base + f"/room/{made['room']}/replay")
+    page.wait_for_selector("#seats .seat")
+    for button in ("#first", "#last"):
+        assert page.locator(f"{button} svg").count() == 1
+        assert page.locator(button).inner_text().strip() == ""  # no glyph from a font
+        assert page.locator(button).get_attribute("aria-label")
+    first = page.locator("#first svg").bounding_box()
+    assert first["width"] >= 12 and first["height"] >= 12
+    assert "Ana" in page.locator("#seats .seat").first.inner_text()
+    if page.locator("#last").is_enabled():  # (a game over once dealt has one step)
+        page.locator("#last").click()
+    page.wait_for_selector("#replay-scores:not([hidden])")
+    scores = page.locator("#replay-scores").inner_text()
+    assert "Ana 3" in scores and "3" in page.locator("#seats .seat").first.inner_text()
+    shot(page, f"finish-replay-scores-{size}")
+
+
+#: a house rule whose game is over once dealt, each player scoring 3
+POINTS = """\
+format: 1
+kind: edition
+id: points3
+name: Points Three
+extends: original
+counters:
+  points: {start: 3}
+win:
+  score: counter("points")
+  ends_when: count(draw_pile) < 100
+"""
+
+
+def test_the_turn_sound_plays_with_reduced_motion(server, browser, size):
+    """Reduced motion stops cards moving, not the tone a person switched on for their turn."""
+    base, _app = server
+    page = new_page(browser, size, reduced_motion="reduce")
+    made = table(page, base, ["person", "random"])
+    page.goto(base + "/")
+    page.evaluate("localStorage.setItem('kittens-sound', 'on')")
+    page.goto(base + made["seats"][0]["link"])
+    assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
+    page.wait_for_selector("#prompt button.primary", timeout=20000)
+    page.wait_for_function("(motion.beeps || 0) >= 1", timeout=5000)
