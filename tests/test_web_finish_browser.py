@@ -173,3 +173,47 @@ def test_the_turn_sound_plays_with_reduced_motion(server, browser, size):
     assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
     page.wait_for_selector("#prompt button.primary", timeout=20000)
     page.wait_for_function("(motion.beeps || 0) >= 1", timeout=5000)
+
+
+def test_the_rematch_keeps_the_tables_chat(server, browser, size):
+    """Two people chat, then play again: the next game's page shows what was said, each
+    line under its writer's name, one's own as "You"."""
+    base, _app = server
+    ann, ben = new_page(browser, size), new_page(browser, size)
+    points = ann.request.post(base + "/api/uploads", data={"files": [{"name": "points3.yaml", "text": POINTS}]})
+    made = table(ann, base, ["person", "person"], ruleset=points.json()["playable"][0]["key"])
+    for seat, (page, name) in enumerate(((ann, "Ana"), (ben, "Ben"))):
+        page.goto(base + made["seats"][seat]["link"])
+        page.fill("#name-input", name)
+        page.locator("#name-form button").click()
+        page.wait_for_selector("#name-form", state="hidden")
+    ann.fill("#chat-text", "good luck")
+    ann.locator("#chat-form button").click()
+    ann.wait_for_function("document.getElementById('chat-lines').innerText.includes('good luck')")
+    ben.fill("#chat-text", "same to you")
+    ben.locator("#chat-form button").click()
+    ann.wait_for_function("document.getElementById('chat-lines').innerText.includes('same to you')")
+    ann.wait_for_selector("#rematch:enabled").click()
+    for page in (ann, ben):
+        page.wait_for_url(lambda url: made["room"] not in url)
+        page.wait_for_selector("#hand .card")
+    ann.wait_for_function("document.getElementById('chat-lines').innerText.includes('same to you')")
+    assert ann.locator("#chat-lines p").all_inner_texts() == ["You: good luck", "Ben: same to you"]
+    assert ben.locator("#chat-lines p").all_inner_texts() == ["Ana: good luck", "You: same to you"]
+    shot(ben, f"finish-rematch-chat-{size}")
+
+
+def test_after_an_action_the_focus_goes_to_the_next_control(server, browser, size):
+    """Played from the keyboard: Enter on Draw a card; when the table asks this person
+    again, the focus is on the new question's first button, not lost to the page."""
+    base, _app = server
+    page = new_page(browser, size)
+    made = table(page, base, ["person", "random"], seed=4)
+    page.goto(base + made["seats"][0]["link"])
+    for _ in range(2):
+        draw = page.wait_for_selector("#prompt button.primary:enabled", timeout=20000)
+        draw.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.activeElement && document.activeElement.closest('#prompt, #window, #over')"
+                               " && !document.activeElement.disabled", timeout=20000)
+    shot(page, f"finish-focus-{size}")

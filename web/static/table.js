@@ -249,6 +249,7 @@ function update(message) {
   $("waiting-for").textContent = message.waiting_for ? `Waiting for ${message.waiting_for}...` : "";
   night.update(message, () => ({ mySeat, names, online, send }));  // the waiting room, stand-ins, the clock
   announceTurn(message);
+  placeFocus();
   // a page in a background tab tells its person in the tab's title that they are asked
   document.title = (message.prompt ? (message.prompt.kind === "window" ? "Answer? " : "Your turn! ") : "")
     + baseTitle;
@@ -418,8 +419,21 @@ function optionButton(option, index, promptId, primary) {
   button.addEventListener("click", () => choose(promptId, index));
   return button;
 }
+let focusNext = false;  // an action was sent: the next control drawn takes the keyboard's focus
+function placeFocus() {
+  // after an action the buttons it was made with are gone (or greyed): the focus goes to
+  // the next thing to answer, the window, the prompt or Play again, rather than the page's
+  // start; a person who moved the focus elsewhere meanwhile keeps it there
+  if (!focusNext) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && !active.disabled && document.contains(active)) { focusNext = false; return; }
+  const next = document.querySelector("#window:not([hidden]) #window-options button:enabled, "
+    + "#prompt:not([hidden]) #prompt-body button:enabled, #over:not([hidden]) #rematch:enabled");
+  if (next) { next.focus({ preventScroll: true }); focusNext = false; }
+}
 function choose(promptId, index) {
   if (offline) return;
+  focusNext = true;
   document.querySelectorAll("#prompt button, #window button").forEach((b) => { b.disabled = true; });
   if (!send({ type: "act", prompt: promptId, choice: index })) {
     // it never left the page: the same question stays, with live buttons once connected
