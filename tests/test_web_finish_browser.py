@@ -217,3 +217,35 @@ def test_after_an_action_the_focus_goes_to_the_next_control(server, browser, siz
         page.wait_for_function("document.activeElement && document.activeElement.closest('#prompt, #window, #over')"
                                " && !document.activeElement.disabled", timeout=20000)
     shot(page, f"finish-focus-{size}")
+
+
+def test_teams_and_partners_are_marked_in_the_lobby_and_at_the_table(server, browser, size, tmp_path):
+    """Partners (two teams, seated in turn): the lobby says each seat's team; at the table
+    each seat shows its team and a player's partner is named as such."""
+    from conftest import ROOT
+
+    base, _app = server
+    page = new_page(browser, size)
+    page.goto(base + "/")
+    page.wait_for_selector("#ruleset option", state="attached")
+    partners = (ROOT / "examples" / "house-rules" / "partners.yaml").read_text(encoding="utf-8")
+    (tmp_path / "partners.yaml").write_text(partners.replace("extends: ../../editions/original.yaml",
+                                                             "extends: original"), encoding="utf-8")
+    page.set_input_files("#files", [str(tmp_path / "partners.yaml")])
+    page.wait_for_function("document.querySelector('#upload-status').innerText.includes('Ready to play')")
+    page.select_option("#ruleset", label="Partners (partners.yaml)")
+    page.wait_for_selector("#teams-note:not([hidden])")
+    assert "seats 0 and 2 against 1 and 3" in page.locator("#teams-note").inner_text()
+    assert page.locator("label[for=seat-1]").inner_text() == "Seat 1 (team 2)"
+    shot(page, f"finish-teams-lobby-{size}")
+    for seat in range(4):
+        page.select_option(f"#seat-{seat}", "person" if seat == 0 else "random")
+    page.uncheck("#wait")
+    page.click("#create")
+    page.wait_for_selector("#links a")
+    page.goto(page.locator("#links a").first.get_attribute("href"))
+    page.wait_for_selector("#seats .seat .team-mark")
+    marks = page.locator("#seats .seat .team-mark").all_inner_texts()
+    assert marks == ["Team 1 (yours)", "Team 2", "Team 1: your partner", "Team 2"]
+    assert page.locator("#seats .seat.team-0").count() == 2
+    shot(page, f"finish-teams-table-{size}")

@@ -68,11 +68,24 @@ def table_view(state, seat) -> dict:
         "finished": table.finished,
         "winners": list(table.winners),
     }
+    teams = teams_seen(table, seat)
+    if teams is not None:  # each seat's team as this seat knows it (of secret teams, its own only)
+        out["teams"] = teams
     if table.finished and not table.winners:  # why nobody won: a limit stopped the game, or the rules
         out["no_winner"] = no_winner(table.end_reason)
     if table.finished and state.game.phases.scoring:  # the final scores, once the game is over
         out["scores"] = state.scores()
     return out
+
+
+def teams_seen(table, seat) -> list | None:
+    """Each seat's team (0, 1, ...) as ``seat`` knows it, None for none: teams made in turn
+    or at random are public; of secret teams a seat knows its own, a spectator none."""
+    if not table.teams:
+        return None
+    if table.secret_teams:
+        return [team if other == seat else None for other, team in enumerate(table.team_list)]
+    return list(table.team_list)
 
 
 def _zone(name: str, zone, view) -> dict:

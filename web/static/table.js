@@ -331,6 +331,12 @@ function renderSeats(view) {
     name.append(dot, el("span", "label", seat.seat === mySeat ? `${names[seat.seat]} (you)` : names[seat.seat]));
     if (seat.seat === view.turn.seat && !view.finished) name.append(el("span", "turn-mark", "to play"));
     box.append(name);
+    const team = teamOf(view, seat.seat);
+    if (team !== null) {  // teams: each seat's, and this person's partners named as such
+      box.classList.add(`team-${team % 4}`);
+      const partner = seat.seat !== mySeat && mySeat !== null && teamOf(view, mySeat) === team;
+      box.append(el("div", "team-mark", `Team ${team + 1}` + (seat.seat === mySeat ? " (yours)" : partner ? ": your partner" : "")));
+    }
     box.append(el("div", "count", seat.alive ? plural(seat.count, "card") : "out"));
     if (seat.alive && seat.owed > 1) box.append(el("div", "muted", `owes ${seat.owed} turns`));
     if (seat.counters) {  // public per-player numbers: scores, tokens, marks
@@ -345,6 +351,12 @@ function renderSeats(view) {
     return box;
   }));
   night.decorate($("seats"));
+}
+
+function teamOf(view, seat) {
+  // a seat's team as this page may know it (null: no teams, or a secret one)
+  const team = view.teams ? view.teams[seat] : null;
+  return team === undefined ? null : team;
 }
 
 function pile(label, big, extra) {
