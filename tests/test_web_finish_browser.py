@@ -249,3 +249,60 @@ def test_teams_and_partners_are_marked_in_the_lobby_and_at_the_table(server, bro
     assert marks == ["Team 1 (yours)", "Team 2", "Team 1: your partner", "Team 2"]
     assert page.locator("#seats .seat.team-0").count() == 2
     shot(page, f"finish-teams-table-{size}")
+
+
+#: a hand limit of 3 (examples/house-rules/hand_limit.yaml's rule): the first turn's end asks
+#: its player to discard down at once
+HAND_LIMIT = """\
+format: 1
+kind: edition
+id: small_hands
+name: Small Hands
+extends: original
+add_params:
+  hand_limit: 3
+triggers:
+  - id: discard_down
+    on: turn_end
+    text: At the end of your turn, discard cards of your choice until you hold no more than the hand limit.
+    if: count(hand(me)) > rules.hand_limit
+    effect: |
+      for extra in top(hand(me), count(hand(me)) - rules.hand_limit) {
+        discard(choose_card(hand(me)))
+      }
+"""
+
+
+def test_while_a_seat_discards_down_the_header_shows_its_turn_ending(server, browser):
+    """Ana draws and so ends her turn, then discards down to the hand limit: meanwhile the
+    header on both screens (her laptop, Ben's phone) says her turn is ending, not that it
+    is Ben's turn; once she is done, it is Ben's."""
+    base, _app = server
+    laptop, phone = new_page(browser, "laptop"), new_page(browser, "phone")
+    upload = laptop.request.post(base + "/api/uploads", data={"files": [{"name": "small_hands.yaml", "text": HAND_LIMIT}]})
+    assert upload.ok and upload.json()["playable"], upload.text()
+    made = table(laptop, base, ["person", "person"], ruleset=upload.json()["playable"][0]["key"], seed=2)
+    pages = (laptop, phone)
+    for seat, page in enumerate(pages):
+        page.goto(base + made["seats"][seat]["link"])
+    laptop.wait_for_selector("#turn:text-matches('Turn 1')")
+    first = 0 if "your turn" in laptop.locator("#turn").inner_text() else 1
+    mover, other = pages[first], pages[1 - first]
+    mover.locator("#prompt button:enabled", has_text="Draw a card").click()
+    for _ in range(6):  # a drawn kitten is defused first
+        mover.wait_for_selector("#prompt:not([hidden]) button:enabled", timeout=20000)
+        if "discard" in mover.locator("#prompt-question").inner_text():
+            break
+        mover.locator("#prompt button:enabled").first.click()
+        mover.wait_for_timeout(300)
+    assert "discard" in mover.locator("#prompt-question").inner_text()
+    assert mover.locator("#turn").inner_text() == "Turn 1: your turn is ending"
+    other.wait_for_function("document.getElementById('turn').innerText.endsWith(\"'s turn is ending\")")
+    assert other.locator("#turn").inner_text() == f"Turn 1: Seat {first}'s turn is ending"
+    shot(mover, "finish-discard-down-mover-" + ("laptop" if first == 0 else "phone"))
+    shot(other, "finish-discard-down-other-" + ("phone" if first == 0 else "laptop"))
+    while "discard" in mover.locator("#prompt-question").inner_text() and mover.locator("#prompt").is_visible():
+        mover.locator("#prompt button:enabled").first.click()
+        mover.wait_for_timeout(300)
+    other.wait_for_function("document.getElementById('turn').innerText === 'Turn 2: your turn'", timeout=20000)
+    assert mover.locator("#turn").inner_text() == f"Turn 2: Seat {1 - first}'s turn"

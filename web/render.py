@@ -52,9 +52,14 @@ def table_view(state, seat) -> dict:
         known = view.draw_pile_known()
     else:
         known = {i: inst.id for i, inst in enumerate(table.draw_pile.cards) if inst.face_up}
+    # a turn that has ended but whose end is still under way (a seat discarding down to a
+    # hand limit at turn_end) is still that seat's turn: play has passed on only once the
+    # next turn begins, so the header does not show the next turn too early
+    ending = bool(table.turn_ended) and not table.finished and table.turn_seat != table.current
+    whose = table.turn_seat if ending else table.current
     out = {
         # the order of play (public): the seats still in, from the one whose turn it is
-        "turn": {"seat": table.current, "number": table.turn, "direction": table.direction,
+        "turn": {"seat": whose, "number": table.turn, "direction": table.direction, "ending": ending,
                  "order": list(table.seats_from(table.current)) if not table.finished else []},
         "seats": seats,
         "hand": view.hand if view is not None else None,

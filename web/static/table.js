@@ -261,7 +261,8 @@ function update(message) {
 function renderTurn(view) {
   // the header, pinned on every screen: whose turn, the turns they owe, the draw pile
   const turn = view.turn;
-  const whose = turn.seat === mySeat ? "your turn" : `${names[turn.seat]}'s turn`;
+  const whose = (turn.seat === mySeat ? "your turn" : `${names[turn.seat]}'s turn`)
+    + (turn.ending ? " is ending" : "");  // its end is still under way (a discard down): not the next turn yet
   $("turn").textContent = view.finished ? "Game over" :
     `Turn ${turn.number}: ${whose}` + (turn.direction < 0 ? " (play goes in reverse)" : "");
   const current = view.seats[turn.seat];
