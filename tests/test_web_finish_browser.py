@@ -20,7 +20,8 @@ pytestmark = pytest.mark.timeout(180)
 SIZES = {"laptop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 #: every element with text of its own that is in sight, with its text's colour and the
 #: colour under it as drawn: backgrounds stacked up, each opacity blending its group
-#: into what lies behind it (text clipped to a pixel, for screen readers only, is not drawn)
+#: into what lies behind it (text clipped to a pixel, for screen readers only, is not drawn;
+#: nor is a card flying to the pile, aria-hidden, which fades as it goes and is gone in half a second)
 CONTRAST = """
 () => {
   const parse = (c) => { const m = /rgba?\\(([^)]+)\\)/.exec(c); if (!m) return null;
@@ -30,7 +31,7 @@ CONTRAST = """
     return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
   const found = [];
   for (const node of document.querySelectorAll("body *")) {
-    if (["SCRIPT", "STYLE", "OPTION", "SELECT", "INPUT", "TEXTAREA"].includes(node.tagName) || node.closest("svg")) continue;
+    if (["SCRIPT", "STYLE", "OPTION", "SELECT", "INPUT", "TEXTAREA"].includes(node.tagName) || node.closest("svg, [aria-hidden=true]")) continue;
     const own = [...node.childNodes].filter((c) => c.nodeType === 3).map((c) => c.textContent).join("").trim();
     if (!own) continue;
     const box = node.getBoundingClientRect(), style = getComputedStyle(node);
@@ -71,9 +72,10 @@ def original(page, base) -> str:
     return next(e["key"] for e in lobby["rulesets"] if e["name"] == "Exploding Kittens (Original Edition)")
 
 
-def table(page, base, seats, seed=3, ruleset=None):
+def table(page, base, seats, seed=3, ruleset=None, **extra):
     made = page.request.post(base + "/api/rooms", data={"ruleset": ruleset or original(page, base),
-                                                        "players": len(seats), "seats": list(seats), "seed": seed})
+                                                        "players": len(seats), "seats": list(seats), "seed": seed,
+                                                        **extra})
     assert made.ok, made.text()
     return made.json()
 
@@ -99,6 +101,10 @@ def test_text_reads_at_4_5_to_1_on_every_page(server, browser, size):
     page = new_page(browser, size)
     page.goto(base + "/")
     page.wait_for_selector("#ruleset option", state="attached")
+    assert low_contrast(page) == []
+    waiting = table(page, base, ["person", "person"], wait=True)  # the waiting room
+    page.goto(base + waiting["seats"][0]["link"])
+    page.wait_for_selector("#waiting:not([hidden]) #ready")
     assert low_contrast(page) == []
     made = table(page, base, ["person", "random"])
     page.goto(base + made["seats"][0]["link"])
@@ -248,6 +254,7 @@ def test_teams_and_partners_are_marked_in_the_lobby_and_at_the_table(server, bro
     marks = page.locator("#seats .seat .team-mark").all_inner_texts()
     assert marks == ["Team 1 (yours)", "Team 2", "Team 1: your partner", "Team 2"]
     assert page.locator("#seats .seat.team-0").count() == 2
+    assert low_contrast(page) == []
     shot(page, f"finish-teams-table-{size}")
 
 
@@ -299,6 +306,7 @@ def test_while_a_seat_discards_down_the_header_shows_its_turn_ending(server, bro
     assert mover.locator("#turn").inner_text() == "Turn 1: your turn is ending"
     other.wait_for_function("document.getElementById('turn').innerText.endsWith(\"'s turn is ending\")")
     assert other.locator("#turn").inner_text() == f"Turn 1: Seat {first}'s turn is ending"
+    assert low_contrast(mover) == [] and low_contrast(other) == []
     shot(mover, "finish-discard-down-mover-" + ("laptop" if first == 0 else "phone"))
     shot(other, "finish-discard-down-other-" + ("phone" if first == 0 else "laptop"))
     while "discard" in mover.locator("#prompt-question").inner_text() and mover.locator("#prompt").is_visible():

@@ -40,6 +40,7 @@ const motion = {
     const to = target.getBoundingClientRect(), from = tile.rect;
     const ghost = document.createElement("div");
     ghost.className = "card ghost";
+    ghost.setAttribute("aria-hidden", "true");  // a picture in flight, gone when it lands
     ghost.textContent = tile.label;
     Object.assign(ghost.style, { position: "fixed", left: `${from.left}px`, top: `${from.top}px`,
       width: `${from.width}px`, height: `${from.height}px`, margin: "0", pointerEvents: "none", zIndex: "20" });
