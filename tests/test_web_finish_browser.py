@@ -24,14 +24,21 @@ SIZES = {"laptop": {"width": 1280, "height": 800}, "phone": {"width": 390, "heig
 #: nor is a card flying to the pile, aria-hidden, which fades as it goes and is gone in half a second)
 CONTRAST = """
 () => {
-  const parse = (c) => { const m = /rgba?\\(([^)]+)\\)/.exec(c); if (!m) return null;
-    const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const parse = (c) => {
+    const m = /rgba?\\(([^)]+)\\)/.exec(c);
+    if (!m) return null;
+    const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  };
   const mix = (top, under, a) => [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a));
-  const lum = (c) => { const [r, g, b] = c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const lum = (c) => {
+    const [r, g, b] = c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
   const found = [];
   for (const node of document.querySelectorAll("body *")) {
-    if (["SCRIPT", "STYLE", "OPTION", "SELECT", "INPUT", "TEXTAREA"].includes(node.tagName) || node.closest("svg, [aria-hidden=true]")) continue;
+    if (["SCRIPT", "STYLE", "OPTION", "SELECT", "INPUT", "TEXTAREA"].includes(node.tagName)) continue;
+    if (node.closest("svg, [aria-hidden=true]")) continue;
     const own = [...node.childNodes].filter((c) => c.nodeType === 3).map((c) => c.textContent).join("").trim();
     if (!own) continue;
     const box = node.getBoundingClientRect(), style = getComputedStyle(node);
@@ -48,9 +55,13 @@ CONTRAST = """
     }
     const color = parse(style.color);
     let fg = mix(color, bg, color[3]), back = bg;
-    for (let i = groups.length - 1; i >= 0; i--) { fg = mix(fg, groups[i][1], groups[i][0]); back = mix(back, groups[i][1], groups[i][0]); }
+    for (let i = groups.length - 1; i >= 0; i--) {
+      fg = mix(fg, groups[i][1], groups[i][0]);
+      back = mix(back, groups[i][1], groups[i][0]);
+    }
     const [hi, lo] = [lum(fg), lum(back)].sort((a, b) => b - a);
-    found.push({ text: own.slice(0, 40), tag: node.tagName, cls: String(node.className), ratio: (hi + 0.05) / (lo + 0.05) });
+    found.push({ text: own.slice(0, 40), tag: node.tagName, cls: String(node.className),
+                 ratio: (hi + 0.05) / (lo + 0.05) });
   }
   return found;
 }
@@ -286,7 +297,8 @@ def test_while_a_seat_discards_down_the_header_shows_its_turn_ending(server, bro
     is Ben's turn; once she is done, it is Ben's."""
     base, _app = server
     laptop, phone = new_page(browser, "laptop"), new_page(browser, "phone")
-    upload = laptop.request.post(base + "/api/uploads", data={"files": [{"name": "small_hands.yaml", "text": HAND_LIMIT}]})
+    upload = laptop.request.post(base + "/api/uploads",
+                                 data={"files": [{"name": "small_hands.yaml", "text": HAND_LIMIT}]})
     assert upload.ok and upload.json()["playable"], upload.text()
     made = table(laptop, base, ["person", "person"], ruleset=upload.json()["playable"][0]["key"], seed=2)
     pages = (laptop, phone)
