@@ -134,6 +134,8 @@ def test_a_rematch_keeps_the_links_and_names_and_moves_everyone_one_seat_on(sett
             assert until(ann, "error", "not-over")
             ann.send_json({"type": "name", "name": "Ann"})
             until(ann, "names")
+            ann.send_json({"type": "chat", "text": "hi all"})
+            until(ann, "chat")
         play_out(client, table["room"], {0: token(table, 0), 2: token(table, 2)}, random.Random(3))
         with client.websocket_connect(f"/ws/{table['room']}") as ann:
             hello(ann, token(table, 0))
@@ -142,9 +144,13 @@ def test_a_rematch_keeps_the_links_and_names_and_moves_everyone_one_seat_on(sett
         new = tables.rooms[new_id]
         assert new.config["seats"] == ["person", "person", "random"]  # each one seat on
         assert new.social.names == {1: "Ann"}
+        # the table's chat comes along, each line's seat one on as its writer is
+        assert [(line["seat"], line["name"], line["text"]) for line in new.social.chat] == [(1, "Ann", "hi all")]
         for seat, tok in ((1, token(table, 0)), (0, token(table, 2))):  # the same links open the next seats
             with client.websocket_connect(f"/ws/{new_id}") as ws:
-                assert hello(ws, tok)["seat"] == seat
+                assert [line["text"] for line in hello(ws, tok)["chat"]][0] == "hi all"
+                ws.send_json({"type": "chat", "text": "again"})  # numbered on from the carried lines
+                assert until(ws, "chat")["line"]["n"] == 1 + (seat == 0)
         with client.websocket_connect(f"/ws/{table['room']}") as ws:  # the old link knows the next game
             assert hello(ws, token(table, 2))["next"] == new_id
             ws.send_json({"type": "rematch"})  # asking again: the same next game

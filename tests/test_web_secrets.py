@@ -144,3 +144,22 @@ def _windows_ask_everyone_alike(room, records):
     for window_id, entry in windows.items():
         assert entry["asked"] == set(entry["eligible"]), f"window {window_id} did not ask every person"
         assert len(entry["questions"]) == 1, f"window {window_id} asked people different questions"
+
+
+def test_a_view_holds_each_seats_team_as_that_seat_may_know_it():
+    """Teams dealt in secret (hidden_partners.yaml): a seat's view names its own team only,
+    a watcher's none; teams seated in turn (partners.yaml) are every view's."""
+    from conftest import ROOT
+
+    from kittens.interpreter.engine.game import Game
+    from kittens.interpreter.rules.load import load_edition
+    from kittens.web.render import SPECTATOR, table_view
+
+    house = ROOT / "examples" / "house-rules"
+    state = Game(load_edition(str(house / "hidden_partners.yaml")), 4).new_state(7)
+    teams = state.table.team_list
+    for seat in range(4):
+        assert table_view(state, seat)["teams"] == [teams[s] if s == seat else None for s in range(4)]
+    assert table_view(state, SPECTATOR)["teams"] == [None] * 4
+    state = Game(load_edition(str(house / "partners.yaml")), 4).new_state(7)
+    assert table_view(state, SPECTATOR)["teams"] == table_view(state, 2)["teams"] == [0, 1, 0, 1]

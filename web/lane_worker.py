@@ -223,7 +223,7 @@ class Worker:
         """What the next game at a finished table needs of this one (SocialError: none yet)."""
         room = self._room(job)
         check_rematch(room, job["seat"])
-        return {"next": room.social.next, "names": sorted(room.social.names.items()),
+        return {"next": room.social.next, "names": sorted(room.social.names.items()), "chat": room.social.chat,
                 "results": room.summary(None)["results"]}
 
     def next_game(self, job: dict) -> None:

@@ -25,7 +25,7 @@ from ..interpreter.engine.game import GameError
 from ..interpreter.rules.load import RuleError, UsageError
 from .lanes import Lane, LaneError, Lanes, Overran, Stale, raise_failure
 from .room import ActError, closed_message
-from .social import SocialError, next_seats, store_names
+from .social import SocialError, carried_chat, next_seats, store_names
 
 log = logging.getLogger("kittens.web")
 
@@ -207,6 +207,7 @@ async def rematch(tables, room: RemoteRoom, seat) -> str:
     try:
         tables.make_room()
         store_names(tables.storage, new_id, names)  # before it is set up: its people read them
+        carried_chat(tables.storage, new_id, found.get("chat") or [], room.config["players"])  # and its chat
         new = await tables.open_remote(new_id, config, secrets.randbelow(1 << 31), tokens)
         tables.admit(new)
     except (RuleError, UsageError, GameError, OSError, LaneError) as exc:

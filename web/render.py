@@ -52,9 +52,14 @@ def table_view(state, seat) -> dict:
         known = view.draw_pile_known()
     else:
         known = {i: inst.id for i, inst in enumerate(table.draw_pile.cards) if inst.face_up}
+    # a turn that has ended but whose end is still under way (a seat discarding down to a
+    # hand limit at turn_end) is still that seat's turn: play has passed on only once the
+    # next turn begins, so the header does not show the next turn too early
+    ending = bool(table.turn_ended) and not table.finished and table.turn_seat != table.current
+    whose = table.turn_seat if ending else table.current
     out = {
         # the order of play (public): the seats still in, from the one whose turn it is
-        "turn": {"seat": table.current, "number": table.turn, "direction": table.direction,
+        "turn": {"seat": whose, "number": table.turn, "direction": table.direction, "ending": ending,
                  "order": list(table.seats_from(table.current)) if not table.finished else []},
         "seats": seats,
         "hand": view.hand if view is not None else None,
@@ -68,11 +73,24 @@ def table_view(state, seat) -> dict:
         "finished": table.finished,
         "winners": list(table.winners),
     }
+    teams = teams_seen(table, seat)
+    if teams is not None:  # each seat's team as this seat knows it (of secret teams, its own only)
+        out["teams"] = teams
     if table.finished and not table.winners:  # why nobody won: a limit stopped the game, or the rules
         out["no_winner"] = no_winner(table.end_reason)
     if table.finished and state.game.phases.scoring:  # the final scores, once the game is over
         out["scores"] = state.scores()
     return out
+
+
+def teams_seen(table, seat) -> list | None:
+    """Each seat's team (0, 1, ...) as ``seat`` knows it, None for none: teams made in turn
+    or at random are public; of secret teams a seat knows its own, a spectator none."""
+    if not table.teams:
+        return None
+    if table.secret_teams:
+        return [team if other == seat else None for other, team in enumerate(table.team_list)]
+    return list(table.team_list)
 
 
 def _zone(name: str, zone, view) -> dict:

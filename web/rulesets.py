@@ -29,7 +29,7 @@ from collections import OrderedDict
 from ..about import EDITIONS_DIR, PACKAGE_DIR
 from ..interpreter.lang.loader import MAX_FILE_BYTES
 from ..interpreter.rules import plugins
-from ..interpreter.rules.catalog import catalog, installed_catalog, shipped_editions
+from ..interpreter.rules.catalog import catalog, installed_catalog, shipped_editions, teams_entry
 from ..interpreter.rules.check import check_file
 from ..interpreter.rules.load import RuleError, UsageError, load_edition
 from ..interpreter.rules.workspace import Workspace
@@ -204,7 +204,7 @@ class Rulesets(Editions):
                 key = f"{UPLOAD_KEY}{os.path.basename(folder)}/{os.path.basename(path)}"
             item = {"key": key, "name": entry["name"], "kind": entry["kind"], "players": entry["players"],
                     "description": entry.get("description") or "", "variants": [],
-                    "advice": entry.get("advice", {}), "source": source}
+                    "advice": entry.get("advice", {}), "teams": entry.get("teams"), "source": source}
             by_path[path] = item
             if source == "server":
                 self.entries.append(item)
@@ -392,7 +392,8 @@ def catalog_confined(paths: list[str], held: dict[str, str] | None = None) -> li
         except (RuleError, UsageError):
             continue
         entries.append({"name": edition.name, "kind": kind, "path": path, "players": list(edition.players),
-                        "description": " ".join(str(doc.data.get("description", "")).split())})
+                        "description": " ".join(str(doc.data.get("description", "")).split()),
+                        **({"teams": teams_entry(edition)} if getattr(edition, "teams", 0) else {})})
         for name, variant in edition.variants.items():
             entries.append({"name": f"{edition.name}: {name}", "kind": "variant", "path": path,
                             "players": list(variant.players), "variant": name,

@@ -151,6 +151,8 @@ def rematch(tables, room, seat) -> str:
         raise SocialError(f"the next game could not start: {exc}", "no-rematch") from None
     new.social.names.update(names)
     store_names(tables.storage, new_id, names)
+    new.social.chat = carried_chat(tables.storage, new_id, social.chat, room.config["players"])
+    new.social.count = new.social.chat[-1]["n"] + 1 if new.social.chat else 0
     note_next(social, new_id)
     new.step()
     social.tell({"type": "rematch", "room": new_id})
@@ -179,6 +181,16 @@ def next_seats(room, names: dict, results: list | None = None) -> tuple[str, dic
     tokens = {(int(old) + 1) % players: token for old, token in room.tokens.items()}
     return (secrets.token_urlsafe(9), config, tokens,
             {(int(old) + 1) % players: name for old, name in names.items()})
+
+
+def carried_chat(storage, room_id: str, chat: list, players: int) -> list:
+    """The table's chat, carried into its next game ``room_id`` (stored there): the same
+    lines and names, each writer's seat one on, as the people are."""
+    lines = [dict(line, seat=(line["seat"] + 1) % players) for line in chat[-CHAT_KEPT:]]
+    if storage is not None:
+        for line in lines:
+            _store_line(storage, room_id, line)
+    return lines
 
 
 def store_names(storage, room_id: str, names: dict) -> None:

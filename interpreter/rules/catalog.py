@@ -72,6 +72,8 @@ def catalog(paths: list[str]) -> list[dict]:
         advice = _advice(edition)
         if advice:
             entry["advice"] = advice
+        if getattr(edition, "teams", 0):  # played in teams: how many, how they are made
+            entry["teams"] = teams_entry(edition)
         entries.append(entry)
         own = doc.data.get("variants", {})
         for name, variant in edition.variants.items():
@@ -81,6 +83,13 @@ def catalog(paths: list[str]) -> list[dict]:
                             "players": list(variant.players), "id": name, "variant": name,
                             "of": doc.data["id"], "description": variant.variant_description})
     return entries
+
+
+def teams_entry(edition) -> dict:
+    """How an edition played in teams makes them: ``count``, ``dealt`` (in_turn: seat s
+    on team s % count; random; secret) and ``together`` (a team shares its lives)."""
+    return {"count": edition.teams, "dealt": getattr(edition, "teams_dealt", "in_turn"),
+            "together": bool(getattr(edition, "teams_together", False))}
 
 
 def _advice(edition) -> dict:

@@ -209,10 +209,19 @@ function seats() {
   const count = Number($("players").value);
   const box = $("seats");
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  const teams = current().teams;
+  $("teams-note").hidden = !teams;
+  $("teams-note").textContent = !teams ? "" : `Played in ${teams.count} teams, `
+    + (teams.dealt === "in_turn" ? `seated in turn: seats ${Array.from({ length: teams.count }, (_, t) =>
+        Array.from({ length: count }, (_, s) => s).filter((s) => s % teams.count === t).join(" and ")).join(" against ")}.`
+      : teams.dealt === "secret" ? "dealt at random and kept secret: each player learns only their own."
+      : "dealt at random when the cards are dealt.")
+    + (teams.together ? " A team shares its lives." : "");
   const rows = [];
   for (let seat = 0; seat < count; seat++) {
     const row = el("div");
-    const label = el("label", null, `Seat ${seat}`);
+    // a game in teams made in turn: each seat's team is known here, so partners are chosen
+    const label = el("label", null, `Seat ${seat}` + (teams && teams.dealt === "in_turn" ? ` (team ${seat % teams.count + 1})` : ""));
     label.htmlFor = `seat-${seat}`;
     const select = el("select");
     select.id = `seat-${seat}`;

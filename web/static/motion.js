@@ -1,6 +1,7 @@
 // kittens serve: motion and sound where they help a person follow the table. Nothing
 // here changes what is shown, only how it arrives; with "reduce motion" asked for by
-// the system, cards do not move (the stylesheet stops the rest).
+// the system, cards do not move (the stylesheet stops the rest); the turn's tone still
+// sounds, if the person switched it on: it is sound, not motion.
 "use strict";
 
 const motion = {
@@ -39,6 +40,7 @@ const motion = {
     const to = target.getBoundingClientRect(), from = tile.rect;
     const ghost = document.createElement("div");
     ghost.className = "card ghost";
+    ghost.setAttribute("aria-hidden", "true");  // a picture in flight, gone when it lands
     ghost.textContent = tile.label;
     Object.assign(ghost.style, { position: "fixed", left: `${from.left}px`, top: `${from.top}px`,
       width: `${from.width}px`, height: `${from.height}px`, margin: "0", pointerEvents: "none", zIndex: "20" });
@@ -66,6 +68,7 @@ const motion = {
   },
 
   // a short tone when it becomes this person's turn, if they switched the sound on
+  // (reduced motion or not)
   beep() {
     try {
       const Context = window.AudioContext || window.webkitAudioContext;

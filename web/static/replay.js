@@ -85,6 +85,10 @@ function show(step) {
   const ended = data.summary && at === data.steps.length - 1;
   $("summary").hidden = !ended;
   $("summary").replaceChildren(...(ended ? data.summary : []).map((line) => el("li", null, line)));
+  // the final scores by name, once the game is over (a game with scores)
+  const scores = view.finished && view.scores ? view.scores : null;
+  $("replay-scores").hidden = !scores;
+  $("replay-scores").textContent = scores ? "Scores: " + scores.map((score, s) => `${data.names[s]} ${score}`).join(", ") : "";
   $("back").disabled = $("first").disabled = at === 0;
   $("forward").disabled = $("last").disabled = at === data.steps.length - 1;
   const hand = $("hand");
@@ -112,6 +116,11 @@ function show(step) {
     if (!seat.alive) box.classList.add("out");
     box.append(el("div", "name", data.names[seat.seat]), el("div", "count", seat.alive ? plural(seat.count, "card") : "out"));
     if (seat.alive && seat.owed > 1) box.append(el("div", "muted", `owes ${seat.owed} turns`));
+    if (seat.counters && Object.keys(seat.counters).length) {  // public per-player numbers: scores, tokens
+      box.append(el("div", "counters", Object.entries(seat.counters)
+        .map(([name, value]) => `${name.replace(/_/g, " ")}: ${value}`).join(", ")));
+    }
+    if (view.scores) box.append(el("div", "score", `score: ${view.scores[seat.seat]}`));
     if (seat.known && seat.known.length) {
       const chips = el("div", "chips");
       seat.known.forEach((id) => chips.append(chip(id)));

@@ -249,6 +249,7 @@ function update(message) {
   $("waiting-for").textContent = message.waiting_for ? `Waiting for ${message.waiting_for}...` : "";
   night.update(message, () => ({ mySeat, names, online, send }));  // the waiting room, stand-ins, the clock
   announceTurn(message);
+  placeFocus();
   // a page in a background tab tells its person in the tab's title that they are asked
   document.title = (message.prompt ? (message.prompt.kind === "window" ? "Answer? " : "Your turn! ") : "")
     + baseTitle;
@@ -260,7 +261,8 @@ function update(message) {
 function renderTurn(view) {
   // the header, pinned on every screen: whose turn, the turns they owe, the draw pile
   const turn = view.turn;
-  const whose = turn.seat === mySeat ? "your turn" : `${names[turn.seat]}'s turn`;
+  const whose = (turn.seat === mySeat ? "your turn" : `${names[turn.seat]}'s turn`)
+    + (turn.ending ? " is ending" : "");  // its end is still under way (a discard down): not the next turn yet
   $("turn").textContent = view.finished ? "Game over" :
     `Turn ${turn.number}: ${whose}` + (turn.direction < 0 ? " (play goes in reverse)" : "");
   const current = view.seats[turn.seat];
@@ -273,7 +275,7 @@ function announceTurn(message) {
   // a person's turn begins: a tone, if they asked for one (never again for the same question)
   const prompt = message.prompt;
   const mine = prompt && prompt.kind === "action" ? prompt.id : null;
-  if (mine && mine !== myTurnPrompt && $("sound").checked && !motion.reduced()) motion.beep();
+  if (mine && mine !== myTurnPrompt && $("sound").checked) motion.beep();  // sound, not motion: reduced motion keeps it
   if (mine || !prompt) myTurnPrompt = mine;
 }
 
@@ -330,6 +332,12 @@ function renderSeats(view) {
     name.append(dot, el("span", "label", seat.seat === mySeat ? `${names[seat.seat]} (you)` : names[seat.seat]));
     if (seat.seat === view.turn.seat && !view.finished) name.append(el("span", "turn-mark", "to play"));
     box.append(name);
+    const team = teamOf(view, seat.seat);
+    if (team !== null) {  // teams: each seat's, and this person's partners named as such
+      box.classList.add(`team-${team % 4}`);
+      const partner = seat.seat !== mySeat && mySeat !== null && teamOf(view, mySeat) === team;
+      box.append(el("div", "team-mark", `Team ${team + 1}` + (seat.seat === mySeat ? " (yours)" : partner ? ": your partner" : "")));
+    }
     box.append(el("div", "count", seat.alive ? plural(seat.count, "card") : "out"));
     if (seat.alive && seat.owed > 1) box.append(el("div", "muted", `owes ${seat.owed} turns`));
     if (seat.counters) {  // public per-player numbers: scores, tokens, marks
@@ -344,6 +352,12 @@ function renderSeats(view) {
     return box;
   }));
   night.decorate($("seats"));
+}
+
+function teamOf(view, seat) {
+  // a seat's team as this page may know it (null: no teams, or a secret one)
+  const team = view.teams ? view.teams[seat] : null;
+  return team === undefined ? null : team;
 }
 
 function pile(label, big, extra) {
@@ -418,8 +432,21 @@ function optionButton(option, index, promptId, primary) {
   button.addEventListener("click", () => choose(promptId, index));
   return button;
 }
+let focusNext = false;  // an action was sent: the next control drawn takes the keyboard's focus
+function placeFocus() {
+  // after an action the buttons it was made with are gone (or greyed): the focus goes to
+  // the next thing to answer, the window, the prompt or Play again, rather than the page's
+  // start; a person who moved the focus elsewhere meanwhile keeps it there
+  if (!focusNext) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && !active.disabled && document.contains(active)) { focusNext = false; return; }
+  const next = document.querySelector("#window:not([hidden]) #window-options button:enabled, "
+    + "#prompt:not([hidden]) #prompt-body button:enabled, #over:not([hidden]) #rematch:enabled");
+  if (next) { next.focus({ preventScroll: true }); focusNext = false; }
+}
 function choose(promptId, index) {
   if (offline) return;
+  focusNext = true;
   document.querySelectorAll("#prompt button, #window button").forEach((b) => { b.disabled = true; });
   if (!send({ type: "act", prompt: promptId, choice: index })) {
     // it never left the page: the same question stays, with live buttons once connected
