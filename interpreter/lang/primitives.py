@@ -530,10 +530,14 @@ def choose_card(ctx, among, by):
     return Decision(by, "choose_card", options, values, ctx.state.about(ctx))
 
 
-@primitive([("by", PLAYER, "me")], CARD_ID, CHOICE,
-           '`by` names one card title of the edition.')
-def choose_title(ctx, by):
-    return Decision(by, "choose_title", ctx.state.titles, None, ctx.state.about(ctx))
+@primitive([("by", PLAYER, "me"), ("playable", BOOL, "false")], CARD_ID, CHOICE,
+           '`by` names one card title of the edition. With `playable=true` only titles a player may play on their own turn are offered (`when: own_turn` or `any_time`): a claim made face down names something it could be.')
+def choose_title(ctx, by, playable):
+    titles = ctx.state.titles
+    if playable:
+        cards = ctx.state.cards
+        titles = [t for t in titles if cards[t].when in ("own_turn", "any_time")]
+    return Decision(by, "choose_title", titles, None, ctx.state.about(ctx))
 
 
 def _secret_place(ctx, place, by):

@@ -289,7 +289,9 @@ WORDING = dict(
     first_of=lambda a: f"the first of {a['among']}",
     player_in_seat=lambda a: f"the player in seat {a['number']}",
     choose_card=_choose_card,
-    choose_title=lambda a: f"a card title {_does(a.by(), 'name', 'names')}",
+    choose_title=lambda a: f"a card title {_does(a.by(), 'name', 'names')}" + (
+        " among those played on one's own turn" if isinstance(a.get("playable"), s.BoolLit)
+        and a.get("playable").value else ""),
     choose_position=lambda a: f"a place in {a['zone']}{_within(a)} that {_does(a.by(), 'choose', 'chooses')}",
     choose_number=_choose_number,
     random_player=lambda a: f"a player picked at random among {a['among']} (no one is told who)",

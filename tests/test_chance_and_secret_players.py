@@ -1,5 +1,7 @@
-"""random_number(low, high) (issue 42's second probe: "no random number", which a
-random place in the pile stood in for)."""
+"""Issue 42's second round of choices, from the probes' findings: random_number(low,
+high) (a random place in the pile stood in for it), a player kept in a counter and chosen
+in secret (seat_number, player_in_seat, choose_player(secret=true)), and a claim that
+offers only titles played on one's own turn (choose_title(playable=true), issue 43)."""
 
 from __future__ import annotations
 
@@ -123,3 +125,18 @@ expect:
     assert outcome.passed is passes, outcome.message
     if message:
         assert message in outcome.message, outcome.message
+
+
+def test_a_claim_offers_only_the_titles_played_on_ones_own_turn():
+    """Issue 43: the bluff's claim offered the Exploding Kitten and the Defuse."""
+    from pathlib import Path
+
+    from test_phases import laid_out
+
+    from kittens import load_edition
+    bluff = load_edition(str(Path(__file__).resolve().parent.parent / "examples" / "house-rules" / "bluff.yaml"))
+    state = laid_out(bluff, 3, {0: ["tacocat", "skip"]}, ["beard_cat"] * 5)
+    state.apply_action("act claim")
+    offered = state.legal_actions()
+    assert "skip" in offered and "attack" in offered and "see_the_future" in offered
+    assert not {"exploding_kitten", "defuse", "nope", "tacocat"} & set(offered)
