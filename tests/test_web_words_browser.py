@@ -70,3 +70,32 @@ def test_waiting_names_and_a_favor_read_right_on_both_screens(server, browser):
                              f"'You took {card} from Ben.')")
     assert not any("took" in line and "from you" in line for line in log(phone))  # a gift, not a theft
     shot(phone, "words-favor-given-phone")
+
+
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+def test_a_card_given_flies_in_from_the_givers_seat(server, browser, size):
+    """Issue 43: every card that came to a hand flew in from the draw pile, a Favor's too."""
+    base, _app = server
+    viewport = {"width": 1280, "height": 800} if size == "laptop" else {"width": 390, "height": 844}
+    ana = browser.new_context(viewport=viewport).new_page()
+    ben = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    lobby = ana.request.get(base + "/api/lobby").json()
+    key = next(e["key"] for e in lobby["rulesets"] if e["name"] == "Exploding Kittens (Original Edition)")
+    made = ana.request.post(base + "/api/rooms", data={"ruleset": key, "players": 2, "seed": favor_seed(),
+                                                       "seats": ["person", "person"]}).json()
+    ana.goto(base + made["seats"][0]["link"])
+    ben.goto(base + made["seats"][1]["link"])
+    ana.locator("#prompt button:enabled", has_text="Play Favor").click()
+    try:
+        ben.locator("#window-options button", has_text="Pass").click(timeout=3000)
+    except Exception:  # the window closed on its own
+        pass
+    ben.wait_for_function("document.getElementById('prompt-question').innerText.includes('Favor')")
+    before = ana.evaluate("(motion.arrivals || []).length")
+    ben.locator("#prompt button:enabled").first.click()
+    ana.wait_for_function(f"(motion.arrivals || []).length > {before}", timeout=5000)
+    assert ana.evaluate("motion.arrivals")[before:] == [1]  # from seat 1, Ben's, not the pile
+    shot(ana, f"words-favor-flies-from-the-giver-{size}")
+    ana.locator("#prompt button:enabled", has_text="Draw").click()
+    ana.wait_for_function(f"(motion.arrivals || []).length > {before + 1}", timeout=5000)
+    assert ana.evaluate("motion.arrivals")[before + 1] == "pile"  # a drawn card: from the pile

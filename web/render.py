@@ -142,6 +142,22 @@ def log_entries(words: Words, events: list, start: int, stop: int, viewer) -> li
     return entries
 
 
+def arrivals(events: list, start: int, stop: int, viewer) -> list:
+    """Where each card that came into the viewer's hand between events ``start`` and
+    ``stop`` came from, in order: the seat whose hand it left (a steal, a Favor), or None
+    (the draw pile, anywhere else). The page flies each new card in from there."""
+    if viewer is SPECTATOR:
+        return []
+    mine = f"hand {viewer}"
+    found = []
+    for event in events[start:stop]:
+        if event.get("type") == "move" and event.get("to") == mine:
+            source = event.get("from", "")
+            seat = source[len("hand "):] if source.startswith("hand ") else ""
+            found.append(int(seat) if seat.isdigit() else None)
+    return found
+
+
 def _given(seen: list, offset: int) -> bool:
     """Whether the move at ``offset`` takes a card from one hand to another just after the
     source hand's own player chose it (a gift: a Favor's card), as the viewer knows:

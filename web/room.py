@@ -33,7 +33,7 @@ from ..interpreter.engine.reactions import PASS
 from ..interpreter.engine.simulate import game_header
 from ..interpreter.engine.views import decision_for, view_for
 from . import seating
-from .render import SPECTATOR, card_list, decision_prompt, frozen_at, log_entries, round_prompt, table_view
+from .render import SPECTATOR, arrivals, card_list, decision_prompt, frozen_at, log_entries, round_prompt, table_view
 from .social import Social
 from .summary import summary
 from .words import Words
@@ -472,6 +472,7 @@ class Room:
         round_ = self.round
         message = {"type": "update", "view": table_view(self.display_state(), seat),
                    "log": log_entries(self.words, self.state.events, cursor, self.released, seat),
+                   "arrivals": arrivals(self.state.events, cursor, self.released, seat),
                    "prompt": self.prompt(seat), "window": None, "error": self.error,
                    "waiting": seating.waiting_view(self, seat), "standins": sorted(self.standins),
                    "clock": seating.clock_view(self)}

@@ -7,10 +7,11 @@
 const motion = {
   reduced: () => window.matchMedia("(prefers-reduced-motion: reduce)").matches,
 
-  // a card that came to the hand slides in from the draw pile; one that left the hand
+  // a card that came to the hand slides in from where it came from (``sources``, in
+  // order: another player's seat, or null for the draw pile); one that left the hand
   // slides from where its tile was to the discard pile (``oldTiles``: the tiles before,
   // as {id, rect, label})
-  cardMoves(before, after, hand, drawPile, discardPile, oldTiles) {
+  cardMoves(before, after, hand, drawPile, discardPile, oldTiles, sources = []) {
     if (motion.reduced() || !before) return 0;
     let moved = 0;
     const left = [...before];
@@ -19,8 +20,16 @@ const motion = {
       const at = left.indexOf(id);
       if (at >= 0) { left.splice(at, 1); stays.push(true); } else stays.push(false);
     });
+    let arrived = 0;
     [...hand.querySelectorAll(".card")].forEach((tile, i) => {
-      if (stays[i] === false && drawPile) { motion.fly(drawPile, tile, "arrive"); moved++; }
+      if (stays[i] !== false) return;
+      const from = sources[arrived++] || drawPile;
+      if (from) {
+        motion.fly(from, tile, "arrive");
+        moved++;
+        // where each card flew in from, for whoever looks (a seat's number, or "pile")
+        (motion.arrivals = motion.arrivals || []).push(from.dataset.seat !== undefined ? Number(from.dataset.seat) : "pile");
+      }
     });
     if (left.length && discardPile) {
       const gone = [];

@@ -236,7 +236,7 @@ function update(message) {
   const view = message.view;
   lastView = view;
   renderTurn(view);
-  renderHand(view);
+  renderHand(view, message.arrivals || []);
   renderSeats(view);
   renderPiles(view);
   animateHand();
@@ -279,7 +279,7 @@ function announceTurn(message) {
   if (mine || !prompt) myTurnPrompt = mine;
 }
 
-function renderHand(view) {
+function renderHand(view, arrivals) {
   const hand = $("hand");
   hand.closest("section").hidden = view.hand === null;
   if (view.hand === null) return;
@@ -296,7 +296,7 @@ function renderHand(view) {
   }));
   if (!view.hand.length) hand.append(el("span", "muted", "No cards."));
   showOpenCard();
-  handMoves = { before: lastHand, after: view.hand, oldTiles };
+  handMoves = { before: lastHand, after: view.hand, oldTiles, arrivals };
   lastHand = view.hand.slice();
 }
 let handMoves = null;
@@ -304,7 +304,10 @@ function animateHand() {
   // once the piles are drawn too: cards fly between the hand and them
   if (!handMoves) return;
   const piles = $("piles").querySelectorAll(".pile");
-  motion.cardMoves(handMoves.before, handMoves.after, $("hand"), piles[0], piles[1], handMoves.oldTiles);
+  // a card taken from another player (a steal, a Favor) flies in from their seat
+  const sources = handMoves.arrivals.map((seat) =>
+    seat === null ? null : document.querySelector(`#seats .seat[data-seat="${seat}"]`));
+  motion.cardMoves(handMoves.before, handMoves.after, $("hand"), piles[0], piles[1], handMoves.oldTiles, sources);
   handMoves = null;
 }
 
