@@ -331,3 +331,13 @@ def test_out_in_order_keeps_the_order_players_went_out(tmp_path):
     assert value(state, "first_of(out_in_order())", me=1) == 0
     assert value(state, "first_of(out_players())", me=1) == 3  # turn order from seat 1, as before
     assert state.clone().table.gone_out == [0, 3]
+
+
+def test_players_laid_out_as_out_count_as_the_first_to_go_out_and_may_come_back():
+    from test_phases import value
+    state = laid_out(load_edition("original"), 4, {0: ["skip"]}, ["beard_cat"] * 6)
+    state.table.alive[1] = False  # as a scenario's `start: {out: [1]}` lays it
+    state.table.eliminate(3)
+    assert value(state, "first_of(out_in_order())") == 1 and value(state, "count(out_in_order())") == 2
+    state.table.revive(1)  # no error: it was never seen going out
+    assert value(state, "first_of(out_in_order())") == 3

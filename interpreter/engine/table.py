@@ -824,7 +824,8 @@ class Table:
         if self.alive[seat] or self.finished or self.ending:
             return
         self.alive[seat] = True
-        self.gone_out.remove(seat)
+        if seat in self.gone_out:  # (a table laid out by hand may start with players out)
+            self.gone_out.remove(seat)
         self.owed[seat] = self.bonus[seat] = 0
         self.attacked[seat] = False
         self._orders.clear()

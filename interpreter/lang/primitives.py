@@ -211,7 +211,11 @@ def out_players(ctx):
 @primitive([], PLAYERS, QUERY,
            'Every player who is out of the game, in the order they went out, the first to go out first (a player who came back and went out again counts from the last time).')
 def out_in_order(ctx):
-    return list(ctx.table.gone_out)
+    table = ctx.table
+    gone = table.gone_out
+    # players out from the start (a scenario's `start: {out: ...}`) count as the first out
+    earlier = [seat for seat in range(table.players) if not table.alive[seat] and seat not in gone]
+    return earlier + list(gone)
 
 
 @primitive([("among", PLAYERS)], PLAYER, QUERY,
