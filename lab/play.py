@@ -191,4 +191,6 @@ def play_record(game, seed: int, seats: list[str]) -> dict:
             "n": log.cancelled, "dr": state.drawn, "h": held, "e": end}
     if game.phases.scoring:  # a game won on points: every seat's final score
         record["s"] = state.scores()
+    if table.teams and table.winners:  # the winning team as this game dealt it (teams may be random)
+        record["wt"] = table.team_of(table.winners[0])
     return record

@@ -100,8 +100,9 @@ class Tally:
             self.wins[seat] += 1
             won |= 1 << seat
         if winners:
-            if self.teams:
-                self.team_wins[winners[0] % self.teams] += 1
+            if self.teams:  # the team as the game dealt it; a record without one was seated in turn
+                team = record.get("wt")
+                self.team_wins[winners[0] % self.teams if team is None else team] += 1
         else:
             self.no_winner += 1
         _bump(self.ends, record["end"] or "unknown")

@@ -573,3 +573,20 @@ def test_a_seat_that_goes_out_twice_in_a_game_counts_once_in_its_share():
     assert tally.out_seat == [0, 1, 1]
     assert [row["rate"] for row in by_seat] == [0.0, 1.0, 1.0]
     assert len(summarize(tally)["eliminations"]["order"]) == 3  # the order still has every exit
+
+
+def test_teams_dealt_at_random_are_counted_by_the_team_each_game_dealt(tmp_path):
+    """With `teams: {dealt: random}` a seat's team changes from game to game: the team
+    that won is the one the game dealt, not seat % teams (each game's winners share it)."""
+    import json
+    from pathlib import Path
+
+    out = str(tmp_path / "games.jsonl")
+    rules = Ruleset(str(Path(__file__).resolve().parent.parent / "examples" / "house-rules" / "hidden_partners.yaml"))
+    summary = simulate(rules, Options(workers=1, games=80, players=4, out=out)).data["summary"]
+    records = [json.loads(line)["r"][0] for line in open(out, encoding="utf-8").read().splitlines()[1:]]
+    won = [r for r in records if r["w"]]
+    assert all("wt" in r for r in won)
+    assert any(r["wt"] != r["w"][0] % 2 for r in won)  # the deal does not follow the seats
+    counted = [sum(1 for r in won if r["wt"] == team) for team in (0, 1)]
+    assert [t["count"] for t in summary["teams"]] == counted
