@@ -376,3 +376,21 @@ def test_answers_that_set_each_other_off_end_with_the_cards_held(tmp_path):
         take(state, state.legal_actions()[1])
         played += 1
     assert played == 3 and not any(c.id == "echo" for h in state.table.hands for c in h.cards)
+
+
+@pytest.mark.parametrize("effect", ["draw(answered_player())", "draw(next_player(after=answered_player()))"])
+def test_answered_player_outside_an_answer_is_nobody_and_does_nothing(tmp_path, effect):
+    """Found by the generated-rules fuzzer: a card played on its own turn answers nothing,
+    and what takes answered_player() then does nothing (it stopped with a TypeError)."""
+    edition = house(tmp_path, f"""define_cards:
+  - id: odd
+    title: Odd
+    tags: [action]
+    text: Generated.
+    when: own_turn
+    effect: {effect}
+add_cards: {{odd: 1}}
+""")
+    state = laid_out(edition, 3, {0: ["odd"]}, ["tacocat", "beard_cat"])
+    take(state, "play odd")
+    assert [len(h.cards) for h in state.table.hands] == [0, 0, 0]

@@ -379,3 +379,10 @@ def test_every_shipped_edition_renders_at_its_smallest_and_largest_table(name, e
         assert "could not be put into words" not in markdown
         # the sheet's step-by-step count agrees with the validator's dry run
         assert +SetupRun(edition, players).pile == +dry_run(edition, players)[1]
+
+
+def test_a_sum_that_divides_by_zero_is_no_fixed_number(write):
+    """Found by the generated-rules fuzzer: `(0 + 0)` made the text check divide by zero."""
+    edition = load_edition(_edition(write, "Look at the top three cards.",
+                                    "show(top(draw_pile, 3 + (0 + 0)), me)"))
+    assert number_mismatches(edition) == []

@@ -903,7 +903,8 @@ NAMES = SimpleNamespace(**{name: name for name in PRIMITIVES})
 
 #: queries that may give no player at all (a card nobody has played yet): like
 #: choices with nothing to choose, what takes their value then does nothing
-MAY_GIVE_NOTHING = frozenset({NAMES.played_by, NAMES.player_in_seat, NAMES.first_of})
+MAY_GIVE_NOTHING = frozenset({NAMES.played_by, NAMES.player_in_seat, NAMES.first_of,
+                              NAMES.answered_player})
 
 #: names an effect can use without defining them, by context, with their types
 BUILTIN_NAMES = {

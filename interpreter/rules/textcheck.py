@@ -68,7 +68,8 @@ def _fixed(node, params: dict) -> int | None:
         value = _fixed(term, params)
         if total is None or value is None or (op == "/" and value == 0):
             return None
-        total = {"+": total + value, "-": total - value, "*": total * value, "/": total // value}[op]
+        total = total + value if op == "+" else total - value if op == "-" else \
+            total * value if op == "*" else total // value
     return total
 
 
