@@ -38,6 +38,7 @@ INT, BOOL, STR = "int", "bool", "str"
 PLAYER, PLAYERS = "player", "players"
 #: the default of a parameter that filters by player when left out: no filter, anyone
 ANYONE = "anyone"
+OWN_TITLE = "own"  # a title left out: the card's own
 CARD, CARDS, ZONE = "card", "cards", "zone"
 CARD_ID, TAG = "card_id", "tag"
 ZONE_NAME = "zone_name"  # a string naming a zone declared `per_player: true`
@@ -785,6 +786,19 @@ def discard(ctx, cards):
         table.move([inst], table.discard_pile)
         if owner is not None:  # spent from a hand (a Defuse): spent by its holder
             inst.played_by = owner
+
+
+@primitive([("cards", CARDS), ("title", CARD_ID, OWN_TITLE)], BOOL, ACTION,
+           'Spend cards as `title` (by default the first card\'s own title) and say whether the spending stands: they go to the discard pile as `discard` puts them, and where that title may be Noped (`nopeable`), every player may answer as they answer a play of it. True unless an answer cancelled it (the cards stay spent); false when there is nothing to spend. It is not a play: `last_played` and `played_this_turn` leave it out. The shipped kittens spend their Defuse with it, so `patch_cards: {defuse: {nopeable: true}}` is all "a Nope may stop a Defuse" takes.',
+           waits=True, walks=(("cards", MOVES_EACH),))
+def spend(ctx, cards, title):
+    found = cards_of(cards)
+    if not found:
+        return False
+    inst = found[0]
+    seat = inst.zone.owner if inst.zone.kind == HAND else ctx.me
+    discard(ctx, found)
+    return ctx.state.spending(ctx, seat, inst.id if title is None else title, found)
 
 
 @primitive([], None, ACTION,

@@ -310,6 +310,9 @@ WORDING = dict(
     end_turn=_end_turn,
     attack=_attack,
     discard=lambda a: f"discard {a.w.cards_of(a.get('cards'), whole=True)}",
+    spend=lambda a: (f"{a.w.cards_of(a.get('cards'), whole=True)} is spent"
+                     + (f" as {a.title('title')}" if a.get("title") is not None else "")
+                     + " and no answer cancels that"),
     reverse=lambda a: "reverse the direction of play",
     eliminate=lambda a: _does(a["player"], "are", "is") + " out of the game",
     win=lambda a: _does(a["player"], "win", "wins") + " the game at once",
