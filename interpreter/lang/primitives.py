@@ -875,6 +875,12 @@ def turn_number(ctx):
     return ctx.table.turn
 
 
+@primitive([], INT, QUERY,
+           "The number of the round under way: 1 for the first, 0 before the first turn (in a `game_start` trigger). A round is over once every player still in has begun a turn in it (however many turns an attack made someone take, and whichever way play goes), and the next round begins as play passes to another player; a player who goes out no longer counts, one who comes back counts from then on. A `round_start` trigger runs as each round begins, before that turn's `turn_start`.")
+def round_number(ctx):
+    return ctx.table.round
+
+
 @primitive([], PLAYER, QUERY,
            "The player whose turn it is; once a turn has passed on (after a draw, a Skip or an attack, in the state checks and in `turn_end` triggers), the player who plays next.")
 def whose_turn(ctx):
