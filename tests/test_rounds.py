@@ -122,3 +122,34 @@ triggers:
 """)
     state = laid_out(edition, 2, {0: ["skip"], 1: ["skip"]}, ["tacocat"])
     assert state.table.counters["at_start"][0] == 0
+
+
+def test_turn_player_tells_the_turns_own_draw_from_one_a_card_made(tmp_path):
+    """In a `card_drawn` trigger after the turn's draw, `whose_turn()` is already the next
+    player; `turn_player()` is still the drawer's, and not a Favor-made draw's victim."""
+    edition = house(tmp_path, """counters:
+  own_draws: {}
+  other_draws: {}
+define_cards:
+  - id: gift
+    title: Gift
+    tags: [action]
+    text: The next player draws a card.
+    when: own_turn
+    effect: draw(next_player())
+triggers:
+  - id: count_draws
+    on: card_drawn
+    text: Count each player's draws on their own turn and the others.
+    effect: |
+      if turn_player() == me {
+        add_counter("own_draws", 1)
+      } else {
+        add_counter("other_draws", 1)
+      }
+""")
+    state = laid_out(edition, 3, {0: ["gift"], 1: ["skip"], 2: ["skip"]}, ["tacocat"] * 6)
+    take(state, "play gift", "draw")
+    assert state.table.counters["own_draws"] == [1, 0, 0]
+    assert state.table.counters["other_draws"] == [0, 1, 0]
+    assert state.table.current == 1  # the turn passed on: whose_turn() would say seat 1

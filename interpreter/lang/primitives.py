@@ -875,6 +875,13 @@ def turn_number(ctx):
     return ctx.table.turn
 
 
+@primitive([], PLAYER, QUERY,
+           "The player whose turn is under way, or whose turn has just ended: unlike `whose_turn()`, it does not move on as a turn passes, only as the next turn begins. So in a `card_drawn` or `turn_end` trigger, `turn_player() == me` tells a draw on one's own turn (the turn's draw, which passed the turn on) from a draw another player's card made one take. The first player in a `game_start` trigger.")
+def turn_player(ctx):
+    table = ctx.table
+    return table.turn_seat if table.turn else table.current
+
+
 @primitive([], INT, QUERY,
            "The number of the round under way: 1 for the first, 0 before the first turn (in a `game_start` trigger). A round is over once every player still in has begun a turn in it (however many turns an attack made someone take, and whichever way play goes), and the next round begins as play passes to another player; a player who goes out no longer counts, one who comes back counts from then on. A `round_start` trigger runs as each round begins, before that turn's `turn_start`.")
 def round_number(ctx):

@@ -33,6 +33,7 @@ class Table(Protocol):
     current: int  # whose turn it is (or who plays next, once a turn has passed on)
     turn: int  # the number of the turn under way
     round: int  # the number of the round under way (round_number)
+    turn_seat: int  # whose turn began last (turn_player)
     turn_plays: list  # (seat, card) of each card played this turn, in order
     last_turn_plays: list  # the same for the turn before the one under way
     gone_out: list  # the seats that are out, in the order they went out
