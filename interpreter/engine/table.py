@@ -680,12 +680,16 @@ class Table:
                 event["face_up_places"] = places
             self.log.emit("rearranged", **event)
 
-    def show(self, cards: list, seats: int) -> None:
-        """Let the seats in the bit mask ``seats`` see the cards' faces and places."""
+    def show(self, cards: list, seats: int, secret: bool = False) -> None:
+        """Let the seats in the bit mask ``seats`` see the cards' faces and places (with
+        ``secret``, nobody else learns that they did)."""
         for inst in cards:
             inst.known |= seats
         if cards:
-            self.log.show(cards, seats)
+            if secret:
+                self.log.show_secretly(cards, seats)
+            else:
+                self.log.show(cards, seats)
 
     def reveal(self, cards: list) -> None:
         for inst in cards:

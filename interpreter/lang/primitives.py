@@ -705,15 +705,15 @@ def shuffle(ctx, zone):
     return Chance("order", len(zone.cards), info, (_shuffled, (zone,)))
 
 
-@primitive([("cards", CARDS), ("to", PLAYERS)], None, ACTION,
-           'Let the players `to` see the faces of the cards, privately.',
+@primitive([("cards", CARDS), ("to", PLAYERS), ("secret", BOOL, "false")], None, ACTION,
+           'Let the players `to` see the faces of the cards, privately: everyone learns that they were shown so many cards of that zone, only they learn which. With `secret=true` nobody else learns even that (the player whose effect it is neither, unless among `to`): a hidden role\'s look, a partner\'s glance.',
            walks=("cards",))
-def show(ctx, cards, to):
+def show(ctx, cards, to, secret):
     mask = 0
     for seat in seats_of(to):
         mask |= 1 << seat
     shown = cards_of(cards)
-    ctx.table.show(shown, mask)
+    ctx.table.show(shown, mask, secret)
     _in_sight(ctx, shown, mask)
 
 

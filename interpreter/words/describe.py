@@ -205,8 +205,12 @@ def _choose_card(a: _Args) -> str:
 
 def _show(a: _Args) -> str:
     cards = a.w.cards_of(a.get("cards"))
+    secret = a.get("secret")
+    unseen = isinstance(secret, s.BoolLit) and secret.value
     if a.is_me("to"):
-        return f"look at {cards} in secret"
+        return f"look at {cards} in secret" + (" (nobody else learns that you looked)" if unseen else "")
+    if unseen:
+        return f"show {cards} to {a['to']} so that nobody else learns of it"
     return f"show {cards} to {a['to']}, privately"
 
 
