@@ -798,6 +798,10 @@ def spend(ctx, cards, title):
     inst = found[0]
     seat = inst.zone.owner if inst.zone.kind == HAND else ctx.me
     discard(ctx, found)
+    table = ctx.table
+    if ("card_spent", None) in table.watch:  # (a `card_spent` trigger, or a card answering it)
+        for spent in found:
+            table.moments.append(("card_spent", seat, spent, None))
     return ctx.state.spending(ctx, seat, inst.id if title is None else title, found)
 
 

@@ -38,6 +38,8 @@ class Table(Protocol):
     last_turn_plays: list  # the same for the turn before the one under way
     gone_out: list  # the seats that are out, in the order they went out
     last_play: list  # the cards of the game's last play
+    watch: frozenset  # the (moment, zone) pairs the edition watches
+    moments: list  # the moments queued for their triggers
 
     def seats_from(self, seat: int) -> list: ...
     def next_seat(self, seat: int) -> int: ...

@@ -22,7 +22,7 @@ from .workspace import Workspace, base_names, report_choice_name
 #: the moments that concern one card: `this` is the card, and they name a zone
 CARD_MOMENTS = ("card_enters", "card_leaves")
 #: the moments whose `this` is a card (those that name a zone, and a card drawn)
-CARD_THIS = CARD_MOMENTS + ("card_drawn",)
+CARD_THIS = CARD_MOMENTS + ("card_drawn", "card_spent")
 #: what a trigger's `zone` may name besides the edition's zones: any player's hand
 ANY_HAND = "hand"
 

@@ -721,7 +721,8 @@ _MOMENT = dict(game_start="At the start of the game", turn_start="At the start o
                player_out="When a player goes out", player_back="When a player comes back",
                pile_empty="When the draw pile runs out", card_enters="When a card enters {zone}",
                card_leaves="When a card leaves {zone}", game_end="When the game is decided",
-               card_drawn="When a player draws a card")
+               card_drawn="When a player draws a card",
+               card_spent="When a player spends a card (a Defuse a kitten uses, say)")
 #: the same moments met before they happen (`at: before`)
 _BEFORE = dict(player_out="Just before a player goes out (by any card or rule)",
                card_drawn="When a player draws a card, before it takes effect")
@@ -731,7 +732,7 @@ _BEFORE = dict(player_out="Just before a player goes out (by any card or rule)",
 _STOPPED = dict(player_out="that player does not go out", card_drawn="the card drawn does not take effect")
 #: who `me` is in a trigger, when it is not the player whose turn it is ("you")
 _MOMENT_ME = dict(player_out="that player", player_back="that player", game_start="the first player",
-                  card_drawn="that player")
+                  card_drawn="that player", card_spent="that player")
 
 
 def _answers_fact(card) -> str:
@@ -746,7 +747,7 @@ def _answers_fact(card) -> str:
         else:
             moments.append({"turn_start": "a turn starts", "round_start": "a round starts", "turn_end": "a turn ends",
                             "player_out": "a player goes out", "player_back": "a player comes back",
-                            "pile_empty": "the draw pile runs out", "card_drawn": "a player draws a card",
+                            "pile_empty": "the draw pile runs out", "card_drawn": "a player draws a card", "card_spent": "a player spends a card",
                             "card_enters": f"a card enters {_zone_words(None, zone)}",
                             "card_leaves": f"a card leaves {_zone_words(None, zone)}"}[on])
     own = " Played on your turn too." if card.when == "any_time" else ""
