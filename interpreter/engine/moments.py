@@ -149,7 +149,7 @@ def begin(state, moment: str, seat: int):
     of its own (a fresh step budget): None when done, else what the game waits for."""
     phases = state.game.phases
     runs = phases.runs(moment, seat)
-    if phases.rounds and moment == "turn_start" and state.table.round_began:  # a round begins first
+    if phases.rounds and moment == "turn_start" and state.table.round_turn == state.table.turn:  # a round first
         runs = phases.runs("round_start", seat) + runs
     if not runs and not state.table.moments:
         return None

@@ -241,7 +241,7 @@ class Table:
         # the bit mask of the players still in who have not yet begun a turn in this one
         self.round = 0
         self.round_left = 0
-        self.round_began = False  # the turn under way began a round
+        self.round_turn = 0  # the number of the turn that began the round under way
         # history for the effects' queries: (seat, card) of each card played this turn, in
         # order, and the cards of the last play that put cards down (a card, combo or answer)
         self.turn_plays: list = []
@@ -301,7 +301,7 @@ class Table:
         other.team_list, other.secret_teams = self.team_list, self.secret_teams  # never changed in place
         other.alive, other.owed, other.attacked = list(self.alive), list(self.owed), list(self.attacked)
         other.bonus, other.turn_seat = list(self.bonus), self.turn_seat
-        other.round, other.round_left, other.round_began = self.round, self.round_left, self.round_began
+        other.round, other.round_left, other.round_turn = self.round, self.round_left, self.round_turn
         other.counters = {name: list(values) for name, values in self.counters.items()}
         other.uses = {key: list(value) for key, value in self.uses.items()}
         other.at_end = None  # the copied state sets its own
@@ -701,16 +701,10 @@ class Table:
 
     # -- turns ----------------------------------------------------------------
     def start_turn(self, seat: int) -> None:
-        # a new round once everyone still in has begun a turn in this one and play passes on
-        began = self.round_began = self.round == 0 or (self.round_left == 0 and seat != self.turn_seat)
-        if began:
-            self.round += 1
-            left, alive = 0, self.alive
-            for other in range(self.players):  # (a loop, not a generator: this is compiled)
-                if alive[other]:
-                    left |= 1 << other
-            self.round_left = left
-        self.round_left &= ~(1 << seat)
+        left = self.round_left
+        if not left and (seat != self.turn_seat or not self.round):  # a new round (a few ops a turn)
+            left = self._new_round()
+        self.round_left = left & ~(1 << seat)
         self.current = self.turn_seat = seat
         if self.turn_plays:  # the cards played this turn: none yet (those of the last kept)
             self.last_turn_plays, self.turn_plays = self.turn_plays, []
@@ -723,6 +717,17 @@ class Table:
         self.turn_ended = False
         if self.log.record:
             self.log.turn(seat, owed, number)
+
+    def _new_round(self) -> int:
+        """Begin a round (everyone still in has begun a turn in the last one, and play
+        passes on): the mask of the players it waits for."""
+        self.round += 1
+        self.round_turn = self.turn + 1  # the turn about to begin begins the round
+        left, alive = 0, self.alive
+        for other in range(self.players):  # (a loop, not a generator: this is compiled)
+            if alive[other]:
+                left |= 1 << other
+        return left
 
     def end_turn(self, seat: int, turns: int) -> None:
         """``seat`` ends ``turns`` of its owed turns; play passes on when none are left."""
