@@ -53,6 +53,8 @@ EVENT_KINDS = {
     "attacked": "an attack: who, on whom, and how many turns the victim owes",
     "end_turn": "a seat ends one or more of its turns",
     "extra_turns": "a seat is given extra turns (not an attack), and how many turns it owes now",
+    "pass_over": "a seat is to be passed over (`pass_over`), and how many times in all",
+    "passed_over": "play passing on went past a seat, which takes no turn for it",
     "reversed": "the direction of play reversed",
     "empty_pile": "a draw from an empty pile: nothing is drawn",
     "out": "a seat is out of the game",

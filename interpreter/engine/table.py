@@ -235,6 +235,10 @@ class Table:
         # of the turns each seat owes, how many are extra turns (`extra_turns`): taken last,
         # and never passed on by an attack
         self.bonus = [0] * players
+        # turns to pass over (`pass_over`): how many times play passing on goes past each seat,
+        # and their sum, so that a game without any pays one test per turn passed on
+        self.passed = [0] * players
+        self.passes = 0
         self.turn_seat = 0  # whose turn began last: the turn under way, or the one just ended
         # rounds (`round_number`): a round is over once every player still in has begun a
         # turn in it, and the next begins as play passes to another player; `round_left` is
@@ -302,6 +306,7 @@ class Table:
         other.alive, other.owed, other.attacked = list(self.alive), list(self.owed), list(self.attacked)
         other.bonus, other.turn_seat = list(self.bonus), self.turn_seat
         other.round, other.round_left, other.round_turn = self.round, self.round_left, self.round_turn
+        other.passed, other.passes = list(self.passed), self.passes
         other.counters = {name: list(values) for name, values in self.counters.items()}
         other.uses = {key: list(value) for key, value in self.uses.items()}
         other.at_end = None  # the copied state sets its own
@@ -741,7 +746,7 @@ class Table:
             self.log.end_turn(seat, owed)
         if owed == 0:
             self.attacked[seat] = False
-            self.current = self.next_seat(seat)
+            self.current = self.next_seat(seat) if not self.passes else self._passing_over(seat)
 
     def attack(self, attacker: int, victim: int, turns: int, stack: bool, answering: bool = False) -> None:
         """End the attacker's turns; the victim owes ``turns`` (+ the attacker's, stacked) and
@@ -784,6 +789,25 @@ class Table:
         self.attacked[victim] = True
         self.current = victim
         self.log.attacked(attacker, victim, self.owed[victim])
+
+    def pass_over(self, seat: int, turns: int) -> None:
+        """The next ``turns`` times play passes on to ``seat``, it goes past them."""
+        if turns < 1 or not self.alive[seat] or self.finished or self.ending:
+            return
+        self.passed[seat] += turns
+        self.passes += turns
+        self.log.emit("pass_over", seat=seat, turns=self.passed[seat])
+
+    def _passing_over(self, seat: int) -> int:
+        """Who plays after ``seat`` when some players are to be passed over: each passed over
+        once, in turn order, until one is not (and never past ``seat`` itself)."""
+        passed, nxt = self.passed, self.next_seat(seat)
+        while passed[nxt] > 0 and nxt != seat:
+            passed[nxt] -= 1
+            self.passes -= 1
+            self.log.emit("passed_over", seat=nxt)
+            nxt = self.next_seat(nxt)
+        return nxt
 
     def give_turns(self, seat: int, turns: int) -> None:
         """``seat`` takes ``turns`` extra turns (`extra_turns`): right after the turns it owes
@@ -829,6 +853,8 @@ class Table:
             self.owed[out] = self.bonus[out] = 0
             self.attacked[out] = False
             self.round_left &= ~(1 << out)  # the round no longer waits for them
+            self.passes -= self.passed[out]
+            self.passed[out] = 0
             self.log.seat_out(out)
             if "player_out" in self.outs:
                 self.moments.append(("player_out", out, None, None))

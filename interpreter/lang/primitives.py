@@ -873,6 +873,13 @@ def extra_turns(ctx, player, turns):
         table.give_turns(player, turns)
 
 
+@primitive([("player", PLAYER), ("turns", INT, "1")], None, ACTION,
+           "Pass over `player`: the next `turns` times play passes on to them (after a draw, a Skip, any turn that ends with nothing more owed), it goes past them to the player after, who takes no turn for it. Play moved to them on purpose (an attack, `extra_turns`) is not passed over. Nothing happens to a player who is out.")
+def pass_over(ctx, player, turns):
+    if player is not None:
+        ctx.table.pass_over(player, turns)
+
+
 @primitive([], INT, QUERY,
            "The number of the turn under way: 1 for the game's first turn, and one more for every turn after it, each of several owed turns counting as one (as `turn_start` triggers do); 0 before the first turn (in a `game_start` trigger).")
 def turn_number(ctx):

@@ -318,6 +318,8 @@ WORDING = dict(
                      + (f" as {a.title('title')}" if a.get("title") is not None else "")
                      + " and no answer cancels that"),
     reverse=lambda a: "reverse the direction of play",
+    pass_over=lambda a: _does(a["player"], "are", "is") + " passed over" + (
+        "" if a.get("turns") is None else f" the next {a['turns']} times play comes to them"),
     eliminate=lambda a: _does(a["player"], "are", "is") + " out of the game",
     win=lambda a: _does(a["player"], "win", "wins") + " the game at once",
     cancel=lambda a: "cancel the card, combo or moment this one answers",
