@@ -36,6 +36,9 @@ class PlayFrame(Frame):
                 cards, what = self.cards, rule.kind
                 table.move(cards, table.discard_pile)  # a card with a home goes there instead
                 table.played(self.seat, cards)  # who played them, and the turn's history
+                if rule.counted:  # restrictions that limit how often it is played
+                    for limit in rule.counted:
+                        table.acted(limit, self.seat)
                 if what == "action":  # a free action has no cards: it is counted against its limits
                     table.acted(rule.record, self.seat)
                     log.emit("play", seat=self.seat, action=rule.id)

@@ -192,12 +192,17 @@ def restrictions(ws: Workspace, doc, env: CheckEnv) -> tuple:
     found = []
     for index, raw in enumerate(doc.data.get("restrictions", [])):
         path = ("restrictions", index)
-        allows = ws.parse(doc, path + ("allows",), expression=True)
-        ws.check(doc, path + ("allows",), allows, env, P.PLAY, names, pure=True, expect=P.BOOL)
-        if allows is not None:
-            found.append(Restriction(raw["id"], raw["text"], allows,
-                                     Origin(doc.route(path)[0].path, doc.mark(path).line),
-                                     tuple(raw.get("applies_to", ("plays",)))))
+        allows = None
+        if "allows" in raw:
+            allows = ws.parse(doc, path + ("allows",), expression=True)
+            ws.check(doc, path + ("allows",), allows, env, P.PLAY, names, pure=True, expect=P.BOOL)
+            if allows is None:
+                continue
+        rules = tuple(raw["for"]) if raw.get("for") else None
+        found.append(Restriction(raw["id"], raw["text"], allows,
+                                 Origin(doc.route(path)[0].path, doc.mark(path).line),
+                                 tuple(raw.get("applies_to", ("plays",))), rules,
+                                 raw.get("per_turn"), raw.get("per_game")))
     return tuple(found)
 
 

@@ -172,6 +172,15 @@ class Restriction:
     origin: Origin
     # what it limits: "plays" (every play offered), "spending" (what `playable_as` finds)
     applies_to: tuple = ("plays",)
+    # the plays it limits (`for:`): card, combo and free action ids; None for every play
+    rules: tuple | None = None
+    # how often each player may make those plays, a turn and a game (`per_turn`, `per_game`)
+    per_turn: int | None = None
+    per_game: int | None = None
+
+    def limits(self, rule_id: str) -> bool:
+        """Whether a play of ``rule_id`` is one this restriction limits."""
+        return self.rules is None or rule_id in self.rules
 
 
 @dataclass(frozen=True)

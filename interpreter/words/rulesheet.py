@@ -735,6 +735,25 @@ _MOMENT_ME = dict(player_out="that player", player_back="that player", game_star
                   card_drawn="that player", card_spent="that player")
 
 
+def _how_often(limit) -> str:
+    """A limit's `per_turn` / `per_game` as what its player must not yet have played
+    ("fewer than 1 of them this turn"), or "" for none."""
+    parts = [f"fewer than {n} of them {when}" for n, when in ((limit.per_turn, "this turn"),
+                                                          (limit.per_game, "this game")) if n is not None]
+    return " and ".join(parts)
+
+
+def _play_titles(edition, ids) -> list[str]:
+    """The titles of the cards, combos and free actions named by id."""
+    combos = {combo.id: combo for combo in edition.combos}
+    actions = {action.id: action for action in edition.actions}
+    found = []
+    for rule_id in ids:
+        record = edition.cards.get(rule_id) or combos.get(rule_id) or actions.get(rule_id)
+        found.append(f"a {record.title}" if record is not None else rule_id)
+    return found
+
+
 def _answers_fact(card) -> str:
     """When a card that answers moments (`answers:`) may be played, in a sentence."""
     moments = []
@@ -805,8 +824,14 @@ def _phase_blocks(edition: Edition, ctx) -> list:
                 tuple(limit.applies_to), "a card, combo or action may be played, and an effect may spend a card, "
                                          "only if ")
             this = "the cards played" if limit.applies_to == ("plays",) else "the card"
+            said = [ctx.expression(limit.allows, this=this)] if limit.allows is not None else []
+            often = _how_often(limit)
+            if limit.rules is not None:
+                what = what.replace("a card, combo or action", _or(_play_titles(edition, limit.rules)))
+            if often:
+                said.append(f"its player has played {often}")
             blocks += [Heading(4, record_name(limit)), Quote(limit.text),
-                       Para(_sentence(what + ctx.expression(limit.allows, this=this)), "In rules terms:")]
+                       Para(_sentence(what + " and ".join(said)), "In rules terms:")]
     if edition.actions:
         blocks.append(Heading(3, "Actions you may take on your turn besides playing cards"))
         for action in edition.actions:
