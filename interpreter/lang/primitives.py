@@ -506,7 +506,7 @@ def _one_of_each(cards: list) -> tuple:
 
 
 @primitive([("among", CARDS), ("by", PLAYER, "me")], CARD, CHOICE,
-           '`by` picks which kind of card of `among` to use: one card of each title is offered, and nobody is asked when all are of one title. Cards a restriction on taking (`applies_to: [taking]`) keeps in another player\'s hand than the acting player\'s are not offered.',
+           '`by` picks which kind of card of `among` to use: one card of each title is offered, and nobody is asked when all are of one title. Cards a restriction on taking (`applies_to: [taking]`) keeps in a hand other than the acting player\'s are not offered.',
            walks=("among",))
 def choose_kind(ctx, among, by):
     found = listed(among)
