@@ -122,6 +122,15 @@ def spending_limits(edition, zones: frozenset) -> tuple:
                  if "spending" in r.applies_to and r.allows is not None)
 
 
+def taking_limits(edition, zones: frozenset) -> tuple:
+    """The tests of the restrictions that limit taking (`applies_to: [taking]`): which
+    cards an effect may take out of a hand that is not its player's own (picks, moves
+    and discards out of it), each test run with ``me`` the taker and ``this`` the card.
+    Empty in every shipped edition, where the primitives then look no further."""
+    return tuple(compile_expression(r.allows, zones, label(r)).fn for r in edition.restrictions
+                 if "taking" in r.applies_to)
+
+
 def _shape(tree):
     """A tree without the places its nodes were written at: equal shapes are the same
     expression, wherever each was written."""

@@ -27,7 +27,7 @@ from ..lang.errors import GameError, RuleRuntimeError  # noqa: F401 (re-exported
 from ..lang.limits import STEP_BUDGET, label
 from ..lang.machine import STOPPED, Chance, Ctx, Machine, remap
 from .answering import DrawMeetingFrame, GoingOutFrame, spent
-from .compiled import compile_rule, restricted, spending_limits
+from .compiled import compile_rule, restricted, spending_limits, taking_limits
 from .decisions import CHANCE, TERMINAL
 from .events import for_seat, kept_for
 from .flow import PLAY_LIMIT, TURN_LIMIT, GameFrame  # noqa: F401 (re-exported)
@@ -55,6 +55,7 @@ class Game:
         shared: dict = {}  # equal expressions share one compiled code (see compiled.legal)
         limits = restricted(edition, zones)  # rule-wide limits, joined to every play's test
         self.spending_limits = spending_limits(edition, zones)  # and those on what effects spend
+        self.taking_limits = taking_limits(edition, zones)  # and on what they take from others' hands
         self.cards = {card_id: limits(compile_rule(card, zones, shared)) for card_id, card in edition.cards.items()}
         self.combos = tuple(limits(compile_rule(combo, zones, shared)) for combo in edition.combos)
         self.turn_draw = compile_program(edition.turn_draw, zones,
@@ -197,6 +198,7 @@ class State(Machine):
         self.cards = game.edition.cards
         self.has_wilds, self.has_decoys, self.has_marked = game.has_wilds, game.has_decoys, game.has_marked
         self.spending_limits = game.spending_limits
+        self.taking_limits = game.taking_limits
         self.decisions = 0
         self.history: list = []  # every option and chance outcome applied, in order
         self.draw_nesting = 0

@@ -837,6 +837,17 @@ class Table:
         if cards:
             self.last_play = list(cards)
 
+    def kept(self, inst: CardInst) -> None:
+        """A restriction on taking keeps ``inst`` in the hand it lies in: told only to the
+        seats that know the card already (its holder, or everyone once it was revealed)."""
+        zone = inst.zone
+        self.log.emit("kept", only=inst.known, seat=zone.owner, zone=zone.name, card=inst.id)
+
+    def nothing_taken(self, hand: Zone) -> None:
+        """A pick out of ``hand`` finds nothing it may take: restrictions on taking keep
+        every card there (public: the hand's size is, and nothing leaves it)."""
+        self.log.emit("nothing_taken", seat=hand.owner, zone=hand.name)
+
     def reverse(self) -> None:
         self.direction = -self.direction
         self.log.emit("reversed", direction=self.direction)

@@ -72,6 +72,7 @@ class Services(Protocol):
     titles: list  # the card titles a player may name
     has_wilds: bool
     spending_limits: tuple  # tests of the restrictions on what `playable_as` finds (me, this)
+    taking_limits: tuple  # tests of the restrictions on what leaves another's hand (me, this)
     has_decoys: bool
     has_marked: bool
     explicit_chance: bool

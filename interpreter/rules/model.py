@@ -170,7 +170,8 @@ class Restriction:
     text: str
     allows: object
     origin: Origin
-    # what it limits: "plays" (every play offered), "spending" (what `playable_as` finds)
+    # what it limits: "plays" (every play offered), "spending" (what `playable_as` finds),
+    # "taking" (what an effect takes out of a hand that is not its player's)
     applies_to: tuple = ("plays",)
     # the plays it limits (`for:`): card, combo and free action ids; None for every play
     rules: tuple | None = None

@@ -262,6 +262,7 @@ WORDING = dict(
     owed=lambda a: f"the number of turns {_does(_who(a), 'owe', 'owes')}",
     holding=lambda a: f"{a['among']} who hold {a.title('card')}",
     played_by=lambda a: f"the player who last played {a['card']}",
+    held_by=lambda a: f"the player whose hand holds {a['cards']}",
     out_players=lambda a: "the players who are out of the game",
     title=lambda a: f"the title of {a.w.cards_of(a.get('cards'))}",
     answered=lambda a: "the card or combo being answered",

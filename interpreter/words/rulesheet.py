@@ -589,6 +589,23 @@ def _calls(tree, name: str) -> bool:
     return any(isinstance(n, s.Call) and n.name == name for n in s.walk(tree))
 
 
+#: what a restriction limits, in words, by the words of its `applies_to`
+_LIMITS = {"plays": "a card, combo or action may be played",
+           "spending": "an effect may spend a card",
+           "taking": "an effect of another player may take a card out of a hand"}
+
+
+def _limited(applies_to: tuple) -> str:
+    """The start of a restriction's sentence: what may happen only if its test holds."""
+    alone = {("plays",): "a card, combo or action may be played only if ",
+             ("spending",): "an effect may spend a card (as the Defuse a kitten looks for) only if ",
+             ("taking",): "an effect of another player may take a card out of a hand (a card picked, moved "
+                          "or discarded from it, whoever picks it) only if "}.get(tuple(applies_to))
+    if alone is not None:
+        return alone
+    return ", and ".join(_LIMITS[word] for word in _LIMITS if word in applies_to) + ", only if "
+
+
 def _sentence(text: str) -> str:
     text = text.strip()
     return (text[:1].upper() + text[1:]).rstrip(".") + "." if text else text
@@ -816,16 +833,15 @@ def _phase_blocks(edition: Edition, ctx) -> list:
         blocks.append(Para(_sentence(f"every player keeps a {'public ' if public else ''}count of " + _and(kept)),
                            "Counters:"))
     if edition.restrictions:
-        spends = any("spending" in limit.applies_to for limit in edition.restrictions)
-        blocks.append(Heading(3, "Limits on every play" + (" and on what effects spend" if spends else "")))
+        inside = [verb for word, verb in (("spending", "spend"), ("taking", "take from a hand"))
+                  if any(word in limit.applies_to for limit in edition.restrictions)]
+        blocks.append(Heading(3, "Limits on every play" + (f" and on what effects {' and '.join(inside)}"
+                                                            if inside else "")))
         for limit in edition.restrictions:
-            what = {("plays",): "a card, combo or action may be played only if ",
-                    ("spending",): "an effect may spend a card (as the Defuse a kitten looks for) only if "}.get(
-                tuple(limit.applies_to), "a card, combo or action may be played, and an effect may spend a card, "
-                                         "only if ")
             this = "the cards played" if limit.applies_to == ("plays",) else "the card"
-            said = [ctx.expression(limit.allows, this=this)] if limit.allows is not None else []
-            often = _how_often(limit)
+            me = "the player taking" if limit.applies_to == ("taking",) else None
+            said = [ctx.expression(limit.allows, this=this, me=me)] if limit.allows is not None else []
+            what, often = _limited(limit.applies_to), _how_often(limit)
             if limit.rules is not None:
                 what = what.replace("a card, combo or action", _or(_play_titles(edition, limit.rules)))
             if often:
