@@ -266,3 +266,27 @@ def test_a_patch_of_cards_alone_must_suit_the_slots(tmp_path):
     (tmp_path / "patched.yaml").write_text(text, encoding="utf-8")
     found = [d for d in validate_paths([str(tmp_path / "patched.yaml")]).diagnostics if d.code == "bad-value"]
     assert [(d.line, d.column) for d in found] == [(8, 12)], [d.render() for d in found]
+
+
+PICKED_FAVOR = str(ROOT / "examples" / "house-rules" / "picked_favor.yaml")
+
+
+def test_pettingzoo_and_openspiel_play_the_example():
+    """The adapters' own tests on the example: every option in the action catalogue,
+    and no observation that tells a seat what it may not know."""
+    pytest.importorskip("pettingzoo")
+    pyspiel = pytest.importorskip("pyspiel")
+    import warnings
+
+    import kittens.openspiel as kos
+    from pettingzoo.test import api_test
+    from test_env import _leaks
+
+    from kittens.adapters.pettingzoo import aec_env, raw_env
+    env = aec_env(PICKED_FAVOR, 3, render_mode="ansi")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=150)
+    pyspiel.random_sim_test(pyspiel.load_game(kos.SHORT_NAME, {"rules": PICKED_FAVOR, "players": 3}),
+                            num_sims=2, serialize=False, verbose=False)
+    assert _leaks(raw_env(PICKED_FAVOR, 3, render_mode="ansi"), lambda env, agent: env.observe(agent)) == 0
