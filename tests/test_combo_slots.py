@@ -18,8 +18,8 @@ from kittens.interpreter.rules.check import validate_paths
 from kittens.interpreter.words.rulesheet import render_rulesheet
 
 ROOT = Path(__file__).resolve().parent.parent
-ORIGINAL = ROOT / "editions" / "original.yaml"
-IMPLODING = ROOT / "editions" / "imploding.yaml"
+ORIGINAL = "original"  # by name: the shipped file wherever kittens is installed
+IMPLODING = "imploding"
 
 #: the combos under test; `this` is shown to its player, so its order can be read
 COMBOS = """format: 1
