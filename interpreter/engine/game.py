@@ -33,6 +33,7 @@ from .events import for_seat, kept_for
 from .flow import PLAY_LIMIT, TURN_LIMIT, GameFrame  # noqa: F401 (re-exported)
 from .moments import Phases, game_end, scores
 from .plays import PlayAsFrame
+from .slots import place_titles
 from .table import GameOver, Table
 from .triggers import draw as draw_card
 from .worlds import deal, place_rules
@@ -116,7 +117,15 @@ class Game:
         self.same_title_combos = tuple((rule, rule.record.tag, rule.record.size, f"combo {rule.id} ")
                                        for rule in self.combos if rule.record.match == "same_title")
         self.mixed_combos = tuple((rule, rule.record.tag, rule.record.size, f"combo {rule.id}")
-                                  for rule in self.combos if rule.record.match != "same_title")
+                                  for rule in self.combos if rule.record.match == "different_titles"
+                                  and not rule.record.by_slots)
+        # combos picked place by place (`slots:` or `match: any`, engine/slots.py): (rule,
+        # the titles that may fill each place, whether no title may come twice, option);
+        # empty in every shipped edition, whose action decisions then never look at them
+        self.slot_combos = tuple((rule, place_titles(rule.record, edition.cards),
+                                  rule.record.match != "any", f"combo {rule.id}")
+                                 for rule in self.combos if rule.record.by_slots)
+        self.slot_places = {rule.id: (places, distinct) for rule, places, distinct, _label in self.slot_combos}
         self.offers = self._offers(edition)
         # the titles that count in each combo of different titles (a hand's count of them is
         # one set intersection)
@@ -132,7 +141,7 @@ class Game:
                              for action in edition.actions)
         # what every action decision reads (flow.action_decision), in one tuple: one lookup
         self.deciding = (self.blinders, self.offers, self.combo_wilds, self.same_title_combos, self.fillers,
-                         tuple(zip(self.mixed_titles, self.mixed_combos)), self.actions)
+                         tuple(zip(self.mixed_titles, self.mixed_combos)), self.actions, self.slot_combos)
         self.phases = Phases(edition, zones)  # triggers and scores (moments.py)
         # whether every draw meets the moment `card_drawn` (answering.py): False in every
         # edition without triggers or answers for it, whose draws stay as they were

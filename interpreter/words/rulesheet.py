@@ -26,7 +26,7 @@ from ..rules.textcheck import effect_trees as _trees
 from ..rules.textcheck import number_mismatches
 from .answers import printed_text
 from .describe import choice_names, describe_expression, describe_program, sentence, words
-from .howto import change_sentences, how_to_play, switches, variant_sections
+from .howto import change_sentences, how_to_play, slot_words, switches, variant_sections
 
 FORMATS = ("markdown", "html", "json")
 
@@ -677,6 +677,11 @@ def _card_traits(edition: Edition, card) -> list[str]:
     return traits
 
 
+#: how the cards of a combo relate, as the rulesheet says it
+_COMBO_MATCH = dict(same_title="all with the same title", different_titles="all with different titles",
+                    any="alike or not")
+
+
 def _combo_blocks(edition: Edition) -> list:
     if not edition.combos:
         return []
@@ -684,7 +689,7 @@ def _combo_blocks(edition: Edition) -> list:
     blocks = [Heading(2, "Combos")]
     this = "the cards of the combo"
     for combo in edition.combos:
-        match = "all with the same title" if combo.match == "same_title" else "all with different titles"
+        match = _COMBO_MATCH[combo.match]
         tag = ""
         if combo.tag:  # the cards the tag stands for, by title
             kinds = sorted({c.title for c in edition.cards.values() if combo.tag in c.tags})
@@ -693,9 +698,10 @@ def _combo_blocks(edition: Edition) -> list:
             named = sorted(edition.cards[t].title for t in combo.titles if t in edition.cards)
             tag += f", made only of {_and(named)}" if combo.match == "same_title" or \
                 len(combo.titles) != combo.size else ": " + _and([f"one {name}" for name in named])
+        together = f"{combo.size} cards played together, {match}{tag}" if combo.slots is None else \
+            f"{combo.size} cards played together: {slot_words(edition, combo)}{tag}"
         blocks += [Heading(3, combo.title), Quote(printed_text(edition, combo)),
-                   Para(f"{combo.size} cards played together, {match}{tag}. {ctx.nope(combo.nopeable)}",
-                        "Use:")]
+                   Para(f"{together}. {ctx.nope(combo.nopeable)}", "Use:")]
         blocks += ctx.play_paras(combo, this)
     return blocks
 
