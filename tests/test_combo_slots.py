@@ -278,10 +278,10 @@ def test_pettingzoo_and_openspiel_play_the_example():
     pyspiel = pytest.importorskip("pyspiel")
     import warnings
 
-    import kittens.openspiel as kos
     from pettingzoo.test import api_test
     from test_env import _leaks
 
+    import kittens.openspiel as kos
     from kittens.adapters.pettingzoo import aec_env, raw_env
     env = aec_env(PICKED_FAVOR, 3, render_mode="ansi")
     with warnings.catch_warnings():

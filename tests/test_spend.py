@@ -91,7 +91,7 @@ def test_the_title_spent_decides_not_the_card(tmp_path):
         path = tmp_path / f"gve_{nopeable}.yaml"
         path.write_text("format: 1\nkind: edition\nid: gve_spend\nname: Spend test\n"
                         f"extends: {base}\n"
-                        + (f"patch_cards:\n  defuse: {{nopeable: true}}\n" if nopeable else ""),
+                        + ("patch_cards:\n  defuse: {nopeable: true}\n" if nopeable else ""),
                         encoding="utf-8")
         edition = load_edition(str(path))
         state = laid_out(edition, 3, {0: ["godcat"], 1: ["nope"], 2: ["skip"]},

@@ -16,22 +16,7 @@ combo of different titles: two copies of one wildcard are one title twice.
 
 from __future__ import annotations
 
-
-def place_titles(combo, cards: dict) -> tuple:
-    """For each place of ``combo``, the card ids that may fill it, in ``cards``' order:
-    a card that fits the place as itself, or a wildcard that may stand for one that does."""
-    places = []
-    for place in range(combo.size):
-        fits = []
-        for card_id, card in cards.items():
-            if combo.may_fill(place, card):
-                fits.append(card_id)
-            elif card.stands_for is not None and card.in_combos and any(
-                    other_id != card_id and card.may_stand_for(other) and combo.may_fill(place, other)
-                    for other_id, other in cards.items()):
-                fits.append(card_id)
-        places.append(frozenset(fits))
-    return tuple(places)
+from ..rules.model import place_titles  # noqa: F401 (the engine's name for it)
 
 
 def fillable(places, counts: dict) -> bool:

@@ -83,7 +83,8 @@ class Services(Protocol):
     def draw(self, seat: int, from_bottom: bool): ...  # None, or a frame to run
     def play_as(self, ctx, title: str, cards): ...  # None, or a frame running a title's effect
     def going_out(self, seat: int): ...  # None once the player is out, or a frame meeting the moment first
-    def spending(self, ctx, seat: int, title: str, cards: list): ...  # whether spent cards stand, or a frame answering them first
+    # whether spent cards stand, or a frame letting players answer them first
+    def spending(self, ctx, seat: int, title: str, cards: list): ...
     def charge(self, steps: int, where: str | None) -> None: ...
     def call(self, frame): ...  # run a frame now (machine.py)
     def settle(self, ctx, value): ...  # chance drawn at once unless resolved by hand

@@ -17,8 +17,7 @@ from ..lang import checker
 from ..lang import primitives as P
 from ..lang.diagnostics import ERROR, WARNING, did_you_mean
 from .compose import EXPANSION, Claims, where
-from .library import (Library, _card_extras, _plain, check_slots, combo_slots, inline_library, load_library,
-                      resolve)
+from .library import Library, _card_extras, _plain, check_slots, combo_slots, inline_library, load_library, resolve
 from .model import Card, Combo, Origin
 from .workspace import Workspace, base_names, report_choice_name
 

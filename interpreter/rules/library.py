@@ -225,7 +225,8 @@ def _compile_section(ws: Workspace, lib: Library, key: str, section: str, replac
         else:
             lib.combos[record_id] = (Combo(size=raw["cards"], match=raw["match"], tag=raw.get("tag"),
                                            titles=frozenset(raw["titles"]) if "titles" in raw else None,
-                                           slots=combo_slots(raw.get("slots")), effect=trees.get("effect"), raw=_plain(raw), **common), path)
+                                           slots=combo_slots(raw.get("slots")), effect=trees.get("effect"),
+                                           raw=_plain(raw), **common), path)
 
 
 def combo_slots(written) -> tuple | None:

@@ -129,6 +129,25 @@ def _fits(place: tuple, card: Card) -> bool:
     return (titles is None or card.id in titles) and (tag is None or tag in card.tags)
 
 
+# the places of a combo picked place by place (`slots:`, `match: any`): what may fill each,
+# from the edition's cards alone; the engine matches hands to them (engine/slots.py)
+def place_titles(combo, cards: dict) -> tuple:
+    """For each place of ``combo``, the card ids that may fill it, in ``cards``' order:
+    a card that fits the place as itself, or a wildcard that may stand for one that does."""
+    places = []
+    for place in range(combo.size):
+        fits = []
+        for card_id, card in cards.items():
+            if combo.may_fill(place, card):
+                fits.append(card_id)
+            elif card.stands_for is not None and card.in_combos and any(
+                    other_id != card_id and card.may_stand_for(other) and combo.may_fill(place, other)
+                    for other_id, other in cards.items()):
+                fits.append(card_id)
+        places.append(frozenset(fits))
+    return tuple(places)
+
+
 @dataclass(frozen=True)
 class Check:
     """A rule looked at for every player after each play and draw (a "state check"):

@@ -364,7 +364,8 @@ WORDING.update(dict(
     turn_number=lambda a: "the number of the turn (the game's first is turn 1)",
     whose_turn=lambda a: "the player whose turn it is",
     turn_player=lambda a: "the player whose turn is under way (or has just ended)",
-    round_number=lambda a: "the number of the round (the first is round 1; a round ends once everyone still in has had a turn)",
+    round_number=lambda a: ("the number of the round (the first is round 1; a round ends once everyone still in "
+                            "has had a turn)"),
     played_last_turn=_played_last_turn,
     last_played=lambda a: "the last card played",
     played_this_turn=_played_this_turn,

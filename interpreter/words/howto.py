@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from ..lang import primitives as P
 from ..lang import syntax as s
-from ..engine.slots import place_titles
-from ..rules.model import Edition
+from ..rules.model import Edition, place_titles
 from ..rules.textcheck import effect_trees
 from .describe import describe_program, sentence, words
 

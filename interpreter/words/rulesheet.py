@@ -789,7 +789,8 @@ def _answers_fact(card) -> str:
         else:
             moments.append({"turn_start": "a turn starts", "round_start": "a round starts", "turn_end": "a turn ends",
                             "player_out": "a player goes out", "player_back": "a player comes back",
-                            "pile_empty": "the draw pile runs out", "card_drawn": "a player draws a card", "card_spent": "a player spends a card",
+                            "pile_empty": "the draw pile runs out", "card_drawn": "a player draws a card",
+                            "card_spent": "a player spends a card",
                             "card_enters": f"a card enters {_zone_words(None, zone)}",
                             "card_leaves": f"a card leaves {_zone_words(None, zone)}"}[on])
     own = " Played on your turn too." if card.when == "any_time" else ""
