@@ -286,7 +286,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             # in the event loop, which keeps the list of rooms: a room closed to make room
             # tells its listeners; the rules compile meanwhile, in a worker thread or, for
             # an uploaded house rule, in a lane (stopped at its limit)
-            tables().make_room()
+            tables().retire_for_new_table()
             room, result = await tables().prepare_async(data)
             tables().admit(room)
         except (UsageError, RuleError, LaneError, GameError) as exc:
