@@ -14,6 +14,10 @@ arena), ``web`` (kittens serve), ``lsp`` (the language server) and ``adapters``
 never another product; the command line (``cli.py`` and ``commands/``) may use
 everything, and nothing imports it. ``kittens.about`` (version and paths) is a
 leaf any layer may use. Every import counts, module level or inside a function.
+
+A product's modules use one another's objects, and the core's, by their public names
+only: a name with a leading underscore is its own module's (checked for ``web`` so far;
+the other products join as they stop reaching into the engine).
 """
 
 from __future__ import annotations
@@ -184,3 +188,83 @@ def test_the_map_is_drawn(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "interpreter.engine" in done.stdout and picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+#: the products whose modules use only public names of other modules' objects
+PRIVATE_CHECKED = ("web",)
+#: what a method may call its own object (its private names are its own)
+OWN = ("self", "cls")
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def private_uses(path: Path) -> list[str]:
+    """Where a module uses a private name that is not its own: an attribute of an object
+    other than ``self``, ``cls`` or ``super()`` (read, written, or named to ``getattr``
+    and its kin), a private name imported from another module, or a private module."""
+    found = []
+    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        where = f"{shown}:{getattr(node, 'lineno', 0)}"
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            owner = node.value
+            if isinstance(owner, ast.Name) and owner.id in OWN:
+                continue
+            if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
+                continue
+            found.append(f"{where} {ast.unparse(node)}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in ("getattr", "setattr", "hasattr", "delattr") and len(node.args) >= 2:
+            owner, name = node.args[0], node.args[1]
+            if isinstance(name, ast.Constant) and isinstance(name.value, str) and _private(name.value) and \
+                    not (isinstance(owner, ast.Name) and owner.id in OWN):
+                found.append(f"{where} {ast.unparse(node)}")
+        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            parts = (node.module or "").split(".")
+            names = [alias.name for alias in node.names]
+            if any(_private(part) for part in parts) or any(_private(name) for name in names):
+                found.append(f"{where} from {'.' * node.level}{node.module or ''} import {', '.join(names)}")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if any(_private(part) for part in alias.name.split(".")):
+                    found.append(f"{where} import {alias.name}")
+    return found
+
+
+@pytest.mark.parametrize("product", PRIVATE_CHECKED)
+def test_products_use_only_public_names(product):
+    """No module of the product reaches into another module's object, its own product's
+    or the core's, by a private name."""
+    paths = sorted((ROOT / product).rglob("*.py"))
+    assert paths
+    found = [use for path in paths for use in private_uses(path)]
+    assert not found, "private names used outside their own module:\n" + "\n".join(found)
+
+
+def test_the_private_name_check_finds_what_it_looks_for(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("""
+from __future__ import annotations
+from .storage import _Transaction, Storage
+import kittens.interpreter.engine._hidden
+from random import _inst
+
+
+class Own:
+    def _step(self):
+        return self._step, super()._step, getattr(self, "_step")
+
+
+def reach(storage, room):
+    with storage._transaction():
+        room._publish()
+    getattr(room, "_publish")()
+    storage.__class__, storage.db
+""", encoding="utf-8")
+    found = sorted(use.split(" ", 1)[1] for use in private_uses(sample))
+    assert found == sorted(["from .storage import _Transaction, Storage", "import kittens.interpreter.engine._hidden",
+                     "from random import _inst", "storage._transaction", "room._publish",
+                     "getattr(room, '_publish')"]), found

@@ -260,11 +260,11 @@ def test_the_least_lately_used_upload_expires_first_and_one_in_play_never(tmp_pa
     quotas.touch(os.path.join(uploads, "a"))  # a table was made from the oldest one just now
     quota = quotas.Quota(most=10, most_bytes=10_000, per_client=2, per_client_bytes=10_000)
     # x holds a, b and d: two must go for a new one; b is the least lately used, then d
-    assert quotas.make_room(uploads, quota, "x", 100, in_use=set()) == ["b", "d"]
+    assert quotas.expire_for_upload(uploads, quota, "x", 100, in_use=set()) == ["b", "d"]
     assert sorted(os.listdir(uploads)) == ["a", "c"]
     # the server's count: c (y's) is older than a, but a live table plays it
     server = quotas.Quota(most=2, most_bytes=10_000, per_client=5, per_client_bytes=10_000)
-    assert quotas.make_room(uploads, server, "z", 100, in_use={"c"}) == ["a"]
+    assert quotas.expire_for_upload(uploads, server, "z", 100, in_use={"c"}) == ["a"]
     with pytest.raises(quotas.QuotaError, match="all in tables still in play") as refused:
-        quotas.make_room(uploads, quotas.Quota(1, 10_000, 5, 10_000), "z", 100, in_use={"c"})
+        quotas.expire_for_upload(uploads, quotas.Quota(1, 10_000, 5, 10_000), "z", 100, in_use={"c"})
     assert refused.value.status == 507

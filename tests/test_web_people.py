@@ -5,6 +5,7 @@ the replay viewer's data (a seat's replay holds only what that seat saw)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import subprocess
@@ -18,7 +19,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from webtable import play_out  # noqa: E402
 
 from kittens.web.app import Settings, create_app  # noqa: E402
-from kittens.web.social import CHAT_CHARS, CHAT_KEPT  # noqa: E402
+from kittens.web.social import CHAT_CHARS, CHAT_EVERY, CHAT_KEPT  # noqa: E402
 
 
 @pytest.fixture
@@ -114,8 +115,9 @@ def test_chat_keeps_only_its_last_lines(settings):
         with client.websocket_connect(f"/ws/{table['room']}") as ann:
             hello(ann, token(table, 0))
             listener = room.listeners[0]
+            ticks = itertools.count(0, CHAT_EVERY)  # a line's worth of time between lines: never too fast
+            room.social.limit.clock = lambda: next(ticks)
             for n in range(CHAT_KEPT + 20):
-                listener.chat_allowance = (5, listener.chat_allowance[1] if n else 0)
                 room.social.say(listener, f"line {n}")
         assert len(room.social.chat) == CHAT_KEPT and room.social.chat[0]["text"] == "line 20"
     with TestClient(create_app(settings)) as client:

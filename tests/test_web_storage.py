@@ -37,3 +37,33 @@ def test_rooms_made_in_a_worker_while_the_loop_stores_decisions_all_land(tmp_pat
     assert len(storage.rooms()) == count + 1
     assert storage.actions("busy") == ["draw"] * count
     storage.close()
+
+
+def test_the_people_of_a_table_are_stored_and_go_with_it(tmp_path):
+    """What web/social.py keeps: names (a name chosen again replaces the first), chat lines
+    (only a room's last ``keep`` stay) and the next game, each per room, dropped when the
+    room is retired."""
+    storage = Storage(str(tmp_path / "kittens.sqlite3"), wall=lambda: 50.0)
+    storage.create_room("a", {"rules": "original"}, 1, {0: "d"})
+    assert storage.names("a") == {} and storage.chat("a", 10) == [] and storage.next_game("a") is None
+    storage.set_name("a", 0, "Ann")
+    storage.set_name("a", 0, "Anna")
+    storage.set_name("a", 1, "Ben")
+    storage.set_name("b", 0, "Cat")  # another room's
+    assert storage.names("a") == {0: "Anna", 1: "Ben"}
+    lines = [{"n": n, "seat": n % 2, "name": f"p{n}", "text": f"line {n}", "at": float(n)} for n in range(5)]
+    for line in lines:
+        storage.add_chat_line("a", line, keep=3)
+    storage.add_chat_line("b", dict(lines[0], text="elsewhere"), keep=3)
+    assert storage.chat("a", 10) == lines[2:]  # the last three, oldest first
+    assert storage.chat("a", 2) == lines[3:]
+    with storage.lock:  # the older lines are gone from the database, not only from the answer
+        assert storage.db.execute("SELECT COUNT(*) FROM chat WHERE room = 'a'").fetchone() == (3,)
+    storage.set_next_game("a", "a2")
+    storage.set_next_game("a", "a3")
+    assert storage.next_game("a") == "a3"
+    storage.retire({"a": "a test"})
+    assert storage.names("a") == {} and storage.chat("a", 10) == [] and storage.next_game("a") is None
+    assert storage.names("b") == {0: "Cat"} and [line["text"] for line in storage.chat("b", 10)] == ["elsewhere"]
+    storage.close()
+

@@ -160,7 +160,7 @@ def test_a_name_chosen_later_replaces_seat_0_in_the_lines_before():
     seats = ["person", "person"]
     room = Room("n1", {"rules": "original", "players": 2, "seats": seats}, game, 4, {}, clock=TestClock(),
                 bots=seat_bots(game, seats, 4), answer_seconds=5, bot_delay=0)
-    Social(room)
+    Social(room).attach()
     first = room.state.table.current
     got = {seat: [] for seat in (first, 1 - first, WATCHER)}
     for seat, inbox in got.items():

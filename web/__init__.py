@@ -19,8 +19,12 @@ know. The modules, from the inside out:
   in the server for a table whose room lives in a lane;
 * ``tables``: every table of a server: made from the lobby's form, brought back at a
   restart, in the server or in a lane;
+* ``social``: the people around a table: names, presence, chat, the next game;
 * ``backoff``: a device cut off for flooding waits before it may come back;
-* ``app``: the ASGI application (Starlette): pages, the JSON API and websockets.
+* ``site``: what the routes of one server share (settings, tables, rate limits);
+* ``routes``: the pages and the lobby's JSON; ``connection``: one websocket;
+* ``app``: the ASGI application (Starlette) made of those.
 
-Only ``app`` needs the web extra (``pip install 'kittens-engine[web]'``).
+The server's modules (``app``, ``site``, ``routes``, ``connection``, ``tables``) need
+the web extra (``pip install 'kittens-engine[web]'``).
 """

@@ -4,7 +4,7 @@ it is full.
 Each upload's folder holds a small note, ``upload.json``: a digest of the address
 that sent it (the address itself is not written down) and its bytes. The note's
 modification time is when the upload was last used: sent, or a table made from
-it. Before a new upload is written, :func:`make_room` expires what must go, oldest
+it. Before a new upload is written, :func:`expire_for_upload` expires what must go, oldest
 use first and never an upload a live table plays (its rooms replay from it):
 
 - the sender's own uploads, past ``per_client`` of them or ``per_client_bytes``;
@@ -99,7 +99,7 @@ class Quota:
     per_client_bytes: int
 
 
-def make_room(uploads: str, quota: Quota, client: str, size: int, in_use: set) -> list[str]:
+def expire_for_upload(uploads: str, quota: Quota, client: str, size: int, in_use: set) -> list[str]:
     """Expire the uploads that must go for a new one of ``size`` bytes from ``client``
     (never one in ``in_use``): the ids expired. QuotaError when it still does not fit."""
     if size > quota.per_client_bytes or size > quota.most_bytes:

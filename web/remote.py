@@ -205,7 +205,7 @@ async def rematch(tables, room: RemoteRoom, seat) -> str:
     new_id, config, tokens, names = next_seats(room, {int(seat_): name for seat_, name in found["names"]},
                                                found.get("results"))
     try:
-        tables.make_room()
+        tables.retire_for_new_table()
         store_names(tables.storage, new_id, names)  # before it is set up: its people read them
         carried_chat(tables.storage, new_id, found.get("chat") or [], room.config["players"])  # and its chat
         new = await tables.open_remote(new_id, config, secrets.randbelow(1 << 31), tokens)

@@ -87,7 +87,7 @@ def _find(name, rulesets, what: str) -> str:
     found = plugins.shipped(name) if "/" not in name and "\\" not in name else None
     if found is None and rulesets is not None:
         # the server's own rule files (by their path or file name), then uploads (newest)
-        for path in rulesets._paths.values():
+        for path in rulesets.server_files():
             if name in (path, os.path.basename(path)):
                 found = path
                 break

@@ -58,7 +58,7 @@ class Retiring:
         self._close(reasons)
         return len(reasons)
 
-    def make_room(self) -> None:
+    def retire_for_new_table(self) -> None:
         """Before a new room: retire what expired; when the server is still full, close the
         finished tables that ended longest ago. UsageError when every table is a game
         still in play."""

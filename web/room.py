@@ -160,7 +160,7 @@ class Room:
             self.ended = self.clock.now()  # a game stopped by a rule breaking down is over too
         self.last = None  # windows opened by the last action have their frozen tables by now
         self._save()
-        self._publish()
+        self.publish()
 
     @property
     def finished(self) -> bool:
@@ -253,7 +253,7 @@ class Room:
         if round_.first is not None or len(round_.chosen) == len(round_.eligible):
             self._close_round()
         else:
-            self._publish()
+            self.publish()
 
     def ready(self, seat) -> None:
         """The person at ``seat`` is ready to play (the waiting room: seating.py)."""
@@ -446,7 +446,8 @@ class Room:
         self._saved = progress
 
     # -- what each listener sees -------------------------------------------------------
-    def _publish(self) -> None:
+    def publish(self) -> None:
+        """Send every listener what changed for it since it was last sent something."""
         for listener in list(self.listeners):
             self._publish_to(listener)
 
@@ -549,7 +550,7 @@ def open_room(room_id: str, config: dict, seed: int, tokens: dict, edition, *, s
     game = Game(edition, config["players"])
     room = Room(room_id, config, game, seed, tokens, storage=storage, clock=clock,
                 bots=seat_bots(game, config["seats"], seed), answer_seconds=answer_seconds, bot_delay=bot_delay)
-    Social(room, storage, wall)
+    Social(room, storage, wall).attach()
     return room
 
 

@@ -216,6 +216,11 @@ class Rulesets(Editions):
     def lobby(self) -> dict:
         return {"rulesets": self.entries, "expansions": self.expansions}
 
+    def server_files(self) -> list[str]:
+        """The server's own rule files the lobby offers (shipped, installed, given to
+        ``kittens serve``), as absolute paths in the lobby's order."""
+        return list(self._paths.values())
+
     def path(self, key: str) -> str:
         """The rule file a lobby key stands for: UsageError when it names none."""
         if isinstance(key, str) and key.startswith(UPLOAD_KEY):
@@ -253,13 +258,13 @@ class Rulesets(Editions):
         upload_id = secrets.token_urlsafe(9)
         folder = os.path.join(self.uploads, upload_id)
         key = quotas.client_key(client)
-        self._make_room(key, size, in_use)  # before the check: a full quota costs no checker time
+        self._expire_for_upload(key, size, in_use)  # before the check: a full quota costs no checker time
         result = self._check(upload_id, folder, texts)
         result["kept"] = bool(result["playable"])
         if not result["kept"]:  # nothing to play: nothing to keep (the findings say why)
             return result
         with self._lock:  # counted and written at once: two uploads cannot both take the last room
-            self._make_room_locked(key, size, in_use)
+            self._expire_for_upload_locked(key, size, in_use)
             os.makedirs(folder, exist_ok=False)
             try:
                 with open(os.path.join(folder, "kittens.toml"), "w", encoding="utf-8") as handle:
@@ -273,13 +278,13 @@ class Rulesets(Editions):
                 raise
         return result
 
-    def _make_room(self, key: str, size: int, in_use) -> None:
+    def _expire_for_upload(self, key: str, size: int, in_use) -> None:
         with self._lock:
-            self._make_room_locked(key, size, in_use)
+            self._expire_for_upload_locked(key, size, in_use)
 
-    def _make_room_locked(self, key: str, size: int, in_use) -> None:
+    def _expire_for_upload_locked(self, key: str, size: int, in_use) -> None:
         try:
-            quotas.make_room(self.uploads, self.quota, key, size, set(in_use))
+            quotas.expire_for_upload(self.uploads, self.quota, key, size, set(in_use))
         except quotas.QuotaError as exc:
             raise UploadError(str(exc), exc.status) from None
 

@@ -4,13 +4,16 @@ the rematch.
 A :class:`Social` belongs to one room. Names and chat lines are stored in the room's
 database as they are made (rows of ``names`` and ``chat``, dropped with the room), so
 a server restarted comes back with them. Nothing here reads the game: a name, a chat
-line or a count of watchers says nothing about a hand.
+line or a count of watchers says nothing about a hand. A Social is made from what the
+database holds and then attached to its room (:meth:`Social.attach`): making one
+changes nothing.
 
 Limits, so a table's chat cannot be used to flood a server or a page: a name is at most
 :data:`NAME_CHARS` characters, a chat line :data:`CHAT_CHARS`; a connection may send
 :data:`CHAT_BURST` lines at once and one every :data:`CHAT_EVERY` seconds after that;
 a room keeps its last :data:`CHAT_KEPT` lines. The page shows every text as text
-(never as markup), so a line with a ``<script>`` in it is only read.
+(never as markup), so a line with a ``<script>`` in it is only read. The rate is kept
+by a :class:`ChatLimit` on the social's own clock (seconds; a test gives its own).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import secrets
 import time
 import unicodedata
+import weakref
 
 from ..interpreter.engine.game import GameError
 from ..interpreter.rules.load import RuleError, UsageError
@@ -53,22 +57,59 @@ def clean(text, most: int, what: str) -> str:
     return kept
 
 
-class Social:
-    """Names, presence, chat and the next game of one room."""
+class ChatLimit:
+    """How many chat lines each writer may send now: :data:`CHAT_BURST` at once, then one
+    every :data:`CHAT_EVERY` seconds (a bucket per writer that fills on ``clock``). A
+    writer is any object that can be weakly referred to (a connection): its bucket goes
+    with it."""
 
-    def __init__(self, room, storage=None, wall=time.time) -> None:
+    def __init__(self, clock=time.monotonic, burst: int = CHAT_BURST, every: float = CHAT_EVERY) -> None:
+        self.clock, self.burst, self.every = clock, burst, every
+        self.buckets: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # writer -> (allowance, when)
+
+    def take(self, writer) -> bool:
+        """Whether ``writer`` may send a line now (if so, it is counted)."""
+        now = self.clock()
+        allowance, stamp = self.buckets.get(writer, (self.burst, now))
+        allowance = min(self.burst, allowance + (now - stamp) / self.every)
+        if allowance < 1:
+            return False
+        self.buckets[writer] = (allowance - 1, now)
+        return True
+
+
+class Social:
+    """Names, presence, chat and the next game of one room. ``wall`` stamps the chat lines
+    (wall-clock seconds), ``clock`` paces them (any seconds: see :class:`ChatLimit`)."""
+
+    def __init__(self, room, storage=None, wall=time.time, clock=time.monotonic) -> None:
         self.room = room
         self.storage = storage
         self.wall = wall
+        self.limit = ChatLimit(clock)
         self.names: dict[int, str] = {}
         self.chat: list[dict] = []
         self.next: str | None = None  # the rematch's room, once there is one
         self.count = 0  # chat lines ever written at this table (numbers them)
         if storage is not None:
-            self.names, self.chat, self.next = _load(storage, room.id)
+            self.names = storage.names(room.id)
+            self.chat = storage.chat(room.id, CHAT_KEPT)
+            self.next = storage.next_game(room.id)
             self.count = self.chat[-1]["n"] + 1 if self.chat else 0
-        room.words.chosen = self.names
-        room.social = self
+
+    def attach(self) -> Social:
+        """Seat these people at their room: its words call each seat by its chosen name, and
+        the room tells them who comes and goes. This social, for chaining."""
+        self.room.words.chosen = self.names
+        self.room.social = self
+        return self
+
+    def carry(self, names: dict, chat: list) -> None:
+        """The people of the game before, come to this one: their names (already one seat
+        on) and their chat (see :func:`carried_chat`)."""
+        self.names.update(names)  # the same dict as the words' chosen names
+        self.chat = chat
+        self.count = chat[-1]["n"] + 1 if chat else 0
 
     # -- what a connection is told ------------------------------------------------
     def welcome(self) -> dict:
@@ -104,30 +145,26 @@ class Social:
             raise SocialError(f"'{name}' is taken at this table: choose another name", "name-taken")
         self.names[seat] = name
         if self.storage is not None:
-            _store_name(self.storage, self.room.id, seat, name)
+            self.storage.set_name(self.room.id, seat, name)
         self.tell({"type": "names", "names": self.room.names(), "named": self.welcome()["named"]})
         for listener in self.room.listeners:  # the log again from its start: the name in every line
             listener.cursor = 0
-        self.room._publish()
+        self.room.publish()
 
     def say(self, listener, text) -> dict:
         """A chat line from the person at the listener's seat, told to everyone at the table."""
         if listener.seat is SPECTATOR:
             raise SocialError("spectators read the chat: open a seat's link to write", "spectator")
         text = clean(text, CHAT_CHARS, "message")
-        now = time.monotonic()
-        allowance, stamp = getattr(listener, "chat_allowance", (CHAT_BURST, now))
-        allowance = min(CHAT_BURST, allowance + (now - stamp) / CHAT_EVERY)
-        if allowance < 1:
+        if not self.limit.take(listener):
             raise SocialError("you are writing too fast: wait a moment", "chat-flood")
-        listener.chat_allowance = (allowance - 1, now)
         line = {"n": self.count, "seat": listener.seat, "name": self.room.words.seat_name(listener.seat),
                 "text": text, "at": round(self.wall(), 3)}
         self.count += 1
         self.chat.append(line)
         del self.chat[:-CHAT_KEPT]
         if self.storage is not None:
-            _store_line(self.storage, self.room.id, line)
+            self.storage.add_chat_line(self.room.id, line, CHAT_KEPT)
         self.tell({"type": "chat", "line": line})
         return line
 
@@ -144,15 +181,13 @@ def rematch(tables, room, seat) -> str:
         return social.next
     new_id, config, tokens, names = next_seats(room, social.names)
     try:
-        tables.make_room()
+        tables.retire_for_new_table()
         new = tables.build(new_id, config, secrets.randbelow(1 << 31), tokens)
         tables.admit(new)
     except (RuleError, UsageError, GameError, OSError) as exc:
         raise SocialError(f"the next game could not start: {exc}", "no-rematch") from None
-    new.social.names.update(names)
     store_names(tables.storage, new_id, names)
-    new.social.chat = carried_chat(tables.storage, new_id, social.chat, room.config["players"])
-    new.social.count = new.social.chat[-1]["n"] + 1 if new.social.chat else 0
+    new.social.carry(names, carried_chat(tables.storage, new_id, social.chat, room.config["players"]))
     note_next(social, new_id)
     new.step()
     social.tell({"type": "rematch", "room": new_id})
@@ -189,43 +224,19 @@ def carried_chat(storage, room_id: str, chat: list, players: int) -> list:
     lines = [dict(line, seat=(line["seat"] + 1) % players) for line in chat[-CHAT_KEPT:]]
     if storage is not None:
         for line in lines:
-            _store_line(storage, room_id, line)
+            storage.add_chat_line(room_id, line, CHAT_KEPT)
     return lines
 
 
 def store_names(storage, room_id: str, names: dict) -> None:
     if storage is not None:
         for seat, name in names.items():
-            _store_name(storage, room_id, seat, name)
+            storage.set_name(room_id, seat, name)
 
 
 def note_next(social: Social, new_id: str) -> None:
     """The table's next game is ``new_id`` (stored, so a restart keeps the link)."""
     social.next = new_id
     if social.storage is not None:
-        with social.storage._transaction() as db:
-            db.execute("INSERT OR REPLACE INTO rematches (room, next) VALUES (?, ?)", (social.room.id, new_id))
+        social.storage.set_next_game(social.room.id, new_id)
 
-
-# -- the database rows (tables in storage.SCHEMA, dropped with their room) --------------
-def _load(storage, room_id: str):
-    with storage.lock:
-        db = storage.db
-        names = {seat: name for seat, name in db.execute("SELECT seat, name FROM names WHERE room = ?", (room_id,))}
-        rows = db.execute("SELECT n, seat, name, text, at FROM chat WHERE room = ? ORDER BY n DESC LIMIT ?",
-                          (room_id, CHAT_KEPT)).fetchall()
-        found = db.execute("SELECT next FROM rematches WHERE room = ?", (room_id,)).fetchone()
-    chat = [{"n": n, "seat": seat, "name": name, "text": text, "at": at} for n, seat, name, text, at in reversed(rows)]
-    return names, chat, found[0] if found else None
-
-
-def _store_name(storage, room_id: str, seat: int, name: str) -> None:
-    with storage._transaction() as db:
-        db.execute("INSERT OR REPLACE INTO names (room, seat, name) VALUES (?, ?, ?)", (room_id, seat, name))
-
-
-def _store_line(storage, room_id: str, line: dict) -> None:
-    with storage._transaction() as db:
-        db.execute("INSERT INTO chat (room, n, seat, name, text, at) VALUES (?, ?, ?, ?, ?, ?)",
-                   (room_id, line["n"], line["seat"], line["name"], line["text"], line["at"]))
-        db.execute("DELETE FROM chat WHERE room = ? AND n <= ?", (room_id, line["n"] - CHAT_KEPT))

@@ -224,6 +224,46 @@ class Storage:
             row = self.db.execute("SELECT reason FROM closed WHERE id = ?", (room_id,)).fetchone()
         return row[0] if row else None
 
+    # -- the people around a table (web/social.py) -----------------------------------------
+    def names(self, room_id: str) -> dict[int, str]:
+        """The names chosen at a room's seats: seat -> name."""
+        with self.lock:
+            rows = self.db.execute("SELECT seat, name FROM names WHERE room = ?", (room_id,)).fetchall()
+        return {seat: name for seat, name in rows}
+
+    def set_name(self, room_id: str, seat: int, name: str) -> None:
+        """The person at ``seat`` is called ``name`` now (a name chosen before is replaced)."""
+        with self._transaction():
+            self.db.execute("INSERT OR REPLACE INTO names (room, seat, name) VALUES (?, ?, ?)", (room_id, seat, name))
+
+    def chat(self, room_id: str, most: int) -> list[dict]:
+        """A room's last ``most`` chat lines, oldest first: each ``n``, ``seat``, ``name``,
+        ``text`` and ``at``."""
+        with self.lock:
+            rows = self.db.execute("SELECT n, seat, name, text, at FROM chat WHERE room = ? ORDER BY n DESC LIMIT ?",
+                                   (room_id, most)).fetchall()
+        return [{"n": n, "seat": seat, "name": name, "text": text, "at": at}
+                for n, seat, name, text, at in reversed(rows)]
+
+    def add_chat_line(self, room_id: str, line: dict, keep: int) -> None:
+        """A chat line (``n``, ``seat``, ``name``, ``text``, ``at``) of a room; only the room's
+        last ``keep`` lines, by number, stay stored."""
+        with self._transaction():
+            self.db.execute("INSERT INTO chat (room, n, seat, name, text, at) VALUES (?, ?, ?, ?, ?, ?)",
+                            (room_id, line["n"], line["seat"], line["name"], line["text"], line["at"]))
+            self.db.execute("DELETE FROM chat WHERE room = ? AND n <= ?", (room_id, line["n"] - keep))
+
+    def next_game(self, room_id: str) -> str | None:
+        """The room of a table's next game (its rematch), if one was made."""
+        with self.lock:
+            row = self.db.execute("SELECT next FROM rematches WHERE room = ?", (room_id,)).fetchone()
+        return row[0] if row else None
+
+    def set_next_game(self, room_id: str, next_id: str) -> None:
+        """The table's next game is played in the room ``next_id``."""
+        with self._transaction():
+            self.db.execute("INSERT OR REPLACE INTO rematches (room, next) VALUES (?, ?)", (room_id, next_id))
+
     def _transaction(self):
         return _Transaction(self.db, self.lock)
 

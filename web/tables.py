@@ -192,7 +192,7 @@ class Tables(Retiring):
         """A new room from the lobby's form: its seat links. UsageError for a bad form,
         RuleError when the rules do not compile. Call it in the thread that runs the
         rooms (their listeners are told when one closes to make room)."""
-        self.make_room()
+        self.retire_for_new_table()
         room, result = self.prepare(request)
         self.admit(room)
         return result
@@ -269,7 +269,7 @@ class Tables(Retiring):
 
     def admit(self, room) -> None:
         """Keep a prepared room (making room for it first: UsageError when the server is full)."""
-        self.make_room()
+        self.retire_for_new_table()
         self.storage.create_room(room.id, room.config, room.seed, room.tokens)
         self.run(room)
         for path in [room.config["rules"], *room.config.get("with", ())]:
