@@ -86,11 +86,10 @@ def test_where_the_defuse_may_not_be_noped_nobody_is_asked(original):
 def test_the_title_spent_decides_not_the_card(tmp_path):
     """A wildcard spent as a Defuse is answered as a Defuse is: the Godcat may be Noped
     when played, but spent as a Defuse nobody may answer it, unless Defuses may be."""
-    base = ROOT / "editions" / "good_vs_evil.yaml"
     for nopeable, asked in ((False, False), (True, True)):
         path = tmp_path / f"gve_{nopeable}.yaml"
         path.write_text("format: 1\nkind: edition\nid: gve_spend\nname: Spend test\n"
-                        f"extends: {base}\n"
+                        "extends: good_vs_evil\n"
                         + ("patch_cards:\n  defuse: {nopeable: true}\n" if nopeable else ""),
                         encoding="utf-8")
         edition = load_edition(str(path))
