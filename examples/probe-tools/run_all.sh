@@ -14,7 +14,7 @@ for f in *.yaml; do
   for p in 2 4; do
     out=$(kittens run "$f" -p "$p" -g 20 2>&1)
     case "$out" in *"is for 3 to"*) p=3; out=$(kittens run "$f" -p 3 -g 20 2>&1);; esac
-    won=$(echo "$out" | grep -c ' wins after ')
+    won=$(echo "$out" | grep -cE ' wins after | win together after ')
     if [ "$won" -eq 20 ]; then
       echo "run $f -p $p: 20 of 20 games finished; $(echo "$out" | grep -m1 'mean turns' | sed 's/;.*//; s/^ *//')"
     else
