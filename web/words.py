@@ -239,7 +239,8 @@ class Words:
         if event["id"] in MOMENT_NAMES:  # a window on a moment (a card's `answers:`)
             said = moment_words(event["id"], event.get("at", "after"), you=event["seat"] == viewer)
             return f"{self.Who(event['seat'], viewer)} {said}. Anyone answering?"
-        return f"{self.Who(event['seat'], viewer)} played {self.title(event['id'])}. Anyone answering?"
+        verb = "spent" if event.get("spent") else "played"  # a Defuse spent by a kitten's effect
+        return f"{self.Who(event['seat'], viewer)} {verb} {self.title(event['id'])}. Anyone answering?"
 
     # -- events -----------------------------------------------------------------
     def event(self, event: dict, viewer) -> str | None:

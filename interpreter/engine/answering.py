@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from ..lang.errors import RuleRuntimeError
 from ..lang.machine import Frame, context, run
-from .compiled import Moment
-from .reactions import WindowFrame
+from .compiled import Moment, Play
+from .reactions import WindowFrame, logged_window, may_be_answered
 from .triggers import MAX_DRAW_NESTING, DrawnFrame
 
 
@@ -155,4 +155,45 @@ class DrawMeetingFrame(Frame):
                 out = state.call(DrawnFrame(context(state, self.seat, self.inst, source=self.inst.id), code))
                 if out is not None:
                     return out
+        return None
+
+
+def spent(state, ctx, seat: int, title: str, cards: list):
+    """Cards ``seat`` spent as ``title`` inside an effect (`spend`, already on the discard
+    pile): True where that title may not be answered or nobody could answer (the window
+    then opens and closes, as a play's does), else the frame that lets every player answer."""
+    rule = state.game.cards.get(title)
+    if rule is None or not rule.record.nopeable or state.table.finished:
+        return True
+    log = state.table.log
+    log.emit("window", seat=seat, id=title, spent=True)  # the window says the card was spent
+    play = Play(seat, rule, cards)
+    if may_be_answered(state, seat):
+        return SpendFrame(play, context(state, seat, cards, source=title))
+    if log.record:  # nobody holds an answer: it closes at once
+        log.window_closed(seat, title, 0)
+    return True
+
+
+class SpendFrame(Frame):
+    """The answer window of cards spent inside an effect, as for a play of their title;
+    ``result``: whether the spending stands (no answer cancelled it)."""
+
+    __slots__ = ("play", "ctx", "windowed")
+
+    def __init__(self, play: Play, ctx) -> None:
+        self.play, self.ctx = play, ctx
+        self.windowed = False
+        self.result = None
+
+    def step(self, state, value):
+        if not self.windowed:
+            self.windowed = True
+            out = state.call(logged_window(self.play, self.ctx))
+            if out is not None:
+                return out
+        play = self.play
+        if play.cancelled:
+            state.table.log.play_cancelled(play.seat, "card", play.rule.id)
+        self.result = not play.cancelled
         return None

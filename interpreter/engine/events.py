@@ -245,6 +245,13 @@ class EventLog:
         self.rows.append((SHOW, places_of(cards), [c.id for c in cards],
                           len(cards), seats_of(seats), secret, cards[0].zone.name))
 
+    def show_secretly(self, cards: list, seats: int) -> None:
+        """Cards shown to the seats of a mask, and only they learn of it (`show(...,
+        secret=true)`): the event is theirs alone."""
+        if self.record:
+            self.emit("show", at=places_of(cards), cards=[c.id for c in cards], count=len(cards),
+                      seats=seats_of(seats), zone=cards[0].zone.name, only=seats)
+
     def reveal(self, cards: list, zones: list, at: list) -> None:
         """Cards shown to everyone: their ids, zones and places (None where not told)."""
         self.rows.append((REVEAL, at, cards, zones))

@@ -26,7 +26,7 @@ from ..lang.compiler import compile_expression, compile_program
 from ..lang.errors import GameError, RuleRuntimeError  # noqa: F401 (re-exported)
 from ..lang.limits import STEP_BUDGET, label
 from ..lang.machine import STOPPED, Chance, Ctx, Machine, remap
-from .answering import DrawMeetingFrame, GoingOutFrame
+from .answering import DrawMeetingFrame, GoingOutFrame, spent
 from .compiled import compile_rule, restricted, spending_limits
 from .decisions import CHANCE, TERMINAL
 from .events import for_seat, kept_for
@@ -351,6 +351,11 @@ class State(Machine):
             return GoingOutFrame(seat)
         self.table.eliminate(seat)
         return None
+
+    def spending(self, ctx, seat: int, title: str, cards: list):
+        """Whether cards ``seat`` spent as ``title`` stand (the `spend` primitive): True, or
+        a frame letting every player answer first, where that title may be Noped."""
+        return spent(self, ctx, seat, title, cards)
 
     def meet_draw(self, seat: int, inst):
         """The frame that carries a draw on in an edition that meets `card_drawn`

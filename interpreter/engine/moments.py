@@ -3,6 +3,9 @@
 When each moment comes (docs/format.md, "Triggers", says the same for designers):
 
 * ``game_start``: once, after the deal, before the first turn; ``me`` is the first player;
+* ``round_start``: just before the ``turn_start`` of a turn that begins a round (a round
+  is over once every player still in has begun a turn in it, and the next begins as
+  play passes to another player); ``me`` is that turn's player;
 * ``turn_start`` / ``turn_end``: at the start and the end of every turn, each of
   several owed turns counting as one turn of its own; ``me`` is the player whose
   turn it is (``turn_end`` runs for every turn begun, also when its player went out
@@ -34,7 +37,7 @@ from ..lang.machine import Ctx, Frame, run
 MAX_TRIGGER_RUNS = 1000
 #: moments whose trigger runs only for a player still in the game (a turn's end runs for
 #: the player whose turn it was even when they went out during it: that turn did happen)
-_ALIVE_ONLY = ("turn_start", "player_back")
+_ALIVE_ONLY = ("turn_start", "round_start", "player_back")
 
 
 class Phases:
@@ -68,6 +71,8 @@ class Phases:
         self.scoring = scoring is not None
         self.where = where  # the win condition, for an error in its scores
         self.labels = {trigger.id: label(trigger) for trigger in edition.triggers}
+        #: whether anything runs as a round begins (triggers, or cards answering it)
+        self.rounds = "round_start" in self.by_moment or ("round_start", None, "after") in self.answered_after
         #: whether the flow has anything to do between actions beyond the state checks
         self.active = bool(self.by_moment) or bool(self.answered_after) or self.ends_when is not None
 
@@ -140,7 +145,10 @@ def _answer_window(state, key: tuple, seat, card):
 def begin(state, moment: str, seat: int):
     """Run the triggers of a turn's (or the game's) start or end for ``seat`` as one action
     of its own (a fresh step budget): None when done, else what the game waits for."""
-    runs = state.game.phases.runs(moment, seat)
+    phases = state.game.phases
+    runs = phases.runs(moment, seat)
+    if phases.rounds and moment == "turn_start" and state.table.round_began:  # a round begins first
+        runs = phases.runs("round_start", seat) + runs
     if not runs and not state.table.moments:
         return None
     state.budget = state.step_budget

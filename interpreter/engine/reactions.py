@@ -115,6 +115,14 @@ class WindowFrame(Frame):
         self.index, self.phase = len(self.chain) - 1, _RESOLVING
 
 
+def logged_window(play: Play, ctx: Ctx) -> WindowFrame:
+    """A window whose opening its caller has already written to the log (cards spent
+    inside an effect say so): it starts with its first round."""
+    frame = WindowFrame(play, ctx)
+    frame.phase = _ROUND
+    return frame
+
+
 class ChoicesFrame(Frame):
     """The choices (`choose:`) of a card ``seat`` plays in answer, made in ``ctx`` one by
     one and announced as a play's are; the answer's effect later runs in that ``ctx``."""

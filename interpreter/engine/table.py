@@ -236,6 +236,12 @@ class Table:
         # and never passed on by an attack
         self.bonus = [0] * players
         self.turn_seat = 0  # whose turn began last: the turn under way, or the one just ended
+        # rounds (`round_number`): a round is over once every player still in has begun a
+        # turn in it, and the next begins as play passes to another player; `round_left` is
+        # the bit mask of the players still in who have not yet begun a turn in this one
+        self.round = 0
+        self.round_left = 0
+        self.round_began = False  # the turn under way began a round
         # history for the effects' queries: (seat, card) of each card played this turn, in
         # order, and the cards of the last play that put cards down (a card, combo or answer)
         self.turn_plays: list = []
@@ -295,6 +301,7 @@ class Table:
         other.team_list, other.secret_teams = self.team_list, self.secret_teams  # never changed in place
         other.alive, other.owed, other.attacked = list(self.alive), list(self.owed), list(self.attacked)
         other.bonus, other.turn_seat = list(self.bonus), self.turn_seat
+        other.round, other.round_left, other.round_began = self.round, self.round_left, self.round_began
         other.counters = {name: list(values) for name, values in self.counters.items()}
         other.uses = {key: list(value) for key, value in self.uses.items()}
         other.at_end = None  # the copied state sets its own
@@ -673,12 +680,16 @@ class Table:
                 event["face_up_places"] = places
             self.log.emit("rearranged", **event)
 
-    def show(self, cards: list, seats: int) -> None:
-        """Let the seats in the bit mask ``seats`` see the cards' faces and places."""
+    def show(self, cards: list, seats: int, secret: bool = False) -> None:
+        """Let the seats in the bit mask ``seats`` see the cards' faces and places (with
+        ``secret``, nobody else learns that they did)."""
         for inst in cards:
             inst.known |= seats
         if cards:
-            self.log.show(cards, seats)
+            if secret:
+                self.log.show_secretly(cards, seats)
+            else:
+                self.log.show(cards, seats)
 
     def reveal(self, cards: list) -> None:
         for inst in cards:
@@ -690,6 +701,16 @@ class Table:
 
     # -- turns ----------------------------------------------------------------
     def start_turn(self, seat: int) -> None:
+        # a new round once everyone still in has begun a turn in this one and play passes on
+        began = self.round_began = self.round == 0 or (self.round_left == 0 and seat != self.turn_seat)
+        if began:
+            self.round += 1
+            left, alive = 0, self.alive
+            for other in range(self.players):  # (a loop, not a generator: this is compiled)
+                if alive[other]:
+                    left |= 1 << other
+            self.round_left = left
+        self.round_left &= ~(1 << seat)
         self.current = self.turn_seat = seat
         if self.turn_plays:  # the cards played this turn: none yet (those of the last kept)
             self.last_turn_plays, self.turn_plays = self.turn_plays, []
@@ -802,6 +823,7 @@ class Table:
             self.gone_out.append(out)
             self.owed[out] = self.bonus[out] = 0
             self.attacked[out] = False
+            self.round_left &= ~(1 << out)  # the round no longer waits for them
             self.log.seat_out(out)
             if "player_out" in self.outs:
                 self.moments.append(("player_out", out, None, None))
@@ -828,6 +850,8 @@ class Table:
             self.gone_out.remove(seat)
         self.owed[seat] = self.bonus[seat] = 0
         self.attacked[seat] = False
+        if self.round:  # back in the round under way: it waits for their turn
+            self.round_left |= 1 << seat
         self._orders.clear()
         self.log.emit("seat_back", seat=seat)
         if "player_back" in self.outs:

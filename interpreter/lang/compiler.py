@@ -566,7 +566,7 @@ def _default(text: str) -> Code:
     """A parameter's default, as primitives.py writes it, as code."""
     if text == "me":
         return Code(lambda ctx: ctx.me, constant=_ME)
-    if text == P.ANYONE:  # a player filter left out: no filter
+    if text == P.ANYONE or text == P.OWN_TITLE:  # a filter or title left out: none
         return Code(_const(None), constant=None)
     value = text == "true" if text in ("true", "false") else int(text)
     return Code(_const(value), constant=value)

@@ -38,6 +38,7 @@ INT, BOOL, STR = "int", "bool", "str"
 PLAYER, PLAYERS = "player", "players"
 #: the default of a parameter that filters by player when left out: no filter, anyone
 ANYONE = "anyone"
+OWN_TITLE = "own"  # a title left out: the card's own
 CARD, CARDS, ZONE = "card", "cards", "zone"
 CARD_ID, TAG = "card_id", "tag"
 ZONE_NAME = "zone_name"  # a string naming a zone declared `per_player: true`
@@ -704,15 +705,15 @@ def shuffle(ctx, zone):
     return Chance("order", len(zone.cards), info, (_shuffled, (zone,)))
 
 
-@primitive([("cards", CARDS), ("to", PLAYERS)], None, ACTION,
-           'Let the players `to` see the faces of the cards, privately.',
+@primitive([("cards", CARDS), ("to", PLAYERS), ("secret", BOOL, "false")], None, ACTION,
+           'Let the players `to` see the faces of the cards, privately: everyone learns that they were shown so many cards of that zone, only they learn which. With `secret=true` nobody else learns even that (the player whose effect it is neither, unless among `to`): a hidden role\'s look, a partner\'s glance.',
            walks=("cards",))
-def show(ctx, cards, to):
+def show(ctx, cards, to, secret):
     mask = 0
     for seat in seats_of(to):
         mask |= 1 << seat
     shown = cards_of(cards)
-    ctx.table.show(shown, mask)
+    ctx.table.show(shown, mask, secret)
     _in_sight(ctx, shown, mask)
 
 
@@ -787,6 +788,19 @@ def discard(ctx, cards):
             inst.played_by = owner
 
 
+@primitive([("cards", CARDS), ("title", CARD_ID, OWN_TITLE)], BOOL, ACTION,
+           'Spend cards as `title` (by default the first card\'s own title) and say whether the spending stands: they go to the discard pile as `discard` puts them, and where that title may be Noped (`nopeable`), every player may answer as they answer a play of it. True unless an answer cancelled it (the cards stay spent); false when there is nothing to spend. It is not a play: `last_played` and `played_this_turn` leave it out. The shipped kittens spend their Defuse with it, so `patch_cards: {defuse: {nopeable: true}}` is all "a Nope may stop a Defuse" takes.',
+           waits=True, walks=(("cards", MOVES_EACH),))
+def spend(ctx, cards, title):
+    found = cards_of(cards)
+    if not found:
+        return False
+    inst = found[0]
+    seat = inst.zone.owner if inst.zone.kind == HAND else ctx.me
+    discard(ctx, found)
+    return ctx.state.spending(ctx, seat, inst.id if title is None else title, found)
+
+
 @primitive([], None, ACTION,
            'Reverse the direction of play. With two players the order of turns stays the same.')
 def reverse(ctx):
@@ -859,6 +873,19 @@ def extra_turns(ctx, player, turns):
            "The number of the turn under way: 1 for the game's first turn, and one more for every turn after it, each of several owed turns counting as one (as `turn_start` triggers do); 0 before the first turn (in a `game_start` trigger).")
 def turn_number(ctx):
     return ctx.table.turn
+
+
+@primitive([], PLAYER, QUERY,
+           "The player whose turn is under way, or whose turn has just ended: unlike `whose_turn()`, it does not move on as a turn passes, only as the next turn begins. So in a `card_drawn` or `turn_end` trigger, `turn_player() == me` tells a draw on one's own turn (the turn's draw, which passed the turn on) from a draw another player's card made one take. The first player in a `game_start` trigger.")
+def turn_player(ctx):
+    table = ctx.table
+    return table.turn_seat if table.turn else table.current
+
+
+@primitive([], INT, QUERY,
+           "The number of the round under way: 1 for the first, 0 before the first turn (in a `game_start` trigger). A round is over once every player still in has begun a turn in it (however many turns an attack made someone take, and whichever way play goes), and the next round begins as play passes to another player; a player who goes out no longer counts, one who comes back counts from then on. A `round_start` trigger runs as each round begins, before that turn's `turn_start`.")
+def round_number(ctx):
+    return ctx.table.round
 
 
 @primitive([], PLAYER, QUERY,

@@ -114,13 +114,13 @@ class Check:
 
 
 #: the moments a trigger may run at (see engine/moments.py for when each comes)
-MOMENTS = ("game_start", "turn_start", "turn_end", "player_out", "player_back", "pile_empty",
+MOMENTS = ("game_start", "turn_start", "round_start", "turn_end", "player_out", "player_back", "pile_empty",
            "card_enters", "card_leaves", "game_end", "card_drawn")
 #: the moments that may be met before they happen (`at: before`), and so cancelled: a
 #: player about to go out (`eliminate`), a drawn card whose `on_draw` is about to run
 BEFORE_MOMENTS = ("player_out", "card_drawn")
 #: the moments a card may answer (`answers:`): every moment of a game under way
-ANSWERABLE_MOMENTS = ("turn_start", "turn_end", "player_out", "player_back", "pile_empty",
+ANSWERABLE_MOMENTS = ("turn_start", "round_start", "turn_end", "player_out", "player_back", "pile_empty",
                       "card_enters", "card_leaves", "card_drawn")
 
 

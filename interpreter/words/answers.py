@@ -109,6 +109,7 @@ _MOMENTS = {
     ("card_drawn", "before"): ("drew a card, which has not taken effect yet",) * 2,
     ("card_drawn", "after"): ("drew a card", "drew a card"),
     ("turn_start", "after"): ("starts a turn", "start a turn"),
+    ("round_start", "after"): ("starts a new round", "start a new round"),
     ("turn_end", "after"): ("ended a turn", "ended a turn"),
     ("pile_empty", "after"): ("drew the last card of the pile", "drew the last card of the pile"),
 }

@@ -205,8 +205,12 @@ def _choose_card(a: _Args) -> str:
 
 def _show(a: _Args) -> str:
     cards = a.w.cards_of(a.get("cards"))
+    secret = a.get("secret")
+    unseen = isinstance(secret, s.BoolLit) and secret.value
     if a.is_me("to"):
-        return f"look at {cards} in secret"
+        return f"look at {cards} in secret" + (" (nobody else learns that you looked)" if unseen else "")
+    if unseen:
+        return f"show {cards} to {a['to']} so that nobody else learns of it"
     return f"show {cards} to {a['to']}, privately"
 
 
@@ -310,6 +314,9 @@ WORDING = dict(
     end_turn=_end_turn,
     attack=_attack,
     discard=lambda a: f"discard {a.w.cards_of(a.get('cards'), whole=True)}",
+    spend=lambda a: (f"{a.w.cards_of(a.get('cards'), whole=True)} is spent"
+                     + (f" as {a.title('title')}" if a.get("title") is not None else "")
+                     + " and no answer cancels that"),
     reverse=lambda a: "reverse the direction of play",
     eliminate=lambda a: _does(a["player"], "are", "is") + " out of the game",
     win=lambda a: _does(a["player"], "win", "wins") + " the game at once",
@@ -353,6 +360,8 @@ WORDING.update(dict(
     extra_turns=_extra_turns,
     turn_number=lambda a: "the number of the turn (the game's first is turn 1)",
     whose_turn=lambda a: "the player whose turn it is",
+    turn_player=lambda a: "the player whose turn is under way (or has just ended)",
+    round_number=lambda a: "the number of the round (the first is round 1; a round ends once everyone still in has had a turn)",
     played_last_turn=_played_last_turn,
     last_played=lambda a: "the last card played",
     played_this_turn=_played_this_turn,

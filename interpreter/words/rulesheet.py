@@ -716,6 +716,7 @@ def _rule_blocks(edition: Edition) -> list:
 
 #: when each trigger moment comes, as a rulesheet says it
 _MOMENT = dict(game_start="At the start of the game", turn_start="At the start of each turn",
+               round_start="At the start of each round (once every player still in has had a turn, as play passes on)",
                turn_end="At the end of each turn (each of several owed turns counts)",
                player_out="When a player goes out", player_back="When a player comes back",
                pile_empty="When the draw pile runs out", card_enters="When a card enters {zone}",
@@ -743,7 +744,7 @@ def _answers_fact(card) -> str:
             moments.append({"player_out": "a player is about to go out",
                             "card_drawn": "a player draws a card, before it takes effect"}[on])
         else:
-            moments.append({"turn_start": "a turn starts", "turn_end": "a turn ends",
+            moments.append({"turn_start": "a turn starts", "round_start": "a round starts", "turn_end": "a turn ends",
                             "player_out": "a player goes out", "player_back": "a player comes back",
                             "pile_empty": "the draw pile runs out", "card_drawn": "a player draws a card",
                             "card_enters": f"a card enters {_zone_words(None, zone)}",
