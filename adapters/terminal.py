@@ -392,6 +392,10 @@ class HumanTable:
             return f"{who(event['seat']).capitalize()} {'are' if event['seat'] == viewer else 'is'} out of the game!"
         if kind == "empty_pile":
             return "The draw pile is empty: nothing to draw."
+        if kind == "nothing_taken":
+            return f"Nothing {self._zone(event['zone'], viewer)} may be taken."
+        if kind == "kept":
+            return f"{self.title(event['card'])} stays {self._zone(event['zone'], viewer)}: it cannot be taken."
         if kind == "reversed":
             return "The direction of play is reversed."
         if kind == "blind_miss":

@@ -215,6 +215,8 @@ class _Run(Expectations):
                                                f"(its counters: {', '.join(table.counters) or 'none'})")
             for seat, value in by_seat.items():
                 table.counters[name][int(seat)] = value
+        if "teams" in data:
+            self._teams(table, data["teams"])
         for at, index in enumerate(data.get("face_up", [])):
             if not 0 <= index < len(table.draw_pile.cards):
                 self._fail(("face_up", at), f"place {index} is not in the draw pile "
@@ -230,6 +232,19 @@ class _Run(Expectations):
         table.current = seat
         table.owed[seat] = owed
         table.attacked[seat] = start.get("attacked", owed > 1)
+
+    def _teams(self, table, by_seat: dict) -> None:
+        """Lay out who is on which team (`teams:`): every seat, each a team the edition has."""
+        if not table.teams:
+            self._fail(("teams",), "the edition plays no teams (its `teams:` is not set)")
+        seats = {int(seat): team for seat, team in by_seat.items()}
+        if sorted(seats) != list(range(table.players)):
+            self._fail(("teams",), f"give every seat its team: seats 0 to {table.players - 1}")
+        for seat, team in seats.items():
+            if not 0 <= team < table.teams:
+                self._fail(("teams", str(seat)), f"team {team} is not one of the edition's "
+                                                 f"{table.teams} (0 to {table.teams - 1})")
+        table.team_list = [seats[seat] for seat in range(table.players)]  # a new list: never changed in place
 
     def _place(self, table, items: list, zone) -> None:
         """Put layout items (card ids, or ``{card, played_by}``) into ``zone``, top first."""

@@ -29,7 +29,7 @@ CARD_MAP_KEYS = frozenset({"deck", "add_cards", "set_counts", "patch_cards", "co
                            "draw_pile_counts", "hand_has"})
 #: keys whose values are lists of card ids
 CARD_LIST_KEYS = frozenset({"remove_cards", "draw_pile", "discard_pile", "hands", "hand",
-                            "set_aside", "removed", "cards"})
+                            "set_aside", "removed", "cards", "titles", "slots"})
 TAG_KEYS = frozenset({"tags", "tag"})
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -227,8 +227,8 @@ def context_at(text: str, line: int, column: int) -> Context:
         if _inside_string(lines, line, column):
             return Context("string", word, inner)
         return Context("effect", word, inner)
-    if inner in TAG_KEYS:
-        return Context("tag", word, inner)
+    if inner in TAG_KEYS or inner == "slots" and re.search(r"\btag:\s*[A-Za-z0-9_]*$", before):
+        return Context("tag", word, inner)  # (a slot written inline, `{tag: cat}`, too)
     if inner in CARD_MAP_KEYS or outer in CARD_MAP_KEYS and inner not in EFFECT_KEYS:
         return Context("card_key", word, inner)
     if inner in CARD_LIST_KEYS or outer in ("hands", "sees"):

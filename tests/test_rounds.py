@@ -1,7 +1,8 @@
-"""Rounds of play (issue 42): `round_number()` and the `round_start` moment. A round is
-over once every player still in has begun a turn in it; the next begins as play passes
-to another player. Example: examples/house-rules/quiet_first_round.yaml, whose scenarios
-fail on the plain Original. Here the cases that pin the definition down."""
+"""Rounds of play and turn control (issue 42): `round_number()`, the `round_start`
+moment, `turn_player()` and `pass_over()`. A round is over once every player still in
+has begun a turn in it; the next begins as play passes to another player. Example:
+examples/house-rules/quiet_first_round.yaml, whose scenarios fail on the plain Original.
+Here the cases that pin the definitions down."""
 
 from __future__ import annotations
 
@@ -153,3 +154,32 @@ triggers:
     assert state.table.counters["own_draws"] == [1, 0, 0]
     assert state.table.counters["other_draws"] == [0, 1, 0]
     assert state.table.current == 1  # the turn passed on: whose_turn() would say seat 1
+
+
+LEAPFROG = """define_cards:
+  - id: leapfrog
+    title: Leapfrog
+    tags: [action]
+    text: End your turn without drawing; the next player is passed over.
+    when: own_turn
+    effect: |
+      pass_over(next_player())
+      end_turn()
+"""
+
+
+@pytest.mark.parametrize("name, players, hands, options, expected", [
+    ("the next player is passed over", 3, {0: ["leapfrog"], 1: ["skip"], 2: ["skip"]},
+     ["play leapfrog", "play skip"], [(0, 1, 1), (2, 2, 1), (0, 3, 1)]),
+    ("with two players you go again", 2, {0: ["leapfrog", "skip"], 1: ["skip"]},
+     ["play leapfrog", "play skip"], [(0, 1, 1), (0, 2, 1), (1, 3, 1)]),
+    ("under attack the pass waits for the turns owed", 3,
+     {0: ["attack"], 1: ["leapfrog", "skip"], 2: ["skip"]},
+     ["play attack", "play leapfrog", "play skip"],
+     [(0, 1, 1), (1, 2, 1), (1, 3, 1), (0, 4, 1)]),
+])
+def test_pass_over(tmp_path, name, players, hands, options, expected):
+    edition = house(tmp_path, LEAPFROG)
+    state = laid_out(edition, players, hands, ["tacocat"] * 8)
+    assert turns_and_rounds(state, options) == expected
+    assert sum(state.table.passed) == state.table.passes == 0

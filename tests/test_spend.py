@@ -142,3 +142,34 @@ def test_a_spending_window_leaks_no_hand(nope_the_defuse):
         observed = [for_seat(e, 2) for e in state.events]
         seen.append([e for e in observed if e and e["type"] in ("window", "window_closed")])
     assert seen[0] == seen[1] and seen[0][0]["spent"] is True
+
+
+ONE_DEFUSE = """counters:
+  defuses_spent: {}
+triggers:
+  - id: count_spent_defuses
+    on: card_spent
+    text: Count the Defuses each player spends.
+    if: title(this) == "defuse"
+    effect: add_counter("defuses_spent", 1)
+restrictions:
+  - id: one_defuse_a_game
+    applies_to: [spending]
+    text: Each player may spend one Defuse a game.
+    allows: title(this) != "defuse" or counter("defuses_spent") == 0
+"""
+
+
+def test_card_spent_counts_spendings_not_plays(tmp_path):
+    """A Defuse thrown into a combo is played, not spent: only the kitten's spending counts,
+    so the player's second kitten finds no Defuse it may spend."""
+    edition = house(tmp_path, ONE_DEFUSE)
+    state = laid_out(edition, 2, {0: ["defuse", "defuse", "skip"], 1: ["skip", "skip"]},
+                     ["exploding_kitten", "tacocat", "exploding_kitten", "cattermelon"])
+    take(state, "draw", 0)  # defused; the kitten back on top
+    assert state.table.counters["defuses_spent"] == [1, 0]
+    spent = [e for e in state.events if e["type"] == "trigger"]
+    assert [e["id"] for e in spent] == ["count_spent_defuses"]
+    take(state, "play skip")  # seat 1 skips; seat 0 draws the kitten again, a Defuse in hand
+    take(state, "draw")
+    assert state.table.alive[0] is False

@@ -29,7 +29,7 @@ def counters(state, name: str) -> list:
 # -- the names are new -------------------------------------------------------------
 NEW = ("extra_turns", "turn_number", "whose_turn", "last_played", "played_this_turn", "played_last_turn",
        "answered_player", "random_number", "seat_number", "player_in_seat", "out_in_order", "first_of",
-       "spend", "round_number", "turn_player")
+       "spend", "round_number", "turn_player", "pass_over", "held_by")
 
 
 @pytest.mark.parametrize("name", NEW)

@@ -302,6 +302,14 @@ class Words:
         return (f"{self.Who(event['seat'], viewer)} {verb} {extra} extra turn{'s' if extra != 1 else ''} "
                 f"({event['owed']} owed in all).")
 
+    def _pass_over(self, event, viewer):
+        times = event["turns"]
+        return (f"{self.Who(event['seat'], viewer)} will be passed over"
+                + (f" the next {times} times play comes round." if times != 1 else " next time."))
+
+    def _passed_over(self, event, viewer):
+        return f"{self.Who(event['seat'], viewer)} {'are' if event['seat'] == viewer else 'is'} passed over."
+
     def _reversed(self, event, viewer):
         return "The direction of play is reversed."
 

@@ -36,6 +36,7 @@ class Rule:
     requires_this: bool = False  # whether `requires` or a choice's pool looks at `this`
     free: bool = False  # it requires nothing and picks from no pool: always playable
     kind: str = "card"  # what a play of it is: a card, a combo or a free action
+    counted: tuple = ()  # of PlayLimit: the restrictions that count its plays
 
 
 def compile_rule(record, zones: frozenset, shared: dict) -> Rule:
@@ -71,13 +72,17 @@ def restricted(edition, zones: frozenset):
     """A function that joins the edition's `restrictions` to a rule's own test (the
     rule unchanged when there are none). A restricted rule is never `free`, and its
     test looks at the cards played."""
-    limits = tuple(compile_expression(r.allows, zones, label(r)) for r in edition.restrictions
-                   if "plays" in r.applies_to)
+    limits = tuple((r, compile_expression(r.allows, zones, label(r)).fn if r.allows is not None else None)
+                   for r in edition.restrictions if "plays" in r.applies_to)
     if not limits:
         return lambda rule: rule
-    tests = tuple(code.fn for code in limits)
 
     def join(rule: Rule) -> Rule:
+        mine = [(r, test) for r, test in limits if r.limits(rule.id)]
+        if not mine:
+            return rule
+        counted = tuple(PlayLimit(r) for r, _test in mine if r.per_turn is not None or r.per_game is not None)
+        tests = tuple(test for _r, test in mine if test is not None) + tuple(_within(limit) for limit in counted)
         own = rule.requires.fn if rule.requires is not None else None
 
         def requires(ctx):
@@ -87,15 +92,43 @@ def restricted(edition, zones: frozenset):
                 if not test(ctx):
                     return False
             return True
-        return replace(rule, requires=Code(requires), requires_this=True, free=False)
+        return replace(rule, requires=Code(requires), requires_this=True, free=False, counted=counted)
     return join
+
+
+class PlayLimit:
+    """How often a restriction's plays may be made (`per_turn`, `per_game`), counted as the
+    table counts free actions (Table.may_act, Table.acted), under a key of its own."""
+
+    __slots__ = ("id", "per_turn", "per_game")
+
+    def __init__(self, restriction) -> None:
+        self.id = ("restriction", restriction.id)  # never equal to a free action's id
+        self.per_turn = restriction.per_turn if restriction.per_turn is not None else 1 << 30
+        self.per_game = restriction.per_game
+
+
+def _within(limit: PlayLimit):
+    """The test that a play stays within ``limit`` for the player making it."""
+    def within(ctx) -> bool:
+        return ctx.table.may_act(limit, ctx.me)
+    return within
 
 
 def spending_limits(edition, zones: frozenset) -> tuple:
     """The tests of the restrictions that limit spending (`applies_to: [spending]`): what
     `playable_as` may find, each test run with ``me`` the spender and ``this`` the card."""
     return tuple(compile_expression(r.allows, zones, label(r)).fn for r in edition.restrictions
-                 if "spending" in r.applies_to)
+                 if "spending" in r.applies_to and r.allows is not None)
+
+
+def taking_limits(edition, zones: frozenset) -> tuple:
+    """The tests of the restrictions that limit taking (`applies_to: [taking]`): which
+    cards an effect may take out of a hand that is not its player's own (picks, moves
+    and discards out of it), each test run with ``me`` the taker and ``this`` the card.
+    Empty in every shipped edition, where the primitives then look no further."""
+    return tuple(compile_expression(r.allows, zones, label(r)).fn for r in edition.restrictions
+                 if "taking" in r.applies_to)
 
 
 def _shape(tree):

@@ -53,8 +53,14 @@ EVENT_KINDS = {
     "attacked": "an attack: who, on whom, and how many turns the victim owes",
     "end_turn": "a seat ends one or more of its turns",
     "extra_turns": "a seat is given extra turns (not an attack), and how many turns it owes now",
+    "pass_over": "a seat is to be passed over (`pass_over`), and how many times in all",
+    "passed_over": "play passing on went past a seat, which takes no turn for it",
     "reversed": "the direction of play reversed",
     "empty_pile": "a draw from an empty pile: nothing is drawn",
+    "kept": ("a card a restriction on taking keeps in a hand an effect would have moved it out of "
+             "(only the seats that know the card learn of it)"),
+    "nothing_taken": ("a pick out of another player's hand finds nothing it may take: restrictions on "
+                      "taking keep every card there (no card named)"),
     "out": "a seat is out of the game",
     "kept_in": "a seat about to go out stays in: the moment was cancelled before it happened",
     "draw_cancelled": "a drawn card's `on_draw` does not run: the moment it was drawn was cancelled",

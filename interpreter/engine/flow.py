@@ -15,6 +15,7 @@ from . import moments
 from .compiled import legal
 from .plays import ComboPickFrame, PlayFrame
 from .setup import SetupFrame
+from .slots import fillable, hand_counts
 from .triggers import BLIND, PLAY_BLIND, BlindPlayFrame, ChecksFrame, blind
 
 #: when a game has lasted this many turns, or one turn this many plays, it is
@@ -134,7 +135,7 @@ def action_decision(state, seat: int) -> Decision:
     What each title may offer is worked out once per edition (``Game.offers``); only
     the rules' tests run here."""
     table = state.table
-    blinders, offers, combo_wilds, same_title_combos, fillers, mixed, actions = state.game.deciding
+    blinders, offers, combo_wilds, same_title_combos, fillers, mixed, actions, slotted = state.game.deciding
     options, values = [DRAW], [None]
     if blinders and blind(state, seat):
         if table.hands[seat].cards:
@@ -200,6 +201,13 @@ def action_decision(state, seat: int) -> Decision:
                 (rule.free or legal(rule, ctx or context(state, seat), [], memo)):
             options.append(label)
             values.append((rule, None))  # the titles are picked one by one
+    if slotted:  # combos picked place by place: offered when the hand can fill every place
+        hand = table.hands[seat].cards
+        for rule, places, distinct, label in slotted:
+            if fillable(places, hand_counts(hand, distinct)) and \
+                    (rule.free or legal(rule, ctx or context(state, seat), [], memo)):
+                options.append(label)
+                values.append((rule, None))  # the cards are picked one place at a time
     for rule, label in actions:  # free actions last: within their limits, if they may be taken
         if table.may_act(rule.record, seat) and (rule.free or legal(rule, ctx or context(state, seat), [], memo)):
             options.append(label)

@@ -27,12 +27,13 @@ from ..lang.errors import GameError, RuleRuntimeError  # noqa: F401 (re-exported
 from ..lang.limits import STEP_BUDGET, label
 from ..lang.machine import STOPPED, Chance, Ctx, Machine, remap
 from .answering import DrawMeetingFrame, GoingOutFrame, spent
-from .compiled import compile_rule, restricted, spending_limits
+from .compiled import compile_rule, restricted, spending_limits, taking_limits
 from .decisions import CHANCE, TERMINAL
 from .events import for_seat, kept_for
 from .flow import PLAY_LIMIT, TURN_LIMIT, GameFrame  # noqa: F401 (re-exported)
 from .moments import Phases, game_end, scores
 from .plays import PlayAsFrame
+from .slots import place_titles
 from .table import GameOver, Table
 from .triggers import draw as draw_card
 from .worlds import deal, place_rules
@@ -55,6 +56,7 @@ class Game:
         shared: dict = {}  # equal expressions share one compiled code (see compiled.legal)
         limits = restricted(edition, zones)  # rule-wide limits, joined to every play's test
         self.spending_limits = spending_limits(edition, zones)  # and those on what effects spend
+        self.taking_limits = taking_limits(edition, zones)  # and on what they take from others' hands
         self.cards = {card_id: limits(compile_rule(card, zones, shared)) for card_id, card in edition.cards.items()}
         self.combos = tuple(limits(compile_rule(combo, zones, shared)) for combo in edition.combos)
         self.turn_draw = compile_program(edition.turn_draw, zones,
@@ -115,7 +117,15 @@ class Game:
         self.same_title_combos = tuple((rule, rule.record.tag, rule.record.size, f"combo {rule.id} ")
                                        for rule in self.combos if rule.record.match == "same_title")
         self.mixed_combos = tuple((rule, rule.record.tag, rule.record.size, f"combo {rule.id}")
-                                  for rule in self.combos if rule.record.match != "same_title")
+                                  for rule in self.combos if rule.record.match == "different_titles"
+                                  and not rule.record.by_slots)
+        # combos picked place by place (`slots:` or `match: any`, engine/slots.py): (rule,
+        # the titles that may fill each place, whether no title may come twice, option);
+        # empty in every shipped edition, whose action decisions then never look at them
+        self.slot_combos = tuple((rule, place_titles(rule.record, edition.cards),
+                                  rule.record.match != "any", f"combo {rule.id}")
+                                 for rule in self.combos if rule.record.by_slots)
+        self.slot_places = {rule.id: (places, distinct) for rule, places, distinct, _label in self.slot_combos}
         self.offers = self._offers(edition)
         # the titles that count in each combo of different titles (a hand's count of them is
         # one set intersection)
@@ -131,7 +141,7 @@ class Game:
                              for action in edition.actions)
         # what every action decision reads (flow.action_decision), in one tuple: one lookup
         self.deciding = (self.blinders, self.offers, self.combo_wilds, self.same_title_combos, self.fillers,
-                         tuple(zip(self.mixed_titles, self.mixed_combos)), self.actions)
+                         tuple(zip(self.mixed_titles, self.mixed_combos)), self.actions, self.slot_combos)
         self.phases = Phases(edition, zones)  # triggers and scores (moments.py)
         # whether every draw meets the moment `card_drawn` (answering.py): False in every
         # edition without triggers or answers for it, whose draws stay as they were
@@ -197,6 +207,7 @@ class State(Machine):
         self.cards = game.edition.cards
         self.has_wilds, self.has_decoys, self.has_marked = game.has_wilds, game.has_decoys, game.has_marked
         self.spending_limits = game.spending_limits
+        self.taking_limits = game.taking_limits
         self.decisions = 0
         self.history: list = []  # every option and chance outcome applied, in order
         self.draw_nesting = 0

@@ -14,6 +14,8 @@ When each moment comes (docs/format.md, "Triggers", says the same for designers)
 * ``pile_empty``: a card left the draw pile and none is left (``me``: whose turn it is);
 * ``card_enters`` / ``card_leaves``: a card entered or left the zone the trigger
   watches (``this``; ``me`` is the zone's owner, or for a shared zone whose turn it was as the card moved);
+* ``card_spent``: an effect spent a card (`spend`, as a kitten spends its Defuse), whether
+  or not an answer then cancelled the spending (``this``; ``me``: who spent it);
 * ``game_end``: once the game is decided, before the winners are named; nobody is
   asked anything there (the loader refuses choices and chance).
 
@@ -61,7 +63,7 @@ class Phases:
         # what the table must watch while cards move: (moment, zone) pairs and the pile
         self.watch = frozenset((t.on, t.zone) for t in edition.triggers if t.zone is not None and t.at != "before") | \
             frozenset((on, zone) for on, zone, _at in self.answered_after if zone is not None) | \
-            frozenset((m, None) for m in ("pile_empty", "card_drawn") if m in after)
+            frozenset((m, None) for m in ("pile_empty", "card_drawn", "card_spent") if m in after)
         self.outs = frozenset(m for m in ("player_out", "player_back") if m in after)
         scoring = edition.scoring
         where = f"the win condition ({scoring.origin})" if scoring is not None else None
@@ -147,7 +149,7 @@ def begin(state, moment: str, seat: int):
     of its own (a fresh step budget): None when done, else what the game waits for."""
     phases = state.game.phases
     runs = phases.runs(moment, seat)
-    if phases.rounds and moment == "turn_start" and state.table.round_began:  # a round begins first
+    if phases.rounds and moment == "turn_start" and state.table.round_turn == state.table.turn:  # a round first
         runs = phases.runs("round_start", seat) + runs
     if not runs and not state.table.moments:
         return None

@@ -7,6 +7,7 @@ from ..lang.errors import RuleRuntimeError
 from ..lang.machine import Ctx, Frame, context, decision, run
 from .compiled import Play, Rule
 from .reactions import WindowFrame, may_be_answered, public_choice, unchosen
+from .slots import hand_counts, pickable
 
 # phases of a play
 _START, _CHOOSE, _CHOSEN, _ANSWERED, _DONE = range(5)
@@ -36,6 +37,9 @@ class PlayFrame(Frame):
                 cards, what = self.cards, rule.kind
                 table.move(cards, table.discard_pile)  # a card with a home goes there instead
                 table.played(self.seat, cards)  # who played them, and the turn's history
+                if rule.counted:  # restrictions that limit how often it is played
+                    for limit in rule.counted:
+                        table.acted(limit, self.seat)
                 if what == "action":  # a free action has no cards: it is counted against its limits
                     table.acted(rule.record, self.seat)
                     log.emit("play", seat=self.seat, action=rule.id)
@@ -88,7 +92,9 @@ class PlayFrame(Frame):
 
 
 class ComboPickFrame(Frame):
-    """The cards of a combo of different titles, picked one title at a time; then played."""
+    """The cards of a combo of different titles, picked one title at a time; then played.
+    A combo picked place by place (`slots:`, `match: any`) is offered, for each place in
+    turn, only the titles that leave every later place fillable (engine/slots.py)."""
 
     __slots__ = ("seat", "rule", "picked", "playing")
     SHARED = frozenset({"rule"})
@@ -106,6 +112,8 @@ class ComboPickFrame(Frame):
             self.picked.append(value)
         combo, hand = self.rule.record, state.table.hands[self.seat].cards
         if len(self.picked) < combo.size:
+            if combo.by_slots:
+                return self._next_place(state, combo, hand)
             allowed = state.game.pickable[combo.id]  # the titles that may count in it
             seen = {c.id for c in self.picked}  # titles picked, then titles offered: each once
             options, values = [], []
@@ -119,6 +127,27 @@ class ComboPickFrame(Frame):
                             {"combo": combo.id, "picked": [c.id for c in self.picked]})
         self.playing = True
         return state.call(PlayFrame(self.seat, self.rule, self.picked))
+
+    def _next_place(self, state, combo, hand):
+        """The decision for the next place: a card of each title that may fill it and leaves
+        the later places fillable, in the hand's order (another copy of a title already
+        picked, when titles may repeat)."""
+        places, distinct = state.game.slot_places[combo.id]
+        used = {id(inst) for inst in self.picked}
+        counts = hand_counts(hand, distinct, used)
+        if distinct:
+            for inst in self.picked:
+                counts.pop(inst.id, None)
+        allowed = pickable(places, len(self.picked), counts, distinct)
+        options, values = [], []
+        for inst in hand:
+            card_id = inst.id
+            if card_id in allowed and id(inst) not in used:
+                allowed.discard(card_id)
+                options.append(card_id)
+                values.append(inst)
+        return decision(self.seat, "combo_card", options, values,
+                        {"combo": combo.id, "picked": [c.id for c in self.picked]})
 
 
 #: how deep `play_as` may nest (a title played as itself, say)

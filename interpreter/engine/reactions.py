@@ -66,6 +66,9 @@ class WindowFrame(Frame):
                 rule, inst = value
                 table.move([inst], table.discard_pile)
                 table.played(seat, [inst])  # an answer is a play: played_by, last_played
+                if rule.counted:  # restrictions that limit how often it is played
+                    for limit in rule.counted:
+                        table.acted(limit, seat)
                 if table.log.record:
                     table.log.answer(seat, rule.id, len(self.chain))
                 # an answer runs with its own context, never the answered card's: its

@@ -235,13 +235,17 @@ class Table:
         # of the turns each seat owes, how many are extra turns (`extra_turns`): taken last,
         # and never passed on by an attack
         self.bonus = [0] * players
+        # turns to pass over (`pass_over`): how many times play passing on goes past each seat,
+        # and their sum, so that a game without any pays one test per turn passed on
+        self.passed = [0] * players
+        self.passes = 0
         self.turn_seat = 0  # whose turn began last: the turn under way, or the one just ended
         # rounds (`round_number`): a round is over once every player still in has begun a
         # turn in it, and the next begins as play passes to another player; `round_left` is
         # the bit mask of the players still in who have not yet begun a turn in this one
         self.round = 0
         self.round_left = 0
-        self.round_began = False  # the turn under way began a round
+        self.round_turn = 0  # the number of the turn that began the round under way
         # history for the effects' queries: (seat, card) of each card played this turn, in
         # order, and the cards of the last play that put cards down (a card, combo or answer)
         self.turn_plays: list = []
@@ -301,7 +305,8 @@ class Table:
         other.team_list, other.secret_teams = self.team_list, self.secret_teams  # never changed in place
         other.alive, other.owed, other.attacked = list(self.alive), list(self.owed), list(self.attacked)
         other.bonus, other.turn_seat = list(self.bonus), self.turn_seat
-        other.round, other.round_left, other.round_began = self.round, self.round_left, self.round_began
+        other.round, other.round_left, other.round_turn = self.round, self.round_left, self.round_turn
+        other.passed, other.passes = list(self.passed), self.passes
         other.counters = {name: list(values) for name, values in self.counters.items()}
         other.uses = {key: list(value) for key, value in self.uses.items()}
         other.at_end = None  # the copied state sets its own
@@ -701,16 +706,10 @@ class Table:
 
     # -- turns ----------------------------------------------------------------
     def start_turn(self, seat: int) -> None:
-        # a new round once everyone still in has begun a turn in this one and play passes on
-        began = self.round_began = self.round == 0 or (self.round_left == 0 and seat != self.turn_seat)
-        if began:
-            self.round += 1
-            left, alive = 0, self.alive
-            for other in range(self.players):  # (a loop, not a generator: this is compiled)
-                if alive[other]:
-                    left |= 1 << other
-            self.round_left = left
-        self.round_left &= ~(1 << seat)
+        left = self.round_left
+        if not left and (seat != self.turn_seat or not self.round):  # a new round (a few ops a turn)
+            left = self._new_round()
+        self.round_left = left & ~(1 << seat)
         self.current = self.turn_seat = seat
         if self.turn_plays:  # the cards played this turn: none yet (those of the last kept)
             self.last_turn_plays, self.turn_plays = self.turn_plays, []
@@ -724,6 +723,17 @@ class Table:
         if self.log.record:
             self.log.turn(seat, owed, number)
 
+    def _new_round(self) -> int:
+        """Begin a round (everyone still in has begun a turn in the last one, and play
+        passes on): the mask of the players it waits for."""
+        self.round += 1
+        self.round_turn = self.turn + 1  # the turn about to begin begins the round
+        left, alive = 0, self.alive
+        for other in range(self.players):  # (a loop, not a generator: this is compiled)
+            if alive[other]:
+                left |= 1 << other
+        return left
+
     def end_turn(self, seat: int, turns: int) -> None:
         """``seat`` ends ``turns`` of its owed turns; play passes on when none are left."""
         if seat != self.current or not self.alive[seat] or self.turn_ended:
@@ -736,7 +746,7 @@ class Table:
             self.log.end_turn(seat, owed)
         if owed == 0:
             self.attacked[seat] = False
-            self.current = self.next_seat(seat)
+            self.current = self.next_seat(seat) if not self.passes else self._passing_over(seat)
 
     def attack(self, attacker: int, victim: int, turns: int, stack: bool, answering: bool = False) -> None:
         """End the attacker's turns; the victim owes ``turns`` (+ the attacker's, stacked) and
@@ -780,6 +790,25 @@ class Table:
         self.current = victim
         self.log.attacked(attacker, victim, self.owed[victim])
 
+    def pass_over(self, seat: int, turns: int) -> None:
+        """The next ``turns`` times play passes on to ``seat``, it goes past them."""
+        if turns < 1 or not self.alive[seat] or self.finished or self.ending:
+            return
+        self.passed[seat] += turns
+        self.passes += turns
+        self.log.emit("pass_over", seat=seat, turns=self.passed[seat])
+
+    def _passing_over(self, seat: int) -> int:
+        """Who plays after ``seat`` when some players are to be passed over: each passed over
+        once, in turn order, until one is not (and never past ``seat`` itself)."""
+        passed, nxt = self.passed, self.next_seat(seat)
+        while passed[nxt] > 0 and nxt != seat:
+            passed[nxt] -= 1
+            self.passes -= 1
+            self.log.emit("passed_over", seat=nxt)
+            nxt = self.next_seat(nxt)
+        return nxt
+
     def give_turns(self, seat: int, turns: int) -> None:
         """``seat`` takes ``turns`` extra turns (`extra_turns`): right after the turns it owes
         when its turn is under way (or has just ended: play comes back to it), else on its
@@ -808,6 +837,17 @@ class Table:
         if cards:
             self.last_play = list(cards)
 
+    def kept(self, inst: CardInst) -> None:
+        """A restriction on taking keeps ``inst`` in the hand it lies in: told only to the
+        seats that know the card already (its holder, or everyone once it was revealed)."""
+        zone = inst.zone
+        self.log.emit("kept", only=inst.known, seat=zone.owner, zone=zone.name, card=inst.id)
+
+    def nothing_taken(self, hand: Zone) -> None:
+        """A pick out of ``hand`` finds nothing it may take: restrictions on taking keep
+        every card there (public: the hand's size is, and nothing leaves it)."""
+        self.log.emit("nothing_taken", seat=hand.owner, zone=hand.name)
+
     def reverse(self) -> None:
         self.direction = -self.direction
         self.log.emit("reversed", direction=self.direction)
@@ -824,6 +864,8 @@ class Table:
             self.owed[out] = self.bonus[out] = 0
             self.attacked[out] = False
             self.round_left &= ~(1 << out)  # the round no longer waits for them
+            self.passes -= self.passed[out]
+            self.passed[out] = 0
             self.log.seat_out(out)
             if "player_out" in self.outs:
                 self.moments.append(("player_out", out, None, None))

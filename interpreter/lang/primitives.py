@@ -31,6 +31,7 @@ from types import SimpleNamespace
 
 from .limits import NUMBER_LIMIT, fail, shown
 from .machine import Chance, Decision
+from .taking import movable, pickable
 from .values import HAND, PrivateInt, as_secret_as, cards_of, listed, seats_of, size_of
 
 # value types
@@ -272,6 +273,16 @@ def played_by(ctx, card):
     return found[0].played_by if found else None
 
 
+@primitive([("cards", CARDS)], PLAYER, QUERY,
+           'The player whose hand holds `cards` (of several cards, the first); nobody for a card in no hand (a pile, a zone in front of a player). In a restriction on taking, `held_by(this) == me` is "unless it is your own". Using the answer where others can see it tells them whose hand the card is in.')
+def held_by(ctx, cards):
+    found = listed(cards)
+    if not found:
+        return None
+    zone = found[0].zone
+    return zone.owner if zone is not None and zone.kind == HAND else None
+
+
 @primitive([("name", COUNTER_NAME), ("player", PLAYER, "me")], INT, QUERY,
            "`player`'s counter `name` (a score, tokens, a mark), declared under `counters:`: a number every player can see, unless the counter is declared `visible: owner` (only `player` knows it) or `visible: nobody`; such a number stays a secret in what it is used for, until it is stored where everyone sees it.")
 def counter(ctx, name, player):
@@ -447,10 +458,14 @@ def _random_pick(found):
 
 
 @primitive([("cards", CARDS)], CARD, CHANCE,
-           'One card of `cards` picked uniformly at random; nobody chooses it. Taken from a hand guarded by a `decoy` card, it comes from the decoy zone instead.',
+           'One card of `cards` picked uniformly at random; nobody chooses it. Taken from a hand guarded by a `decoy` card, it comes from the decoy zone instead. Cards a restriction on taking (`applies_to: [taking]`) keeps in another player\'s hand are left out; nothing is picked when none is left.',
            walks=("cards",))
 def random_card(ctx, cards):
-    found = cards_of(_decoyed(ctx, cards))
+    given = _decoyed(ctx, cards)
+    found = cards_of(given)
+    limits = ctx.state.taking_limits
+    if limits and found:
+        found = pickable(ctx, given, found, limits)
     return _random_pick(found) if found else None
 
 
@@ -461,10 +476,14 @@ def _picked_blind(ctx, picked, plain):
 
 
 @primitive([("cards", CARDS), ("by", PLAYER, "me")], CARD, CHANCE,
-           '`by` takes a card without seeing faces: at random, except that a card with a distinct back (`back: distinct`) can be told apart and taken on purpose. Guarded hands give a decoy card, as for `random_card`.',
+           '`by` takes a card without seeing faces: at random, except that a card with a distinct back (`back: distinct`) can be told apart and taken on purpose. Guarded hands give a decoy card, and cards a restriction on taking keeps in another player\'s hand are left out, as for `random_card`.',
            walks=("cards",))
 def blind_pick(ctx, cards, by):
-    found = cards_of(_decoyed(ctx, cards))
+    given = _decoyed(ctx, cards)
+    found = cards_of(given)
+    limits = ctx.state.taking_limits
+    if limits and found:
+        found = pickable(ctx, given, found, limits)
     marked = [inst for inst in found if inst.card.back_distinct] if ctx.state.has_marked else ()
     if marked:
         plain = [inst for inst in found if not inst.card.back_distinct]
@@ -488,7 +507,7 @@ def _one_of_each(cards: list) -> tuple:
 
 
 @primitive([("among", CARDS), ("by", PLAYER, "me")], CARD, CHOICE,
-           '`by` picks which kind of card of `among` to use: one card of each title is offered, and nobody is asked when all are of one title.',
+           '`by` picks which kind of card of `among` to use: one card of each title is offered, and nobody is asked when all are of one title. It picks what a player spends (the Defuse a kitten finds with `playable_as`, spent with `spend`), so a restriction on taking (`applies_to: [taking]`) does not limit it: spending is not taking.',
            walks=("among",))
 def choose_kind(ctx, among, by):
     options, values = _one_of_each(listed(among))
@@ -521,10 +540,13 @@ def chosen_alone(ctx, by, kind: str, options: list, value):
 
 
 @primitive([("among", CARDS), ("by", PLAYER, "me")], CARD, CHOICE,
-           "`by` picks one card of `among`, seeing the cards' faces if they may see them.",
+           "`by` picks one card of `among`, seeing the cards' faces if they may see them. Cards a restriction on taking (`applies_to: [taking]`) keeps in a hand other than the acting player's are not offered, even when `by` holds them (a Favor's victim gives another card, or nothing).",
            walks=("among",))
 def choose_card(ctx, among, by):
     found = cards_of(among)
+    limits = ctx.state.taking_limits
+    if limits and found:
+        found = pickable(ctx, among, found, limits)
     if not found:
         return None
     bit = 1 << by
@@ -680,10 +702,13 @@ group("Actions")
 
 
 @primitive([("cards", CARDS), ("to", ZONE), ("at", INT, "0"), ("face_up", BOOL, "false")], None, ACTION,
-           'Move cards into a zone, at position `at` counted from the top (a place past the bottom is the bottom, a negative one the top). Whoever owns the destination hand learns the cards; a public zone shows them to everyone. With `face_up=true` a card lies face up: in a pile everyone sees it and its place; in a hand everyone sees it there until it leaves the hand. A place picked with `choose_position` stays known only to whoever picked it.',
+           'Move cards into a zone, at position `at` counted from the top (a place past the bottom is the bottom, a negative one the top). Whoever owns the destination hand learns the cards; a public zone shows them to everyone. With `face_up=true` a card lies face up: in a pile everyone sees it and its place; in a hand everyone sees it there until it leaves the hand. A place picked with `choose_position` stays known only to whoever picked it. A card a restriction on taking (`applies_to: [taking]`) keeps in a hand other than the acting player\'s stays there.',
            walks=(("cards", MOVES),))
 def move(ctx, cards, to, at, face_up):
     moving = cards_of(cards)
+    limits = ctx.state.taking_limits
+    if limits and moving:
+        moving = movable(ctx, moving, limits)
     sight = ctx.sight
     if sight is None:
         ctx.table.move(moving, to, at, face_up=face_up)
@@ -777,11 +802,15 @@ def attack(ctx, victim, turns):
 
 
 @primitive([("cards", CARDS)], None, ACTION,
-           'Put cards on the discard pile, one by one (a card with a home, `returns_to`, goes home instead, as it does whenever it would reach the discard pile). A card discarded from a hand is spent by the player who held it: `played_by` gives that player (a spent Defuse, say), though it is not a play (`last_played` and `played_this_turn` leave it out).',
+           'Put cards on the discard pile, one by one (a card with a home, `returns_to`, goes home instead, as it does whenever it would reach the discard pile). A card discarded from a hand is spent by the player who held it: `played_by` gives that player (a spent Defuse, say), though it is not a play (`last_played` and `played_this_turn` leave it out). A card a restriction on taking (`applies_to: [taking]`) keeps in a hand other than the acting player\'s stays there.',
            walks=(("cards", MOVES_EACH),))
 def discard(ctx, cards):
     table = ctx.table
-    for inst in cards_of(cards):  # one by one: the last card lands on top
+    moving = cards_of(cards)
+    limits = ctx.state.taking_limits
+    if limits and moving:
+        moving = movable(ctx, moving, limits)
+    for inst in moving:  # one by one: the last card lands on top
         owner = inst.zone.owner if inst.zone.kind == HAND else None
         table.move([inst], table.discard_pile)
         if owner is not None:  # spent from a hand (a Defuse): spent by its holder
@@ -797,7 +826,15 @@ def spend(ctx, cards, title):
         return False
     inst = found[0]
     seat = inst.zone.owner if inst.zone.kind == HAND else ctx.me
-    discard(ctx, found)
+    table = ctx.table
+    for card in found:  # as discard puts them, one by one; spending is not taking: never kept
+        owner = card.zone.owner if card.zone.kind == HAND else None
+        table.move([card], table.discard_pile)
+        if owner is not None:
+            card.played_by = owner
+    if ("card_spent", None) in table.watch:  # (a `card_spent` trigger, or a card answering it)
+        for spent in found:
+            table.moments.append(("card_spent", seat, spent, None))
     return ctx.state.spending(ctx, seat, inst.id if title is None else title, found)
 
 
@@ -869,6 +906,13 @@ def extra_turns(ctx, player, turns):
         table.give_turns(player, turns)
 
 
+@primitive([("player", PLAYER), ("turns", INT, "1")], None, ACTION,
+           "Pass over `player`: the next `turns` times play passes on to them (after a draw, a Skip, any turn that ends with nothing more owed), it goes past them to the player after, who takes no turn for it. Play moved to them on purpose (an attack, `extra_turns`) is not passed over. Nothing happens to a player who is out.")
+def pass_over(ctx, player, turns):
+    if player is not None:
+        ctx.table.pass_over(player, turns)
+
+
 @primitive([], INT, QUERY,
            "The number of the turn under way: 1 for the game's first turn, and one more for every turn after it, each of several owed turns counting as one (as `turn_start` triggers do); 0 before the first turn (in a `game_start` trigger).")
 def turn_number(ctx):
@@ -931,7 +975,7 @@ NAMES = SimpleNamespace(**{name: name for name in PRIMITIVES})
 #: queries that may give no player at all (a card nobody has played yet): like
 #: choices with nothing to choose, what takes their value then does nothing
 MAY_GIVE_NOTHING = frozenset({NAMES.played_by, NAMES.player_in_seat, NAMES.first_of,
-                              NAMES.answered_player})
+                              NAMES.answered_player, NAMES.held_by})
 
 #: names an effect can use without defining them, by context, with their types
 BUILTIN_NAMES = {

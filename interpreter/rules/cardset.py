@@ -17,7 +17,8 @@ from ..lang import checker
 from ..lang import primitives as P
 from ..lang.diagnostics import ERROR, WARNING, did_you_mean
 from .compose import EXPANSION, Claims, where
-from .library import Library, _card_extras, _plain, inline_library, load_library, resolve
+from .library import (Library, _card_extras, _plain, check_slots, combo_slots, inline_library, load_library,
+                      resolve)
 from .model import Card, Combo, Origin
 from .workspace import Workspace, base_names, report_choice_name
 
@@ -280,6 +281,10 @@ def _patched_combo(ws: Workspace, layer, path: tuple, combo, changes: dict):
     new.update({name: changes[name] for name in ("title", "text", "nopeable", "tag") if name in changes})
     if "cards" in changes:
         new["size"] = changes["cards"]
+    if "match" in changes:
+        new["match"] = changes["match"]
+    if "slots" in changes:
+        new["slots"] = combo_slots(changes["slots"])
     origin = Origin(layer.path, layer.mark(path).line)
     return replace(combo, raw={**(combo.raw or {}), **_plain(changes)}, changed_at=combo.changed_at + (origin,),
                    written_at=_written_at(layer, path, combo, changes), **new)
@@ -300,6 +305,7 @@ def check_combo_patches(ws: Workspace, done: list, combos: dict, env) -> None:
     for layer, combo_id in done:
         path, changes, combo = ("patch_combos", combo_id), layer.data["patch_combos"][combo_id], combos[combo_id]
         names = base_names() | {zone: P.ZONE for zone in env.zones} | {"this": P.CARDS}
+        _check_patched_slots(ws, layer, path, changes, combo, env)
         if "requires" in changes:
             ws.check(layer, path + ("requires",), combo.requires, env, P.PLAY, names, pure=True, expect=P.BOOL)
         for name, tree in combo.choose:
@@ -311,6 +317,22 @@ def check_combo_patches(ws: Workspace, done: list, combos: dict, env) -> None:
             names[name] = found or "?"
         if "effect" in changes:
             ws.check(layer, path + ("effect",), combo.effect, env, P.PLAY, names)
+
+
+def _check_patched_slots(ws: Workspace, layer, path: tuple, changes: dict, combo, env) -> None:
+    """Slots a patch wrote are checked as a definition's are; a patch of `cards` or
+    `match` alone must still suit the slots the combo keeps."""
+    if "slots" in changes:
+        check_slots(ws, layer, path, changes, env, combo.size, combo.match)
+    elif combo.slots is not None:
+        if "cards" in changes and changes["cards"] != len(combo.slots):
+            ws.report(layer.diagnostic(path + ("cards",), "bad-value",
+                                       f"the combo has {len(combo.slots)} slots, one per card: patch "
+                                       "`slots` too when you change `cards`"))
+        if changes.get("match") == "same_title":
+            ws.report(layer.diagnostic(path + ("match",), "bad-value",
+                                       "the combo has slots, which cannot all share a title: write "
+                                       "`match: different_titles` or `match: any`"))
 
 
 def check_patches(ws: Workspace, done: list, cards: dict, env) -> None:

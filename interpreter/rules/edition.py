@@ -266,6 +266,17 @@ class _ViewCompiler:
         self.env, self.turn_draw, self.zones, self.checks = env, turn_draw, zones, checks
         self._marks_checked: bool | None = None  # whether the edition's `marks` are sound
 
+    def _limited_plays(self, data: dict, combos: list) -> None:
+        """Every id a restriction's `for:` names is a card, combo or free action here."""
+        known = set(self.cards) | {combo.id for combo in combos} | {action.id for action in self.actions}
+        for index, raw in enumerate(data.get("restrictions", []) or []):
+            for place, rule_id in enumerate(raw.get("for", []) or []):
+                if rule_id not in known:
+                    self.ws.report(self.doc.diagnostic(
+                        ("restrictions", index, "for", place), "unknown-card",
+                        f"no card, combo or free action of this edition is called '{rule_id}'"
+                        f"{did_you_mean(rule_id, known)}"))
+
     def compile(self, variant: str | None) -> Edition | None:
         """The compiled edition; ``variant`` names the variant switched on in the
         document (its parts are already merged in), for messages and `Edition.variant`."""
@@ -285,6 +296,7 @@ class _ViewCompiler:
                                               f"{did_you_mean(combo_id, self.combos)}"))
             else:
                 combos.append(self.combos[combo_id])
+        self._limited_plays(data, combos)
         params = {**{name: value for name, (value, _o) in self.card_params.items()},
                   **data.get("params", {})}
         rules: dict[str, object] = {name: spec[1] for name, spec in P.ENGINE_RULES.items()}

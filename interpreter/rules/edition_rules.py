@@ -22,7 +22,7 @@ from .workspace import Workspace, base_names, report_choice_name
 #: the moments that concern one card: `this` is the card, and they name a zone
 CARD_MOMENTS = ("card_enters", "card_leaves")
 #: the moments whose `this` is a card (those that name a zone, and a card drawn)
-CARD_THIS = CARD_MOMENTS + ("card_drawn",)
+CARD_THIS = CARD_MOMENTS + ("card_drawn", "card_spent")
 #: what a trigger's `zone` may name besides the edition's zones: any player's hand
 ANY_HAND = "hand"
 
@@ -192,12 +192,17 @@ def restrictions(ws: Workspace, doc, env: CheckEnv) -> tuple:
     found = []
     for index, raw in enumerate(doc.data.get("restrictions", [])):
         path = ("restrictions", index)
-        allows = ws.parse(doc, path + ("allows",), expression=True)
-        ws.check(doc, path + ("allows",), allows, env, P.PLAY, names, pure=True, expect=P.BOOL)
-        if allows is not None:
-            found.append(Restriction(raw["id"], raw["text"], allows,
-                                     Origin(doc.route(path)[0].path, doc.mark(path).line),
-                                     tuple(raw.get("applies_to", ("plays",)))))
+        allows = None
+        if "allows" in raw:
+            allows = ws.parse(doc, path + ("allows",), expression=True)
+            ws.check(doc, path + ("allows",), allows, env, P.PLAY, names, pure=True, expect=P.BOOL)
+            if allows is None:
+                continue
+        rules = tuple(raw["for"]) if raw.get("for") else None
+        found.append(Restriction(raw["id"], raw["text"], allows,
+                                 Origin(doc.route(path)[0].path, doc.mark(path).line),
+                                 tuple(raw.get("applies_to", ("plays",))), rules,
+                                 raw.get("per_turn"), raw.get("per_game")))
     return tuple(found)
 
 

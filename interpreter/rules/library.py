@@ -225,7 +225,17 @@ def _compile_section(ws: Workspace, lib: Library, key: str, section: str, replac
         else:
             lib.combos[record_id] = (Combo(size=raw["cards"], match=raw["match"], tag=raw.get("tag"),
                                            titles=frozenset(raw["titles"]) if "titles" in raw else None,
-                                           effect=trees.get("effect"), raw=_plain(raw), **common), path)
+                                           slots=combo_slots(raw.get("slots")), effect=trees.get("effect"), raw=_plain(raw), **common), path)
+
+
+def combo_slots(written) -> tuple | None:
+    """A combo's `slots:` as the model keeps them: for each place a pair (titles or
+    None, tag or None); a card id is a one-title place. None when it has none."""
+    if written is None:
+        return None
+    return tuple((frozenset((entry,)), None) if isinstance(entry, str) else
+                 (frozenset(entry["titles"]) if "titles" in entry else None, entry.get("tag"))
+                 for entry in written)
 
 
 def _plain(raw: dict) -> dict:
@@ -304,6 +314,8 @@ def _check_effects(ws: Workspace, lib: Library, env: CheckEnv) -> None:
                 where = path + ("titles", list(doc.value_at(path + ("titles",))).index(title))
                 ws.report(doc.diagnostic(where, "unknown-card",
                                          f"no loaded card is called '{title}'{did_you_mean(title, env.card_ids)}"))
+        if this_type is P.CARDS:
+            check_slots(ws, doc, path, doc.value_at(path), env)
         names = base_names() | {zone: P.ZONE for zone in env.zones} | {"this": this_type}
         if record.requires is not None:
             ws.check(doc, path + ("requires",), record.requires, env, P.PLAY, names,
@@ -322,6 +334,38 @@ def _check_effects(ws: Workspace, lib: Library, env: CheckEnv) -> None:
             if getattr(record, hook, None) is not None:
                 ws.check(doc, path + (hook,), getattr(record, hook), env, P.DRAWN,
                          base_names() | {zone: P.ZONE for zone in env.zones} | {"this": P.CARD} | extra)
+
+
+def check_slots(ws: Workspace, doc, path: tuple, written: dict, env, size: int | None = None,
+                match: str | None = None) -> None:
+    """A combo's `slots:` (as ``written`` at ``path``): one per card, with a match that lets
+    the places differ, naming cards and tags that exist. ``size`` and ``match``: the
+    combo's, when a patch wrote the slots and the combo holds the rest."""
+    slots = written.get("slots")
+    size = written.get("cards", size)
+    match = written.get("match", match)
+    if slots is None:
+        return
+    if size is not None and len(slots) != size:
+        ws.report(doc.diagnostic(path + ("slots",), "bad-value",
+                                 f"`slots` lists {len(slots)} place{'s' * (len(slots) != 1)} but the combo "
+                                 f"is {size} cards: give one slot per card"))
+    if match == "same_title":
+        ws.report(doc.diagnostic(path + ("slots",), "bad-value",
+                                 "slots take cards of their own, so they cannot all share a title: write "
+                                 "`match: different_titles` (no title twice) or `match: any`"))
+    for index, entry in enumerate(slots):
+        where = path + ("slots", index)
+        named = [(where, entry)] if isinstance(entry, str) else \
+            [(where + ("titles", n), title) for n, title in enumerate(entry.get("titles", ()))]
+        for at, title in named:
+            if env.card_ids is not None and title not in env.card_ids and title not in env.elsewhere:
+                ws.report(doc.diagnostic(at, "unknown-card",
+                                         f"no loaded card is called '{title}'{did_you_mean(title, env.card_ids)}"))
+        tag = entry.get("tag") if isinstance(entry, dict) else None
+        if tag is not None and env.tags is not None and tag not in env.tags:
+            ws.report(doc.diagnostic(where + ("tag",), "unknown-tag",
+                                     f"no loaded card carries the tag '{tag}'{did_you_mean(tag, env.tags)}"))
 
 
 def check_moment_answers(ws: Workspace, doc, path: tuple, card, env) -> None:

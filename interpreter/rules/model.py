@@ -84,7 +84,7 @@ class Combo:
     title: str
     text: str
     size: int
-    match: str  # same_title | different_titles
+    match: str  # same_title | different_titles | any (titles may repeat)
     tag: str | None
     nopeable: bool
     requires: object | None
@@ -95,10 +95,38 @@ class Combo:
     changed_at: tuple = ()  # of Origin: the patches (`patch_combos`) that changed the combo
     written_at: dict = field(default_factory=dict, compare=False, hash=False)  # as a card's
     titles: frozenset | None = None  # the only titles that may be part of it (None: any)
+    # what may fill each place of the combo, one card per place (`slots:`): for each, a
+    # pair (titles or None, tag or None); None: no slots (every card as the combo says)
+    slots: tuple | None = None
 
     def may_include(self, card: Card) -> bool:
+        """Whether ``card``, as its own title, may be part of the combo (in some slot)."""
+        return self._admits(card) and (self.slots is None or any(
+            _fits(place, card) for place in self.slots))
+
+    def _admits(self, card: Card) -> bool:
         return card.in_combos and (self.tag is None or self.tag in card.tags) and \
             (self.titles is None or card.id in self.titles)
+
+    @property
+    def by_slots(self) -> bool:
+        """Whether its cards are picked place by place (engine/slots.py): a combo with
+        `slots:`, or one whose titles may repeat (`match: any`)."""
+        return self.slots is not None or self.match == "any"
+
+    def places(self) -> tuple:
+        """One (titles or None, tag or None) per card: its slots, or as many open places."""
+        return self.slots if self.slots is not None else ((None, None),) * self.size
+
+    def may_fill(self, place: int, card: Card) -> bool:
+        """Whether ``card``, as its own title, may fill the slot numbered ``place``."""
+        return self._admits(card) and _fits(self.places()[place], card)
+
+
+def _fits(place: tuple, card: Card) -> bool:
+    """Whether ``card`` meets one slot's (titles, tag)."""
+    titles, tag = place
+    return (titles is None or card.id in titles) and (tag is None or tag in card.tags)
 
 
 @dataclass(frozen=True)
@@ -115,13 +143,13 @@ class Check:
 
 #: the moments a trigger may run at (see engine/moments.py for when each comes)
 MOMENTS = ("game_start", "turn_start", "round_start", "turn_end", "player_out", "player_back", "pile_empty",
-           "card_enters", "card_leaves", "game_end", "card_drawn")
+           "card_enters", "card_leaves", "game_end", "card_drawn", "card_spent")
 #: the moments that may be met before they happen (`at: before`), and so cancelled: a
 #: player about to go out (`eliminate`), a drawn card whose `on_draw` is about to run
 BEFORE_MOMENTS = ("player_out", "card_drawn")
 #: the moments a card may answer (`answers:`): every moment of a game under way
 ANSWERABLE_MOMENTS = ("turn_start", "round_start", "turn_end", "player_out", "player_back", "pile_empty",
-                      "card_enters", "card_leaves", "card_drawn")
+                      "card_enters", "card_leaves", "card_drawn", "card_spent")
 
 
 @dataclass(frozen=True)
@@ -170,8 +198,18 @@ class Restriction:
     text: str
     allows: object
     origin: Origin
-    # what it limits: "plays" (every play offered), "spending" (what `playable_as` finds)
+    # what it limits: "plays" (every play offered), "spending" (what `playable_as` finds),
+    # "taking" (what an effect takes out of a hand that is not its player's)
     applies_to: tuple = ("plays",)
+    # the plays it limits (`for:`): card, combo and free action ids; None for every play
+    rules: tuple | None = None
+    # how often each player may make those plays, a turn and a game (`per_turn`, `per_game`)
+    per_turn: int | None = None
+    per_game: int | None = None
+
+    def limits(self, rule_id: str) -> bool:
+        """Whether a play of ``rule_id`` is one this restriction limits."""
+        return self.rules is None or rule_id in self.rules
 
 
 @dataclass(frozen=True)

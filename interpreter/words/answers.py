@@ -111,6 +111,7 @@ _MOMENTS = {
     ("turn_start", "after"): ("starts a turn", "start a turn"),
     ("round_start", "after"): ("starts a new round", "start a new round"),
     ("turn_end", "after"): ("ended a turn", "ended a turn"),
+    ("card_spent", "after"): ("spent a card", "spent a card"),
     ("pile_empty", "after"): ("drew the last card of the pile", "drew the last card of the pile"),
 }
 

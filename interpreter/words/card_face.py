@@ -72,8 +72,8 @@ KINDS = {
 #: colours of the cards no kind above fits, chosen by their first tag (or title)
 _HOUSE = ("#8a5a14", "#a03c6e", "#4f5d6b", "#2f7f73", "#7a4fa0")
 #: primitive an effect calls -> the kind it gives, the first that matches wins
-_BY_PRIMITIVE = ((P.NAMES.attack, "turns"), (P.NAMES.extra_turns, "turns"), (P.NAMES.show, "look"),
-                 (P.NAMES.rearrange, "look"), (P.NAMES.shuffle, "mix"), (P.NAMES.end_turn, "end"),
+_BY_PRIMITIVE = ((P.NAMES.attack, "turns"), (P.NAMES.extra_turns, "turns"), (P.NAMES.pass_over, "turns"),
+                 (P.NAMES.show, "look"), (P.NAMES.rearrange, "look"), (P.NAMES.shuffle, "mix"), (P.NAMES.end_turn, "end"),
                  (P.NAMES.reverse, "end"), (P.NAMES.move, "take"))
 
 

@@ -262,6 +262,7 @@ WORDING = dict(
     owed=lambda a: f"the number of turns {_does(_who(a), 'owe', 'owes')}",
     holding=lambda a: f"{a['among']} who hold {a.title('card')}",
     played_by=lambda a: f"the player who last played {a['card']}",
+    held_by=lambda a: f"the player whose hand holds {a['cards']}",
     out_players=lambda a: "the players who are out of the game",
     title=lambda a: f"the title of {a.w.cards_of(a.get('cards'))}",
     answered=lambda a: "the card or combo being answered",
@@ -318,6 +319,8 @@ WORDING = dict(
                      + (f" as {a.title('title')}" if a.get("title") is not None else "")
                      + " and no answer cancels that"),
     reverse=lambda a: "reverse the direction of play",
+    pass_over=lambda a: _does(a["player"], "are", "is") + " passed over" + (
+        "" if a.get("turns") is None else f" the next {a['turns']} times play comes to them"),
     eliminate=lambda a: _does(a["player"], "are", "is") + " out of the game",
     win=lambda a: _does(a["player"], "win", "wins") + " the game at once",
     cancel=lambda a: "cancel the card, combo or moment this one answers",

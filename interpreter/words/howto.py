@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..lang import primitives as P
 from ..lang import syntax as s
+from ..engine.slots import place_titles
 from ..rules.model import Edition
 from ..rules.textcheck import effect_trees
 from .describe import describe_program, sentence, words
@@ -96,7 +97,7 @@ def how_to_play(edition: Edition, players: int) -> list[tuple[str, str]]:
         out.append(("Answering:", text))
     if edition.combos:
         listed = [f"{combo.title} ({combo.size} cards, "
-                  f"{'all alike' if combo.match == 'same_title' else 'all different'}"
+                  f"{_MATCH_WORDS[combo.match] if combo.slots is None else slot_words(edition, combo)}"
                   f"{_of_titles(edition, combo)})" for combo in edition.combos]
         out.append(("Combos:", "Instead of a single card you may play several together as one "
                     f"play: {_and(listed)}. The cards' own effects do not happen then; the combo's "
@@ -286,6 +287,38 @@ def variant_sections(edition: Edition) -> list[tuple[str, str, list[str]]]:
         changes = change_sentences(diff(edition, variant), edition, variant)
         out.append((sentence(words(name))[:-1], " ".join(variant.variant_description.split()), changes))
     return out
+
+
+#: how the cards of a combo relate, as the how-to says it
+_MATCH_WORDS = dict(same_title="all alike", different_titles="all different", any="alike or not")
+
+
+def slot_words(edition, combo) -> str:
+    """What the places of a combo with `slots:` take, in words: "a Favor and any cat
+    card", with "no title twice" when two places could take one title and they may not."""
+    def title(card_id: str) -> str:
+        return edition.cards[card_id].title if card_id in edition.cards else words(card_id)
+
+    def place(titles, tag) -> str:
+        kind = f"{tag} card" if tag else "card"
+        if titles is None:
+            return f"any {kind}"
+        named = " or ".join(_a(title(t)) for t in sorted(titles, key=title))
+        return named if tag is None else f"{named}, if it is a {kind}"
+    text = _and([place(titles, tag) for titles, tag in combo.slots])
+    if combo.match == "different_titles" and _may_share(place_titles(combo, edition.cards)):
+        text += ", no title twice"
+    return text
+
+
+def _a(title: str) -> str:
+    """A title after "a" or "an" ("an Attack", "a Favor")."""
+    return ("an " if title[:1].lower() in "aeiou" else "a ") + title
+
+
+def _may_share(places) -> bool:
+    """Whether two places could take cards of one title (their titles, engine/slots.py)."""
+    return any(titles & other for n, titles in enumerate(places) for other in places[n + 1:])
 
 
 def _of_titles(edition, combo) -> str:

@@ -257,7 +257,7 @@ def diff(first: Edition, second: Edition) -> list[Change]:
     for combo_id in b["combos"]:
         if combo_id not in a["combos"]:
             combo = combos_b[combo_id]
-            shown = f"on ({combo.title}: {combo.size} cards, {combo.match.replace('_', ' ')})"
+            shown = f"on ({combo.title}: {combo.size} cards, {_combo_match(combo)})"
             changes.append(Change("+", f"combos.{combo_id}", None, shown,
                                   _where(origins.get(f"combos.{combo_id}"))))
         elif a["combo_rules"].get(combo_id) != b["combo_rules"][combo_id]:
@@ -413,3 +413,15 @@ def against_base(edition: Edition, whole: Edition, load) -> tuple[Edition | None
     else:
         return None, []
     return base, diff(base, edition)
+
+
+def _combo_match(combo) -> str:
+    """How a combo's cards relate, as `kittens diff` shows it: "same title", "titles may
+    repeat", with its slots if it has them ("different titles, slots [favor, tag cat]")."""
+    shown = "titles may repeat" if combo.match == "any" else combo.match.replace("_", " ")
+    if combo.slots is None:
+        return shown
+    places = [" or ".join(sorted(titles)) if titles is not None and tag is None else
+              f"tag {tag}" if titles is None else f"{' or '.join(sorted(titles))} with tag {tag}"
+              for titles, tag in combo.slots]
+    return f"{shown}, slots [{', '.join(places)}]"

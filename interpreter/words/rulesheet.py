@@ -26,7 +26,7 @@ from ..rules.textcheck import effect_trees as _trees
 from ..rules.textcheck import number_mismatches
 from .answers import printed_text
 from .describe import choice_names, describe_expression, describe_program, sentence, words
-from .howto import change_sentences, how_to_play, switches, variant_sections
+from .howto import change_sentences, how_to_play, slot_words, switches, variant_sections
 
 FORMATS = ("markdown", "html", "json")
 
@@ -589,6 +589,23 @@ def _calls(tree, name: str) -> bool:
     return any(isinstance(n, s.Call) and n.name == name for n in s.walk(tree))
 
 
+#: what a restriction limits, in words, by the words of its `applies_to`
+_LIMITS = {"plays": "a card, combo or action may be played",
+           "spending": "an effect may spend a card",
+           "taking": "an effect of another player may take a card out of a hand"}
+
+
+def _limited(applies_to: tuple) -> str:
+    """The start of a restriction's sentence: what may happen only if its test holds."""
+    alone = {("plays",): "a card, combo or action may be played only if ",
+             ("spending",): "an effect may spend a card (as the Defuse a kitten looks for) only if ",
+             ("taking",): "an effect of another player may take a card out of a hand (a card picked, moved "
+                          "or discarded from it, whoever picks it) only if "}.get(tuple(applies_to))
+    if alone is not None:
+        return alone
+    return ", and ".join(_LIMITS[word] for word in _LIMITS if word in applies_to) + ", only if "
+
+
 def _sentence(text: str) -> str:
     text = text.strip()
     return (text[:1].upper() + text[1:]).rstrip(".") + "." if text else text
@@ -660,6 +677,11 @@ def _card_traits(edition: Edition, card) -> list[str]:
     return traits
 
 
+#: how the cards of a combo relate, as the rulesheet says it
+_COMBO_MATCH = dict(same_title="all with the same title", different_titles="all with different titles",
+                    any="alike or not")
+
+
 def _combo_blocks(edition: Edition) -> list:
     if not edition.combos:
         return []
@@ -667,7 +689,7 @@ def _combo_blocks(edition: Edition) -> list:
     blocks = [Heading(2, "Combos")]
     this = "the cards of the combo"
     for combo in edition.combos:
-        match = "all with the same title" if combo.match == "same_title" else "all with different titles"
+        match = _COMBO_MATCH[combo.match]
         tag = ""
         if combo.tag:  # the cards the tag stands for, by title
             kinds = sorted({c.title for c in edition.cards.values() if combo.tag in c.tags})
@@ -676,9 +698,10 @@ def _combo_blocks(edition: Edition) -> list:
             named = sorted(edition.cards[t].title for t in combo.titles if t in edition.cards)
             tag += f", made only of {_and(named)}" if combo.match == "same_title" or \
                 len(combo.titles) != combo.size else ": " + _and([f"one {name}" for name in named])
+        together = f"{combo.size} cards played together, {match}{tag}" if combo.slots is None else \
+            f"{combo.size} cards played together: {slot_words(edition, combo)}{tag}"
         blocks += [Heading(3, combo.title), Quote(printed_text(edition, combo)),
-                   Para(f"{combo.size} cards played together, {match}{tag}. {ctx.nope(combo.nopeable)}",
-                        "Use:")]
+                   Para(f"{together}. {ctx.nope(combo.nopeable)}", "Use:")]
         blocks += ctx.play_paras(combo, this)
     return blocks
 
@@ -721,7 +744,8 @@ _MOMENT = dict(game_start="At the start of the game", turn_start="At the start o
                player_out="When a player goes out", player_back="When a player comes back",
                pile_empty="When the draw pile runs out", card_enters="When a card enters {zone}",
                card_leaves="When a card leaves {zone}", game_end="When the game is decided",
-               card_drawn="When a player draws a card")
+               card_drawn="When a player draws a card",
+               card_spent="When a player spends a card (a Defuse a kitten uses, say)")
 #: the same moments met before they happen (`at: before`)
 _BEFORE = dict(player_out="Just before a player goes out (by any card or rule)",
                card_drawn="When a player draws a card, before it takes effect")
@@ -731,7 +755,26 @@ _BEFORE = dict(player_out="Just before a player goes out (by any card or rule)",
 _STOPPED = dict(player_out="that player does not go out", card_drawn="the card drawn does not take effect")
 #: who `me` is in a trigger, when it is not the player whose turn it is ("you")
 _MOMENT_ME = dict(player_out="that player", player_back="that player", game_start="the first player",
-                  card_drawn="that player")
+                  card_drawn="that player", card_spent="that player")
+
+
+def _how_often(limit) -> str:
+    """A limit's `per_turn` / `per_game` as what its player must not yet have played
+    ("fewer than 1 of them this turn"), or "" for none."""
+    parts = [f"fewer than {n} of them {when}" for n, when in ((limit.per_turn, "this turn"),
+                                                          (limit.per_game, "this game")) if n is not None]
+    return " and ".join(parts)
+
+
+def _play_titles(edition, ids) -> list[str]:
+    """The titles of the cards, combos and free actions named by id."""
+    combos = {combo.id: combo for combo in edition.combos}
+    actions = {action.id: action for action in edition.actions}
+    found = []
+    for rule_id in ids:
+        record = edition.cards.get(rule_id) or combos.get(rule_id) or actions.get(rule_id)
+        found.append(f"a {record.title}" if record is not None else rule_id)
+    return found
 
 
 def _answers_fact(card) -> str:
@@ -746,7 +789,7 @@ def _answers_fact(card) -> str:
         else:
             moments.append({"turn_start": "a turn starts", "round_start": "a round starts", "turn_end": "a turn ends",
                             "player_out": "a player goes out", "player_back": "a player comes back",
-                            "pile_empty": "the draw pile runs out", "card_drawn": "a player draws a card",
+                            "pile_empty": "the draw pile runs out", "card_drawn": "a player draws a card", "card_spent": "a player spends a card",
                             "card_enters": f"a card enters {_zone_words(None, zone)}",
                             "card_leaves": f"a card leaves {_zone_words(None, zone)}"}[on])
     own = " Played on your turn too." if card.when == "any_time" else ""
@@ -796,16 +839,21 @@ def _phase_blocks(edition: Edition, ctx) -> list:
         blocks.append(Para(_sentence(f"every player keeps a {'public ' if public else ''}count of " + _and(kept)),
                            "Counters:"))
     if edition.restrictions:
-        spends = any("spending" in limit.applies_to for limit in edition.restrictions)
-        blocks.append(Heading(3, "Limits on every play" + (" and on what effects spend" if spends else "")))
+        inside = [verb for word, verb in (("spending", "spend"), ("taking", "take from a hand"))
+                  if any(word in limit.applies_to for limit in edition.restrictions)]
+        blocks.append(Heading(3, "Limits on every play" + (f" and on what effects {' and '.join(inside)}"
+                                                            if inside else "")))
         for limit in edition.restrictions:
-            what = {("plays",): "a card, combo or action may be played only if ",
-                    ("spending",): "an effect may spend a card (as the Defuse a kitten looks for) only if "}.get(
-                tuple(limit.applies_to), "a card, combo or action may be played, and an effect may spend a card, "
-                                         "only if ")
             this = "the cards played" if limit.applies_to == ("plays",) else "the card"
+            me = "the player taking" if limit.applies_to == ("taking",) else None
+            said = [ctx.expression(limit.allows, this=this, me=me)] if limit.allows is not None else []
+            what, often = _limited(limit.applies_to), _how_often(limit)
+            if limit.rules is not None:
+                what = what.replace("a card, combo or action", _or(_play_titles(edition, limit.rules)))
+            if often:
+                said.append(f"its player has played {often}")
             blocks += [Heading(4, record_name(limit)), Quote(limit.text),
-                       Para(_sentence(what + ctx.expression(limit.allows, this=this)), "In rules terms:")]
+                       Para(_sentence(what + " and ".join(said)), "In rules terms:")]
     if edition.actions:
         blocks.append(Heading(3, "Actions you may take on your turn besides playing cards"))
         for action in edition.actions:
