@@ -1,7 +1,8 @@
 #!/bin/sh
 # A probe's checks: validate every rule file and scenario, run every scenario,
-# have bots play 20 games of each rule at 2 and at 4 players (3 and 4 for a
-# rule that needs three or more; every game must finish), then check_base.sh.
+# have bots play 20 games of each rule at 2 and at 4 players (the rule's
+# smallest count instead of 2 when it needs more; every game must finish),
+# then check_base.sh.
 # Usage, with kittens on the PATH:
 #   sh examples/probe-tools/run_all.sh examples/probe3
 dir=${1:?usage: run_all.sh PROBE_DIRECTORY}
@@ -13,8 +14,10 @@ kittens test . || status=1
 for f in *.yaml; do
   for p in 2 4; do
     out=$(kittens run "$f" -p "$p" -g 20 2>&1)
-    case "$out" in *"is for 3 to"*) p=3; out=$(kittens run "$f" -p 3 -g 20 2>&1);; esac
-    won=$(echo "$out" | grep -c ' wins after ')
+    case "$out" in *"is for "*" to "*" players, not"*)
+      p=$(echo "$out" | sed -n 's/.* is for \([0-9]*\) to .*/\1/p' | head -1)
+      out=$(kittens run "$f" -p "$p" -g 20 2>&1);; esac
+    won=$(echo "$out" | grep -cE ' wins after | win together after ')
     if [ "$won" -eq 20 ]; then
       echo "run $f -p $p: 20 of 20 games finished; $(echo "$out" | grep -m1 'mean turns' | sed 's/;.*//; s/^ *//')"
     else
