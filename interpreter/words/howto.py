@@ -84,7 +84,9 @@ def how_to_play(edition: Edition, players: int) -> list[tuple[str, str]]:
                 "several turns takes them one after another, and each draw ends one of them; a "
                 "card that ends a turn without drawing also ends only one, unless it says "
                 "otherwise. " + RULE_SENTENCES["attacks_stack"][bool(params.get("attacks_stack", True))]))
-    answers = [c for c in in_deck if cards[c].when in ("reaction", "any_time")]
+    answering = [c for c in in_deck if cards[c].when in ("reaction", "any_time")]
+    answers = [c for c in answering if not cards[c].answers or any(key[0] == "play" for key in cards[c].answers)]
+    moments = [c for c in answering if c not in answers]  # they answer moments of the game only
     if answers:
         own = RULE_SENTENCES["may_nope_own_action"][bool(params.get("may_nope_own_action", False))]
         closed = [c for c in in_deck if cards[c].when not in ("never",) and not cards[c].nopeable]
@@ -93,6 +95,9 @@ def how_to_play(edition: Edition, players: int) -> list[tuple[str, str]]:
                 f"be answered, and so on, before the card takes effect. {own}")
         if closed:
             text += f" Nobody can answer {titles(closed)}."
+        if moments:
+            text += (f" {titles(moments)} {'answers' if len(moments) == 1 else 'answer'} moments of the "
+                     "game instead (a card drawn, a player going out, ...), as the Cards section says.")
         out.append(("Answering:", text))
     if edition.combos:
         listed = [f"{combo.title} ({combo.size} cards, "
@@ -271,10 +276,22 @@ def _record_change(head: str, record_id: str, change, after: Edition) -> str:
     record = next((r for r in getattr(after, attribute) if r.id == record_id), None)
     if change.sign == "+" and record is not None:
         title = f"{record.title}: " if head == "actions" else ""
+        if head == "restrictions":
+            new = _new_limit(record)
         return f"{new}: {title}{_quoted(record.text)}"
     if change.sign == "-":
         return f"This rule no longer applies: {_quoted(change.before)}"
     return f"{new.replace('A new', 'A', 1)} works differently (see How to play)."
+
+
+def _new_limit(record) -> str:
+    """What a new restriction is called: on what it limits (plays, spending, taking), and
+    on every play or some of them."""
+    kinds = [word for word in ("plays", "spending", "taking") if word in record.applies_to]
+    some = record.rules is not None
+    named = {"plays": "some plays" if some else "every play", "spending": "what effects spend",
+             "taking": "taking cards from a hand"}
+    return "A new limit on " + " and ".join(named[word] for word in kinds)
 
 
 def variant_sections(edition: Edition) -> list[tuple[str, str, list[str]]]:
@@ -298,16 +315,23 @@ def slot_words(edition, combo) -> str:
     def title(card_id: str) -> str:
         return edition.cards[card_id].title if card_id in edition.cards else words(card_id)
 
-    def place(titles, tag) -> str:
-        kind = f"{tag} card" if tag else "card"
-        if titles is None:
-            return f"any {kind}"
-        named = " or ".join(_a(title(t)) for t in sorted(titles, key=title))
-        return named if tag is None else f"{named}, if it is a {kind}"
-    text = _and([place(titles, tag) for titles, tag in combo.slots])
-    if combo.match == "different_titles" and _may_share(place_titles(combo, edition.cards)):
+    fits = place_titles(combo, edition.cards)  # the titles each place may take, tags worked out
+
+    def place(index: int, titles, tag) -> str:
+        if tag is None and titles is not None:
+            return " or ".join(_a(title(t)) for t in sorted(titles, key=title))
+        named = [title(t) for t in edition.cards if t in fits[index]]  # a tag said by its titles
+        if not named:
+            return "a card this deck does not have"
+        return _a(named[0]) if len(named) == 1 else "any one of " + _or_list(named)
+    text = _and([place(index, titles, tag) for index, (titles, tag) in enumerate(combo.slots)])
+    if combo.match == "different_titles" and _may_share(fits):
         text += ", no title twice"
     return text
+
+
+def _or_list(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
 def _a(title: str) -> str:

@@ -542,7 +542,24 @@ class _Context:
             paras.append(Para(_sentence("; ".join(chosen)), "Chosen when played, before anyone answers:"))
         if record.effect is not None:
             paras.append(Para(self.program(record.effect, record, this), "In rules terms:"))
+        if _answers_moments_only(record):  # what it answers is a moment, never a play
+            paras = [Para(_about_the_moment(para.text), para.label) for para in paras]
         return paras
+
+
+def _answers_moments_only(record) -> bool:
+    """Whether a card answers moments (`answers:`) and never a card or combo played."""
+    keys = getattr(record, "answers", ()) or ()
+    return bool(keys) and all(key[0] != "play" for key in keys)
+
+
+def _about_the_moment(text: str) -> str:
+    """A moment answer's sentence: what it answers is the moment and its card."""
+    for said, meant in (("the card or combo being answered", "the card of the moment answered"),
+                        ("cancel the card, combo or moment this one answers", "cancel the moment it answers"),
+                        ("the player whose play or moment is being answered", "the player the moment is about")):
+        text = text.replace(said, meant).replace(said[0].upper() + said[1:], meant[0].upper() + meant[1:])
+    return text
 
 
 def record_name(record) -> str:
