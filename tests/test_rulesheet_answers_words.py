@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 from conftest import ROOT
-
 from typer.testing import CliRunner
 
 from kittens.cli import app
