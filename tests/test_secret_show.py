@@ -59,3 +59,26 @@ def test_without_secret_the_show_is_public_as_before(tmp_path):
     with_two, with_three = played(tmp_path, False, 2), played(tmp_path, False, 3)
     shows = lambda state: [e for e in observed(state, 1) if e["type"] == "show"]  # noqa: E731
     assert shows(with_two) != shows(with_three)
+
+
+def test_the_search_player_decides_alike_whoever_was_shown(tmp_path):
+    """Seat 1, neither informant, is dealt worlds from its view: they must not depend on
+    whether seat 2 or seat 3 was shown the cards, so neither may its decision."""
+    import random
+
+    from kittens.interpreter.engine.search import ISMCTSBot
+    from kittens.interpreter.engine.views import SearchView
+
+    decisions, worlds = [], []
+    for informant in (2, 3):
+        state = played(tmp_path, True, informant)
+        state.apply_action("draw")  # seat 0 ends its turn; seat 1 decides
+        while state.decision().seat != 1 or state.decision().kind != "action":
+            state.apply_action(state.legal_actions()[0])
+        world = state.resample_from_view(1, random.Random(5))
+        worlds.append([for_seat(e, 1) for e in world.events if e["type"] == "show"])
+        bot = ISMCTSBot(3, 1, iterations=8)
+        bot.start(state.game, 1)
+        decisions.append(bot.choose(SearchView(state, 1), state.decision()))
+    assert decisions[0] == decisions[1]
+    assert worlds[0] == worlds[1]
