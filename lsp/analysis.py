@@ -29,7 +29,7 @@ CARD_MAP_KEYS = frozenset({"deck", "add_cards", "set_counts", "patch_cards", "co
                            "draw_pile_counts", "hand_has"})
 #: keys whose values are lists of card ids
 CARD_LIST_KEYS = frozenset({"remove_cards", "draw_pile", "discard_pile", "hands", "hand",
-                            "set_aside", "removed", "cards", "titles", "slots"})
+                            "set_aside", "removed", "cards", "titles", "slots", "for"})
 TAG_KEYS = frozenset({"tags", "tag"})
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -387,3 +387,19 @@ triggers:
     hover, items = session(tmp_path, script)
     assert "pickpocket(victim: player)" in hover and "Take a random card" in hover, hover
     assert "pickpocket" in items  # (completion keeps the names that start with "pick")
+
+
+def test_a_restrictions_plays_complete_as_cards(tmp_path):
+    (tmp_path / "cards.yaml").write_text(LIBRARY)
+    text = EDITION.replace("add_cards: {peek: 2}", "include: [cards.yaml]\nadd_cards: {peek: 2}\n"
+                           "restrictions:\n  - id: once\n    text: One Peek a turn.\n"
+                           "    for: [pe]\n    per_turn: 1\n")
+    path = tmp_path / "tiny.yaml"
+    path.write_text(text)
+
+    async def script(editor):
+        uri = editor.open(path)
+        await editor.diagnostics(uri)
+        return await editor.complete(uri, *position_of(text, "[pe]", 3))
+
+    assert "peek" in session(tmp_path, script)
