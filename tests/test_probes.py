@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from kittens.cli import app
 
-PROBES = ["probe", "probe2", "probe2/round2", "probe3", "probe4"]
+PROBES = ["probe", "probe2", "probe2/round2", "probe3", "probe4", "probe5"]
 RATINGS = ("direct", "workaround", "impossible")
 
 
