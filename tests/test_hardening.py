@@ -469,7 +469,8 @@ def test_the_kitten_and_the_defuse_read_naturally():
 
     sheet = render_rulesheet(load_edition("original"), 4, "markdown")
     assert ("**When drawn:** Reveal this card to everyone. If you hold a card that can serve as a "
-            "Defuse, discard one of those cards (you pick which kind), then") in sheet
+            "Defuse and one of those cards (you pick which kind) is spent as a Defuse, move this card "
+            "into the draw pile at a place you choose;") in sheet
     assert "otherwise, discard all the cards in your hand, then you are out of the game." in sheet
     assert "You may play it in a combo: Two of a kind, Three of a kind or Five different cards." in sheet
     assert "Exploding Kitten refers to it by name." in sheet

@@ -214,6 +214,18 @@ def _show(a: _Args) -> str:
     return f"show {cards} to {a['to']}, privately"
 
 
+def _spend(a: _Args) -> str:
+    """`spend` read as a condition: "one of those cards is spent as a Defuse" (by whoever holds
+    it), and "and no answer cancels that" only where the title spent may be answered."""
+    title = a.get("title")
+    spent = f"{a.w.cards_of(a.get('cards'), whole=True)} is spent" + (
+        f" as {a.title('title')}" if title is not None else "")
+    card = a.w.cards.get(title.value) if isinstance(title, s.StrLit) else None
+    if card is not None and not card.nopeable:
+        return spent
+    return spent + " and no answer cancels that"
+
+
 def _rearrange(a: _Args) -> str:
     if a.is_me("by"):
         return f"put {a['cards']} back in any order you like"
@@ -315,9 +327,7 @@ WORDING = dict(
     end_turn=_end_turn,
     attack=_attack,
     discard=lambda a: f"discard {a.w.cards_of(a.get('cards'), whole=True)}",
-    spend=lambda a: (f"{a.w.cards_of(a.get('cards'), whole=True)} is spent"
-                     + (f" as {a.title('title')}" if a.get("title") is not None else "")
-                     + " and no answer cancels that"),
+    spend=_spend,
     reverse=lambda a: "reverse the direction of play",
     pass_over=lambda a: _does(a["player"], "are", "is") + " passed over" + (
         "" if a.get("turns") is None else f" the next {a['turns']} times play comes to them"),
