@@ -8,7 +8,11 @@
   imports the engine.
 - ``engine``: one game as a state machine over a table of cards, players and
   events. It takes only the compiled model from ``rules``.
-- ``tools``: what people run: validation, scenarios, rulesheets, replays, docs.
+- ``words``: the compiled rules in words: card texts, how to play, rulesheets,
+  ``show`` and ``diff``. It never imports the engine.
+
+What people run is built on these, beside them at the repository's root:
+``authoring``, ``lab``, ``web``, ``lsp``, ``adapters`` and ``commands``.
 
 ``tests/test_layers.py`` keeps the imports flowing this way.
 """
